@@ -1,0 +1,5 @@
+"""``python -m rigorbench``."""
+
+from rigorbench.cli import entry_point
+
+entry_point()

@@ -1,0 +1,203 @@
+"""The data model: frozen, validated values shared by every layer.
+
+Every measured value sits in a hierarchy of repetition levels, as in Kalibera & Jones and
+Laaber et al. (``shared/reference/004``, section 3):
+
+    version > instance > trial > fork > iteration [> invocation]
+
+A :class:`SampleTable` holds one row per measured value of one benchmark case and metric,
+with the level codes as integer columns. Constructors validate and do no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+# Metric names used across harnesses (ARCHITECTURE.md, "Data model").
+TIME = "time"
+THROUGHPUT = "throughput"
+ALLOC = "alloc"
+
+_LEVEL_COLUMNS = ("instance", "trial", "fork", "iteration")
+
+
+@dataclass(frozen=True, order=True)
+class BenchmarkCase:
+    """A benchmark identified by harness, fully qualified name and parameters.
+
+    Parameter values stay strings (JMH ``@Param`` values are strings) and are ordered by
+    parameter name, so two cases with the same parameters compare equal.
+    """
+
+    harness: str
+    name: str
+    params: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ValueError("a benchmark case needs a name")
+        ordered = tuple(sorted((str(k), str(v)) for k, v in self.params))
+        object.__setattr__(self, "params", ordered)
+
+    @classmethod
+    def of(cls, harness: str, name: str, params: Mapping[str, str] | None = None) -> "BenchmarkCase":
+        return cls(harness, name, tuple((params or {}).items()))
+
+    @property
+    def params_dict(self) -> dict[str, str]:
+        return dict(self.params)
+
+    @property
+    def display_name(self) -> str:
+        """``name`` or ``name{k=v,k2=v2}``: the form tables print."""
+        if not self.params:
+            return self.name
+        inner = ",".join(f"{k}={v}" for k, v in self.params)
+        return f"{self.name}{{{inner}}}"
+
+
+@dataclass(frozen=True, order=True)
+class Metric:
+    """What was measured, its unit, and which direction is better.
+
+    ``primary`` marks the harness's main score (JMH's primary metric, Go's ns/op).
+    """
+
+    name: str
+    unit: str
+    higher_is_better: bool
+    primary: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ValueError("a metric needs a name")
+
+
+def _column(values, dtype) -> np.ndarray:
+    array = np.array(values, dtype=dtype, copy=True).reshape(-1)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class SampleTable:
+    """Columns of equal length, one row per measured value (read-only numpy arrays).
+
+    ``instance``, ``trial``, ``fork`` and ``iteration`` are integer codes of the repetition
+    levels (0-based, as they occur); ``warmup`` flags warmup iterations, which are kept, not
+    discarded; ``count`` is 1 except for invocation histograms (JMH SampleTime), where one
+    row stands for ``count`` invocations that all took ``value``.
+    """
+
+    instance: np.ndarray
+    trial: np.ndarray
+    fork: np.ndarray
+    iteration: np.ndarray
+    warmup: np.ndarray
+    value: np.ndarray
+    count: np.ndarray
+
+    def __post_init__(self) -> None:
+        for name in _LEVEL_COLUMNS:
+            object.__setattr__(self, name, _column(getattr(self, name), np.int64))
+        object.__setattr__(self, "warmup", _column(self.warmup, bool))
+        object.__setattr__(self, "value", _column(self.value, np.float64))
+        object.__setattr__(self, "count", _column(self.count, np.float64))
+        n = len(self.value)
+        for name in (*_LEVEL_COLUMNS, "warmup", "count"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"column {name!r} has {len(getattr(self, name))} rows, value has {n}")
+        if n and np.any(self.count <= 0):
+            raise ValueError("counts must be positive")
+
+    @classmethod
+    def build(
+        cls,
+        value,
+        *,
+        fork=None,
+        iteration=None,
+        trial=None,
+        instance=None,
+        warmup=None,
+        count=None,
+    ) -> "SampleTable":
+        """Make a table from columns; missing level columns default to 0, count to 1."""
+        value = np.asarray(value, dtype=np.float64).reshape(-1)
+        n = len(value)
+        zeros = np.zeros(n, dtype=np.int64)
+        return cls(
+            instance=zeros if instance is None else instance,
+            trial=zeros if trial is None else trial,
+            fork=zeros if fork is None else fork,
+            iteration=np.arange(n) if iteration is None else iteration,
+            warmup=np.zeros(n, dtype=bool) if warmup is None else warmup,
+            value=value,
+            count=np.ones(n) if count is None else count,
+        )
+
+    @classmethod
+    def concat(cls, tables: "list[SampleTable]") -> "SampleTable":
+        if not tables:
+            return cls.build([])
+        return cls(**{name: np.concatenate([getattr(t, name) for t in tables]) for name in cls.columns()})
+
+    @staticmethod
+    def columns() -> tuple[str, ...]:
+        return (*_LEVEL_COLUMNS, "warmup", "value", "count")
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def select(self, mask: np.ndarray) -> "SampleTable":
+        return SampleTable(**{name: getattr(self, name)[mask] for name in self.columns()})
+
+    def with_columns(self, **columns) -> "SampleTable":
+        current = {name: getattr(self, name) for name in self.columns()}
+        current.update(columns)
+        return SampleTable(**current)
+
+    def measurement(self) -> "SampleTable":
+        """The rows that are not warmup."""
+        return self.select(~self.warmup)
+
+    @property
+    def has_histogram(self) -> bool:
+        return bool(len(self) and np.any(self.count != 1))
+
+
+@dataclass(frozen=True, eq=False)
+class Series:
+    """All samples of one benchmark case and one metric, with their repetition levels.
+
+    ``version`` is set only by formats that carry it inside the file (``pa`` CSV commits).
+    """
+
+    case: BenchmarkCase
+    metric: Metric
+    samples: SampleTable
+    version: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class ResultFile:
+    """What a reader got from one file: its series and the environment it states."""
+
+    path: str
+    format: str
+    series: tuple[Series, ...]
+    environment: Mapping[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A warning attached to a result, rendered late (STYLE.md rule 4)."""
+
+    code: str
+    message: str
+    severity: str = "warning"
+    hint: str = ""
