@@ -1,7 +1,69 @@
-"""Command-line interface (placeholder until the CLI lands)."""
+"""The ``rigorbench`` command: a thin layer over the library API.
+
+``main(argv, stdout, stderr) -> int`` is the one place where a ``UserError`` becomes a
+single stderr line and exit code 2 (STYLE.md rule 9); nothing else prints errors.
+"""
+
+from __future__ import annotations
 
 import sys
+from typing import IO, Sequence
+
+from rigorbench import __version__
+from rigorbench.cli import compare
+from rigorbench.cli.parser import HelpRequested, Parser
+from rigorbench.errors import UserError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+# One module per command, each with SUMMARY, DESCRIPTION, EPILOG, add_arguments, run.
+COMMANDS = {
+    "compare": compare,
+}
+
+
+def build_parser(stdout: IO[str] | None = None) -> Parser:
+    parser = Parser(
+        prog="rigorbench",
+        description="Trustworthy microbenchmark results: compare versions with statistics that hold for performance data.",
+        epilog="exit status: 0 success, 1 a --fail-on condition was met, 2 bad usage or input",
+        stdout=stdout,
+    )
+    parser.add_argument("--version", action="version", version=f"rigorbench {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for name, module in COMMANDS.items():
+        sub = commands.add_parser(
+            name, help=module.SUMMARY, description=module.DESCRIPTION, epilog=module.EPILOG, stdout=stdout
+        )
+        module.add_arguments(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    parser = build_parser(stdout)
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        if args.command is None:
+            parser.print_help(stdout)
+            return EXIT_USAGE
+        return COMMANDS[args.command].run(args, stdout, stderr)
+    except HelpRequested:
+        return EXIT_OK
+    except UserError as error:
+        stderr.write(f"rigorbench: error: {error}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        stderr.write("rigorbench: interrupted\n")
+        return EXIT_INTERRUPTED
 
 
 def entry_point() -> None:
-    sys.exit(0)
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader of our output went away (``| head``): not an error worth a traceback.
+        code = EXIT_OK
+    sys.exit(code)

@@ -1,0 +1,200 @@
+"""Compare two versions benchmark by benchmark and decide.
+
+For each benchmark case and metric present on both sides: a hierarchical bootstrap CI of
+each side's statistic, the bootstrap ratio contender/baseline with its CI (the two sides
+resampled independently), the Mann-Whitney U p-value and Cliff's delta over the measurement
+iterations, and a verdict from the configured decision rule (ARCHITECTURE.md, "Statistics").
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
+from rigorbench.analysis.settings import Settings
+from rigorbench.model import BenchmarkCase, Diagnostic, Metric
+from rigorbench.stats import (
+    Evidence,
+    Verdict,
+    adjust_p_values,
+    bootstrap_ratio,
+    cliffs_delta,
+    effect_magnitude,
+    hierarchical_bootstrap,
+    mann_whitney_u,
+    summarize,
+)
+
+# Below this many measurement values on a side, the rank test has almost no power and the
+# bootstrap distribution has too few distinct resamples to be trusted.
+_FEW_VALUES = 6
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    """One version's figures for one benchmark case and metric."""
+
+    n: int
+    mean: float
+    median: float
+    ci_low: float
+    ci_high: float
+    cv: float
+    forks: int
+    trials: int
+
+
+@dataclass(frozen=True)
+class Comparison:
+    case: BenchmarkCase
+    metric: Metric
+    baseline: SideSummary
+    contender: SideSummary
+    ratio: float
+    ratio_low: float
+    ratio_high: float
+    p_value: float
+    cliffs_delta: float
+    effect_size: str
+    verdict: Verdict
+    warnings: tuple[Diagnostic, ...] = ()
+
+    @property
+    def change_pct(self) -> float:
+        return (self.ratio - 1.0) * 100.0
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    baseline_label: str
+    contender_label: str
+    settings: Settings
+    comparisons: tuple[Comparison, ...]
+    only_in_baseline: tuple[tuple[BenchmarkCase, Metric], ...] = ()
+    only_in_contender: tuple[tuple[BenchmarkCase, Metric], ...] = ()
+    sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    input_warnings: tuple[str, ...] = ()
+
+    def count(self, verdict: Verdict) -> int:
+        return sum(1 for c in self.comparisons if c.verdict == verdict)
+
+    def fails(self, fail_on: str) -> bool:
+        """Whether ``--fail-on`` is met: a regression, or any change."""
+        wanted = {"regression": {Verdict.SLOWER}, "change": {Verdict.SLOWER, Verdict.FASTER}}
+        return any(c.verdict in wanted.get(fail_on, set()) for c in self.comparisons)
+
+
+def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) -> ComparisonReport:
+    """Compare every (case, metric) both sides have; list the ones only one side has."""
+    base_keys = [k for k in baseline.series if settings.wants_metric(k[1])]
+    cont_keys = [k for k in contender.series if settings.wants_metric(k[1])]
+    common = [k for k in base_keys if k in contender.series]
+    drafts = [
+        _compare_one(case, metric, baseline.series[(case, metric)], contender.series[(case, metric)], settings)
+        for case, metric in common
+    ]
+    drafts = [d for d in drafts if d is not None]
+    comparisons = _decide_all(drafts, settings)
+    return ComparisonReport(
+        baseline_label=baseline.label,
+        contender_label=contender.label,
+        settings=settings,
+        comparisons=tuple(comparisons),
+        only_in_baseline=tuple(k for k in base_keys if k not in contender.series),
+        only_in_contender=tuple(k for k in cont_keys if k not in baseline.series),
+        sources={"baseline": baseline.sources, "contender": contender.sources},
+        input_warnings=baseline.warnings + contender.warnings,
+    )
+
+
+def _series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
+    """A seed per series, stable across runs and input order, so results are reproducible."""
+    key = f"{case.harness}\0{case.display_name}\0{metric.name}".encode()
+    return (seed * 1_000_003 + zlib.crc32(key)) % (2**63)
+
+
+def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Comparison | None:
+    base = iteration_observations(base_table, outlier_factor=settings.outlier_factor)
+    cont = iteration_observations(cont_table, outlier_factor=settings.outlier_factor)
+    if len(base.values) == 0 or len(cont.values) == 0:
+        return None
+    seed = _series_seed(settings.seed, case, metric)
+    ratio = bootstrap_ratio(
+        base.values, base.levels, cont.values, cont.levels,
+        statistic=settings.statistic, confidence=settings.confidence,
+        resamples=settings.resamples, seed=seed,
+    )
+    test = mann_whitney_u(base.values, cont.values)
+    delta = cliffs_delta(base.values, cont.values)
+    return Comparison(
+        case=case,
+        metric=metric,
+        baseline=_side_summary(base, settings, seed + 1),
+        contender=_side_summary(cont, settings, seed + 2),
+        ratio=ratio.estimate,
+        ratio_low=ratio.low,
+        ratio_high=ratio.high,
+        p_value=test.p_value,
+        cliffs_delta=delta,
+        effect_size=effect_magnitude(delta),
+        verdict=Verdict.INCONCLUSIVE,
+        warnings=tuple(_warnings(base, cont, ratio.estimate)),
+    )
+
+
+def _side_summary(obs: Observations, settings: Settings, seed: int) -> SideSummary:
+    summary = summarize(obs.values)
+    ci = hierarchical_bootstrap(
+        obs.values, obs.levels, statistic=settings.statistic, confidence=settings.confidence,
+        resamples=settings.resamples, seed=seed,
+    )
+    trials = len({(i, t) for i, t in zip(obs.levels[0], obs.levels[1])})
+    forks = len(set(zip(obs.levels[0], obs.levels[1], obs.levels[2])))
+    return SideSummary(summary.n, summary.mean, summary.median, ci.low, ci.high, summary.cv, forks, trials)
+
+
+def _warnings(base: Observations, cont: Observations, ratio: float) -> list[Diagnostic]:
+    found = []
+    for side, obs in (("baseline", base), ("contender", cont)):
+        if obs.removed_outliers:
+            found.append(Diagnostic(
+                "outliers_removed",
+                f"{side}: {obs.removed_outliers} of {obs.total} values at least 10x the median removed",
+                "info",
+                "values this far off are measurement errors (Laaber et al.); check the raw data",
+            ))
+        if len(obs.values) < _FEW_VALUES:
+            found.append(Diagnostic(
+                "few_samples",
+                f"{side}: only {len(obs.values)} measurement values",
+                "warning",
+                "run more iterations, forks or trials before trusting a verdict",
+            ))
+        forks = len(set(zip(*(level.tolist() for level in obs.levels))))
+        if forks == 1:
+            found.append(Diagnostic(
+                "single_fork",
+                f"{side}: all values come from one fork",
+                "warning",
+                "run-to-run variance is not captured; use at least 2 forks or several trials",
+            ))
+    if not np.isfinite(ratio):
+        found.append(Diagnostic("undefined_ratio", "the baseline statistic is zero", "error", ""))
+    return found
+
+
+def _decide_all(drafts: list[Comparison], settings: Settings) -> list[Comparison]:
+    """Adjust p-values for multiple comparisons, then apply the decision rule to each."""
+    if not drafts:
+        return []
+    adjusted = adjust_p_values(np.array([d.p_value for d in drafts]), settings.correction)
+    rule = settings.decision_rule()
+    decided = []
+    for draft, p_value in zip(drafts, adjusted):
+        evidence = Evidence(draft.ratio, draft.ratio_low, draft.ratio_high, float(p_value), draft.cliffs_delta)
+        verdict = rule.decide(evidence, draft.metric.higher_is_better)
+        decided.append(replace(draft, p_value=float(p_value), verdict=verdict))
+    return decided

@@ -1,0 +1,152 @@
+"""One version's measurements, gathered from result files into the repetition hierarchy.
+
+A result file of JMH or Go holds one trial (one harness invocation); several files given
+for one side are several trials of that version (ARCHITECTURE.md, "Input formats"). Files
+that carry their own trials and instances (``pa`` CSV) keep them, shifted so that codes
+from different files never collide.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from rigorbench.errors import UserError
+from rigorbench.formats import read_result_file
+from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable
+
+SeriesKey = tuple[BenchmarkCase, Metric]
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """All series of one version, keyed by (benchmark case, metric), in first-seen order."""
+
+    label: str
+    series: Mapping[SeriesKey, SampleTable]
+    sources: tuple[str, ...] = ()
+    environments: tuple[Mapping[str, str], ...] = ()
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def cases(self) -> list[BenchmarkCase]:
+        return list(dict.fromkeys(case for case, _ in self.series))
+
+    def metrics(self) -> list[Metric]:
+        return list(dict.fromkeys(metric for _, metric in self.series))
+
+
+def dataset_from_files(files: Iterable[ResultFile], label: str) -> Dataset:
+    """Merge result files of one version: each file's trials follow the previous file's."""
+    tables: dict[SeriesKey, list[SampleTable]] = {}
+    sources, environments, warnings = [], [], []
+    trial_offset = 0
+    for result in files:
+        versions = sorted({s.version for s in result.series if s.version is not None})
+        if len(versions) > 1:
+            raise UserError(
+                f"{result.path}: holds results of {len(versions)} versions ({', '.join(versions)}); "
+                "give one file per version"
+            )
+        highest = -1
+        for series in result.series:
+            samples = series.samples
+            if len(samples):
+                highest = max(highest, int(samples.trial.max()))
+            shifted = samples.with_columns(trial=samples.trial + trial_offset)
+            tables.setdefault((series.case, series.metric), []).append(shifted)
+        trial_offset += highest + 1
+        sources.append(result.path)
+        environments.append(dict(result.environment))
+        warnings.extend(f"{result.path}: {w}" for w in result.warnings)
+    merged = {key: SampleTable.concat(parts) for key, parts in tables.items()}
+    return Dataset(label, merged, tuple(sources), tuple(environments), tuple(warnings))
+
+
+def load_dataset(paths: Iterable[str | os.PathLike], label: str | None = None) -> Dataset:
+    """Read result files (any supported format) as the trials of one version."""
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        raise UserError("no result files given")
+    files = [read_result_file(p) for p in paths]
+    return dataset_from_files(files, label or default_label(paths))
+
+
+def default_label(paths: list[str]) -> str:
+    """A short label for a side: the file name without suffixes, or what several names share
+    (``v1-trial1.json v1-trial2.json`` -> ``v1``)."""
+    names = [os.path.basename(p) for p in paths]
+    stems = []
+    for name in names:
+        for suffix in (".gz", ".json", ".log", ".txt", ".csv", ".out"):
+            if name.endswith(suffix):
+                name = name[: -len(suffix)]
+        stems.append(name)
+    if len(stems) == 1:
+        return stems[0]
+    shared = os.path.commonprefix(stems)
+    shared = re.sub(r"[-_. ]*(trial|run)?[-_. ]*$", "", shared, flags=re.I)
+    return shared or stems[0]
+
+
+@dataclass(frozen=True, eq=False)
+class Observations:
+    """Measurement values at the iteration level with their outer level codes, ready for stats.
+
+    Invocation histograms are collapsed to one value per iteration (the weighted mean, the
+    iteration score JMH reports), so that the bootstrap's innermost unit is always the
+    iteration.
+    """
+
+    values: np.ndarray
+    levels: list[np.ndarray]
+    removed_outliers: int
+    total: int
+
+
+def iteration_observations(samples: SampleTable, *, outlier_factor: float | None = 10.0) -> Observations:
+    """Measurement iterations as (values, [instance, trial, fork] codes).
+
+    Laaber et al.'s conservative rule (section 3.3 of ``004``): a value at least
+    ``outlier_factor`` times the median is an error, not a measurement, and is removed;
+    the count removed is reported, never silent.
+    """
+    table = samples.measurement()
+    if table.has_histogram:
+        table = _collapse_histogram(table)
+    values = table.value
+    keep = np.ones(len(values), dtype=bool)
+    if outlier_factor is not None and len(values):
+        median = float(np.median(values))
+        if median > 0:
+            keep = values < outlier_factor * median
+    levels = [table.instance[keep], table.trial[keep], table.fork[keep]]
+    return Observations(values[keep], levels, int((~keep).sum()), len(values))
+
+
+def _collapse_histogram(table: SampleTable) -> SampleTable:
+    keys = np.stack([table.instance, table.trial, table.fork, table.iteration], axis=1)
+    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    weight = np.bincount(inverse, weights=table.count)
+    total = np.bincount(inverse, weights=table.value * table.count)
+    return SampleTable.build(
+        total / weight,
+        instance=unique[:, 0],
+        trial=unique[:, 1],
+        fork=unique[:, 2],
+        iteration=unique[:, 3],
+    )
+
+
+def dataset_from_store(store, run_id: int, label: str) -> Dataset:
+    """One version of a stored run; its trials are the run's trials."""
+    series = store.load_series(run_id, label)
+    tables = {(s.case, s.metric): s.samples for s in series}
+    where = f"{store.path} run {run_id}"
+    environments = tuple(store.environments(run_id, label))
+    return Dataset(label, tables, (where,), environments, ())

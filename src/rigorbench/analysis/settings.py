@@ -1,0 +1,80 @@
+"""The tunables of an analysis in one settings object (STYLE.md rule 10).
+
+Defaults are ARCHITECTURE.md's: mean, 99% confidence, 10 000 resamples, a fixed seed that
+is printed, a 1% practical threshold, the bootstrap decision rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rigorbench.errors import UserError
+from rigorbench.model import Metric
+from rigorbench.stats import BootstrapRule, DecisionRule, WilcoxonRule
+
+DEFAULT_SEED = 20_240_601
+STATISTICS = ("mean", "median")
+TESTS = ("bootstrap", "wilcoxon")
+CORRECTIONS = ("none", "holm", "bonferroni")
+
+
+@dataclass(frozen=True)
+class Settings:
+    statistic: str = "mean"
+    confidence: float = 0.99
+    resamples: int = 10_000
+    seed: int = DEFAULT_SEED
+    threshold: float = 0.01
+    test: str = "bootstrap"
+    alpha: float = 0.01
+    min_delta: float = 0.33
+    metric: str = "primary"
+    correction: str = "none"
+    outlier_factor: float | None = 10.0
+
+    def __post_init__(self) -> None:
+        _one_of("--statistic", self.statistic, STATISTICS)
+        _one_of("--test", self.test, TESTS)
+        _one_of("--correction", self.correction, CORRECTIONS)
+        if not 0.5 <= self.confidence < 1:
+            raise UserError(f"--confidence must be in [0.5, 1), got {self.confidence}")
+        if self.resamples < 100:
+            raise UserError(f"--resamples must be at least 100, got {self.resamples}")
+        if not 0 <= self.threshold < 1:
+            raise UserError(f"--threshold must be in [0, 1), got {self.threshold}")
+        if not 0 < self.alpha < 1:
+            raise UserError(f"--alpha must be in (0, 1), got {self.alpha}")
+        if self.seed < 0:
+            raise UserError(f"--seed must be a non-negative integer, got {self.seed}")
+
+    def wants_metric(self, metric: Metric) -> bool:
+        """``primary`` (default), ``all``, or one metric name such as ``alloc``."""
+        if self.metric == "all":
+            return True
+        if self.metric == "primary":
+            return metric.primary
+        return metric.name == self.metric
+
+    def decision_rule(self) -> DecisionRule:
+        if self.test == "wilcoxon":
+            return WilcoxonRule(alpha=self.alpha, min_delta=self.min_delta)
+        return BootstrapRule(threshold=self.threshold)
+
+    def as_dict(self) -> dict:
+        """The settings every JSON document echoes (ARCHITECTURE.md, "JSON output")."""
+        return {
+            "confidence": self.confidence,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "statistic": self.statistic,
+            "threshold": self.threshold,
+            "test": self.test,
+            "alpha": self.alpha,
+            "metric": self.metric,
+            "correction": self.correction,
+        }
+
+
+def _one_of(option: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise UserError(f"{option}: unknown value {value!r}; allowed values are {', '.join(allowed)}")

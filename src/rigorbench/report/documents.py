@@ -1,0 +1,108 @@
+"""JSON and CSV documents of a comparison (ARCHITECTURE.md, "JSON output").
+
+Every JSON document carries ``"tool": "rigorbench"``, ``"format_version": 1`` and the
+settings used. Non-finite numbers become ``null`` so the output is strict JSON.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from rigorbench import __version__
+from rigorbench.analysis.compare import Comparison, ComparisonReport, SideSummary
+
+FORMAT_VERSION = 1
+
+
+def _num(value: float | None):
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _side(side: SideSummary) -> dict:
+    return {
+        "n": side.n,
+        "mean": _num(side.mean),
+        "median": _num(side.median),
+        "ci_low": _num(side.ci_low),
+        "ci_high": _num(side.ci_high),
+        "cv": _num(side.cv),
+        "forks": side.forks,
+        "trials": side.trials,
+    }
+
+
+def comparison_object(c: Comparison) -> dict:
+    return {
+        "benchmark": c.case.name,
+        "harness": c.case.harness,
+        "params": c.case.params_dict,
+        "metric": c.metric.name,
+        "unit": c.metric.unit,
+        "higher_is_better": c.metric.higher_is_better,
+        "baseline": _side(c.baseline),
+        "contender": _side(c.contender),
+        "ratio": {"estimate": _num(c.ratio), "ci_low": _num(c.ratio_low), "ci_high": _num(c.ratio_high)},
+        "change_pct": _num(c.change_pct),
+        "p_value": _num(c.p_value),
+        "cliffs_delta": _num(c.cliffs_delta),
+        "effect_size": c.effect_size,
+        "verdict": c.verdict.value,
+        "warnings": [{"code": w.code, "message": w.message, "severity": w.severity, "hint": w.hint} for w in c.warnings],
+    }
+
+
+def _unmatched(keys) -> list[dict]:
+    return [{"benchmark": case.name, "params": case.params_dict, "metric": metric.name} for case, metric in keys]
+
+
+def render_json(report: ComparisonReport) -> str:
+    document = {
+        "tool": "rigorbench",
+        "tool_version": __version__,
+        "format_version": FORMAT_VERSION,
+        "command": "compare",
+        **report.settings.as_dict(),
+        "baseline": {"label": report.baseline_label, "files": list(report.sources.get("baseline", ()))},
+        "contender": {"label": report.contender_label, "files": list(report.sources.get("contender", ()))},
+        "comparisons": [comparison_object(c) for c in report.comparisons],
+        "only_in_baseline": _unmatched(report.only_in_baseline),
+        "only_in_contender": _unmatched(report.only_in_contender),
+        "summary": {v: report.count(v) for v in ("slower", "faster", "unchanged", "inconclusive")},
+        "input_warnings": list(report.input_warnings),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+CSV_COLUMNS = (
+    "benchmark", "params", "metric", "unit", "higher_is_better",
+    "baseline_n", "baseline_mean", "baseline_median", "baseline_ci_low", "baseline_ci_high", "baseline_cv",
+    "contender_n", "contender_mean", "contender_median", "contender_ci_low", "contender_ci_high", "contender_cv",
+    "ratio", "ratio_ci_low", "ratio_ci_high", "change_pct", "p_value", "cliffs_delta", "effect_size", "verdict",
+)
+
+
+def _csv_safe(text: str) -> str:
+    """Keep untrusted names from being read as formulas by spreadsheet programs."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def render_csv(report: ComparisonReport) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for c in report.comparisons:
+        obj = comparison_object(c)
+        params = ";".join(f"{k}={v}" for k, v in c.case.params)
+        row = [_csv_safe(c.case.name), _csv_safe(params), c.metric.name, c.metric.unit, c.metric.higher_is_better]
+        for side in ("baseline", "contender"):
+            row += [obj[side][k] for k in ("n", "mean", "median", "ci_low", "ci_high", "cv")]
+        row += [obj["ratio"]["estimate"], obj["ratio"]["ci_low"], obj["ratio"]["ci_high"]]
+        row += [obj["change_pct"], obj["p_value"], obj["cliffs_delta"], c.effect_size, c.verdict.value]
+        writer.writerow(["" if v is None else v for v in row])
+    return buffer.getvalue()

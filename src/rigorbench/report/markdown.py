@@ -1,0 +1,39 @@
+"""Markdown layout of a table model, ready to paste into a pull request."""
+
+from __future__ import annotations
+
+from rigorbench.report.table import Table
+from rigorbench.stats import Verdict
+
+_MARK = {Verdict.SLOWER: "**slower**", Verdict.FASTER: "**faster**"}
+
+
+def escape_cell(text: str) -> str:
+    """Benchmark names and parameters are untrusted: keep them from breaking the table."""
+    for char in "\\|`*_<>[]":
+        text = text.replace(char, "\\" + char)
+    return text.replace("\n", " ")
+
+
+def layout_markdown(table: Table) -> str:
+    headers = [escape_cell(c.header) for c in table.columns]
+    rule = ["---" if c.align == "left" else "---:" for c in table.columns]
+    out: list[str] = []
+    for section in table.sections:
+        out.append(f"### {escape_cell(section.title)}")
+        out.append("")
+        out.append("| " + " | ".join(headers) + " |")
+        out.append("| " + " | ".join(rule) + " |")
+        for row, verdict in zip(section.rows, section.verdicts):
+            cells = [escape_cell(cell) for cell in row[:-1]] + [_MARK.get(verdict, verdict.value)]
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    out.extend(f"{escape_cell(note)}  " for note in table.notes)
+    if table.warnings:
+        out.append("")
+        out.append("<details><summary>warnings</summary>")
+        out.append("")
+        out.extend(f"- {escape_cell(w)}" for w in table.warnings)
+        out.append("")
+        out.append("</details>")
+    return "\n".join(out).rstrip() + "\n"

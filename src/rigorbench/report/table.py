@@ -1,0 +1,152 @@
+"""A table model separate from its layout (STYLE.md rule 11, like benchstat's benchtab).
+
+The comparison is turned into sections of string cells here, once; the text and markdown
+renderers only lay the cells out. Nothing in this module computes a statistic: it formats
+the numbers the analysis produced.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from rigorbench.analysis.compare import Comparison, ComparisonReport, SideSummary
+from rigorbench.stats import Verdict
+
+VERDICT_ORDER = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED, Verdict.INCONCLUSIVE)
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    align: str = "right"  # "left" | "right"
+
+
+@dataclass
+class Section:
+    title: str
+    rows: list[list[str]] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    columns: list[Column]
+    sections: list[Section]
+    notes: list[str]
+    warnings: list[str]
+
+
+def format_number(value: float) -> str:
+    """Four significant digits, with k/M/G above 10 000 so wide scores stay readable."""
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    magnitude = abs(value)
+    for limit, suffix in ((1e10, "G"), (1e7, "M"), (1e4, "k")):
+        if magnitude >= limit:
+            return f"{value / (limit / 10):.4g}{suffix}"
+    return f"{value:.4g}"
+
+
+def format_pct(value: float, signed: bool = True) -> str:
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{value:+.1f}%" if signed else f"{value:.1f}%"
+
+
+def format_p(p: float) -> str:
+    if not math.isfinite(p):
+        return "n/a"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def side_cell(side: SideSummary, statistic: str) -> str:
+    """``estimate ±h%`` where h is the CI's half width relative to the estimate."""
+    estimate = side.mean if statistic == "mean" else side.median
+    if estimate and math.isfinite(side.ci_low) and math.isfinite(side.ci_high):
+        half = (side.ci_high - side.ci_low) / 2 / abs(estimate) * 100
+        return f"{format_number(estimate)} ±{half:.1f}%"
+    return format_number(estimate)
+
+
+def change_cell(c: Comparison) -> str:
+    low, high = (c.ratio_low - 1) * 100, (c.ratio_high - 1) * 100
+    return f"{format_pct(c.change_pct)} [{format_pct(low)}, {format_pct(high)}]"
+
+
+def short_names(names: list[str]) -> dict[str, str]:
+    """Drop the dotted package prefix all names share, keeping at least ``Class.method``."""
+    parts = [n.split(".") for n in names]
+    if not parts:
+        return {}
+    shared = 0
+    while all(len(p) > shared + 2 for p in parts) and len({p[shared] for p in parts}) == 1:
+        shared += 1
+    return {n: ".".join(p[shared:]) for n, p in zip(names, parts)}
+
+
+def comparison_table(report: ComparisonReport) -> Table:
+    columns = [
+        Column("benchmark", "left"),
+        Column(report.baseline_label),
+        Column(report.contender_label),
+        Column("change [CI]"),
+        Column("p"),
+        Column("delta"),
+        Column("verdict", "left"),
+    ]
+    names = short_names([c.case.name for c in report.comparisons])
+    sections: dict[tuple[str, str], Section] = {}
+    for c in report.comparisons:
+        key = (c.metric.name, c.metric.unit)
+        section = sections.setdefault(key, Section(f"{c.metric.name} [{c.metric.unit}]"))
+        label = names[c.case.name] + (c.case.display_name[len(c.case.name):])
+        section.rows.append([
+            label,
+            side_cell(c.baseline, report.settings.statistic),
+            side_cell(c.contender, report.settings.statistic),
+            change_cell(c),
+            format_p(c.p_value),
+            f"{c.cliffs_delta:+.2f} {c.effect_size}",
+            c.verdict.value,
+        ])
+        section.verdicts.append(c.verdict)
+    return Table(columns, list(sections.values()), summary_notes(report), warning_lines(report, names))
+
+
+def verdict_counts(report: ComparisonReport) -> str:
+    n = len(report.comparisons)
+    parts = ", ".join(f"{report.count(v)} {v.value}" for v in VERDICT_ORDER)
+    return f"{n} comparison{'s' if n != 1 else ''}: {parts}"
+
+
+def settings_line(report: ComparisonReport) -> str:
+    s = report.settings
+    rule = (
+        f"Mann-Whitney U p <= {s.alpha:g} and |Cliff's delta| >= {s.min_delta:g}"
+        if s.test == "wilcoxon"
+        else f"bootstrap CI vs threshold {s.threshold * 100:g}%"
+    )
+    correction = "" if s.correction == "none" else f", p adjusted by {s.correction}"
+    return (
+        f"{s.statistic} ratio {report.contender_label}/{report.baseline_label}, "
+        f"{s.confidence * 100:g}% CI from {s.resamples} hierarchical bootstrap resamples "
+        f"(seed {s.seed}); verdict rule: {rule}{correction}"
+    )
+
+
+def summary_notes(report: ComparisonReport) -> list[str]:
+    notes = [verdict_counts(report), settings_line(report)]
+    for title, keys in (("only in baseline", report.only_in_baseline), ("only in contender", report.only_in_contender)):
+        if keys:
+            listed = ", ".join(f"{case.display_name} ({metric.name})" for case, metric in keys)
+            notes.append(f"{title} (not compared): {listed}")
+    return notes
+
+
+def warning_lines(report: ComparisonReport, names: dict[str, str]) -> list[str]:
+    lines = list(report.input_warnings)
+    for c in report.comparisons:
+        label = names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
+        lines.extend(f"{label} [{c.metric.name}]: {w.message}" for w in c.warnings)
+    return lines

@@ -1,0 +1,169 @@
+"""``rigorbench compare`` end to end on real JMH output of the example project."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rigorbench.cli import main
+
+TESTDATA = Path(__file__).resolve().parents[1] / "testdata"
+JMH = TESTDATA / "jmh"
+V1, V2 = str(JMH / "v1-trial1.json"), str(JMH / "v2-trial1.json")
+FAST = ["--resamples", "2000"]
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_json_document_follows_the_contract():
+    code, out, err = run_cli("compare", V1, V2, "--format", "json", *FAST)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["tool"] == "rigorbench" and doc["format_version"] == 1
+    for key in ("confidence", "resamples", "seed", "statistic", "threshold"):
+        assert key in doc
+    assert doc["resamples"] == 2000 and doc["confidence"] == 0.99
+    first = doc["comparisons"][0]
+    for key in ("benchmark", "params", "metric", "unit", "higher_is_better", "baseline", "contender",
+                "ratio", "change_pct", "p_value", "cliffs_delta", "effect_size", "verdict", "warnings"):
+        assert key in first, key
+    for side in ("baseline", "contender"):
+        assert set(first[side]) >= {"n", "mean", "median", "ci_low", "ci_high", "cv"}
+    assert set(first["ratio"]) == {"estimate", "ci_low", "ci_high"}
+    assert first["ratio"]["ci_low"] <= first["ratio"]["estimate"] <= first["ratio"]["ci_high"]
+
+
+def test_planted_changes_in_real_jmh_output_never_get_the_wrong_direction():
+    """Two trials per side of the example: the big planted improvement is found, nothing is
+    reported in the wrong direction, and the unchanged benchmark is not called changed."""
+    base = [str(JMH / "v1-trial1.json"), str(JMH / "v1-trial2.json")]
+    cont = [str(JMH / "v2-trial1.json"), str(JMH / "v2-trial2.json")]
+    code, out, err = run_cli("compare", "--baseline", *base, "--contender", *cont, "--format", "json", *FAST)
+    assert code == 0, err
+    doc = json.loads(out)
+    verdict = {c["benchmark"].rsplit(".", 2)[-2] + ("" if not c["params"] else str(c["params"])): c["verdict"]
+               for c in doc["comparisons"]}
+    assert all(c["baseline"]["trials"] == 2 and c["contender"]["trials"] == 2 for c in doc["comparisons"])
+    assert verdict["PrimeCountBenchmark"] == "faster"
+    assert verdict["CsvParseBenchmark"] in {"slower", "inconclusive"}
+    assert {v for k, v in verdict.items() if k.startswith("StatsBenchmark")} <= {"unchanged", "inconclusive"}
+
+
+def test_fail_on_regression_change_and_never():
+    # v2 -> v1 undoes the planted improvement of countPrimes: a regression.
+    assert run_cli("compare", V2, V1, "--fail-on", "regression", *FAST)[0] == 1
+    assert run_cli("compare", V2, V1, "--fail-on", "never", *FAST)[0] == 0
+    # v1 -> v2 improves it: a change, not a regression of that benchmark.
+    assert run_cli("compare", V1, V2, "--fail-on", "change", *FAST)[0] == 1
+
+
+def test_text_output_has_a_table_and_a_summary_line():
+    code, out, _ = run_cli("compare", V1, V2, *FAST)
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith("time [") or line.startswith("throughput [") for line in lines)
+    summary = next(line for line in lines if line.startswith(tuple("0123456789")) and "comparison" in line)
+    assert "slower" in summary and "faster" in summary and "unchanged" in summary and "inconclusive" in summary
+    assert "seed" in out and "99% CI" in out
+
+
+def test_markdown_and_csv_outputs():
+    code, out, _ = run_cli("compare", V1, V2, "--format", "markdown", *FAST)
+    assert code == 0 and "| benchmark |" in out and "---:" in out
+    code, out, _ = run_cli("compare", V1, V2, "--format", "csv", *FAST)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows and {"benchmark", "ratio", "verdict", "p_value"} <= set(rows[0])
+
+
+def test_all_metrics_include_allocation(tmp_path):
+    code, out, _ = run_cli("compare", V1, V2, "--metric", "all", "--format", "json", *FAST)
+    assert code == 0
+    metrics = {c["metric"] for c in json.loads(out)["comparisons"]}
+    assert {"alloc", "gc.count"} & metrics and ("time" in metrics or "throughput" in metrics)
+
+
+def test_same_file_on_both_sides_is_unchanged_or_inconclusive_never_a_change():
+    code, out, _ = run_cli("compare", V1, V1, "--format", "json", "--fail-on", "change", *FAST)
+    assert code == 0
+    assert {c["verdict"] for c in json.loads(out)["comparisons"]} <= {"unchanged", "inconclusive"}
+
+
+def test_console_log_and_gzip_inputs_are_read():
+    code, out, err = run_cli("compare", str(JMH / "v1-trial1.log"), str(JMH / "v2-trial1.log"), "--format", "json", *FAST)
+    assert code == 0, err
+    assert len(json.loads(out)["comparisons"]) >= 3
+    code, _, err = run_cli("compare", str(JMH / "v1-trial1.json.gz"), V2, *FAST)
+    assert code == 0, err
+
+
+def test_output_to_a_file(tmp_path):
+    target = tmp_path / "result.json"
+    code, out, _ = run_cli("compare", V1, V2, "--format", "json", "-o", str(target), *FAST)
+    assert code == 0 and out == ""
+    assert json.loads(target.read_text())["tool"] == "rigorbench"
+
+
+BAD_INPUTS = {
+    "empty": b"",
+    "truncated": None,  # filled from a real file below
+    "binary": bytes(range(256)) * 4,
+    "unknown": b"hello\nthis is not a benchmark result\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_INPUTS))
+def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, kind):
+    data = BAD_INPUTS[kind]
+    if data is None:
+        data = Path(V1).read_bytes()[: len(Path(V1).read_bytes()) // 2]
+    bad = tmp_path / f"{kind}.json"
+    bad.write_bytes(data)
+    code, out, err = run_cli("compare", str(bad), V2)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert str(bad) in err and "Traceback" not in err
+
+
+def test_missing_file_and_bad_usage_exit_2():
+    code, _, err = run_cli("compare", "no/such/file.json", V2)
+    assert code == 2 and "no/such/file.json" in err
+    code, _, err = run_cli("compare", V1)
+    assert code == 2 and "expected BASELINE and CONTENDER" in err
+    code, _, err = run_cli("compare", V1, V2, "--threshold", "5")
+    assert code == 2 and "5%" in err
+    code, _, err = run_cli("compare", V1, V2, "--format", "yaml")
+    assert code == 2 and "invalid choice" in err
+
+
+def test_help_documents_every_option():
+    code, out, _ = run_cli("compare", "--help")
+    assert code == 0
+    for option in ("--baseline", "--contender", "--statistic", "--confidence", "--resamples", "--seed",
+                   "--threshold", "--test", "--alpha", "--metric", "--format", "--fail-on", "--store"):
+        assert option in out
+
+
+def test_real_subprocess_exit_codes_and_stderr(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    ok = subprocess.run([sys.executable, "-m", "rigorbench", "compare", V2, V1, "--fail-on", "regression", *FAST],
+                        capture_output=True, text=True, env=env)
+    assert ok.returncode == 1 and "comparison" in ok.stdout
+    gz = tmp_path / "x.json"
+    gz.write_bytes(gzip.compress(b"\x00\x01 binary"))
+    bad = subprocess.run([sys.executable, "-m", "rigorbench", "compare", str(gz), V2],
+                         capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("rigorbench: error: ") and "Traceback" not in bad.stderr
