@@ -1,0 +1,383 @@
+"""The results store: every run, execution and sample of an experiment in one SQLite file.
+
+Nothing measured is ever lost: each execution (one harness invocation) is committed with
+all its samples in one transaction before :meth:`ResultStore.record_execution` returns, so
+a crash or ``kill -9`` between executions loses nothing and one during an execution loses
+only that execution. A (trial, version) pair is stored at most once, which is what makes an
+interrupted experiment resumable. The file is in WAL mode with foreign keys on; a store
+another process holds is waited for (30 s) rather than failed on.
+
+The tables and their migrations are in :mod:`rigorbench.store.schema`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Iterator, Mapping, Sequence
+
+from rigorbench import __version__
+from rigorbench.errors import UserError
+from rigorbench.model import Series
+from rigorbench.store import samples, schema
+from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, VersionInfo
+
+BUSY_TIMEOUT_S = 30
+RUN_STATUSES = ("running", "interrupted", "finished")
+EXECUTION_STATUSES = ("done", "failed", "timeout")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+_EXECUTION_COLUMNS = (
+    "trial, label, position, status, started, ended, harness_seconds, "
+    "environment, failures, output_tail, message, samples"
+)
+
+
+class ResultStore:
+    """A results store file; open it with :meth:`open`, use it as a context manager."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+
+    # -- opening and closing ------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, *, create: bool = True) -> "ResultStore":
+        """Open the store at ``path``; with ``create``, make it (and its folders) when absent.
+
+        Raises UserError for a missing store (``create=False``), a file that is not a
+        rigorbench store, or a store written by a newer rigorbench.
+        """
+        path = os.fspath(path)
+        _check_file(path, create)
+        try:
+            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        except sqlite3.Error as error:
+            raise UserError(f"{path}: cannot open the results store: {error}") from None
+        store = cls(conn, path)
+        try:
+            store._prepare(create)
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    def _prepare(self, create: bool) -> None:
+        """Check the schema (without waiting for a writer), migrate when needed, set the pragmas."""
+        conn, path = self._conn, self.path
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            with self._transaction(write=False):
+                version = schema.stored_version(conn, path, create=create)
+        except sqlite3.DatabaseError as error:  # "file is not a database" and its kin
+            if _is_busy(error):
+                raise _busy(path) from None
+            raise UserError(f"{path}: not a rigorbench results store") from None
+        if version != schema.schema_version():
+            with self._transaction():
+                schema.prepare(conn, path, __version__, create=create)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self, *, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """One transaction: committed when the block ends, rolled back when it raises.
+
+        Writers take the write lock at the start (``BEGIN IMMEDIATE``), so they wait for
+        another writer up to the busy timeout instead of failing half-way.
+        """
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise _busy(self.path) from None
+            raise
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    # -- runs -------------------------------------------------------------------------
+
+    def create_run(
+        self,
+        *,
+        harness: str,
+        project: str,
+        order: str,
+        seed: int,
+        settings: Mapping,
+        versions: Sequence[VersionInfo],
+        schedule: Sequence[Execution],
+        tool_version: str,
+    ) -> int:
+        """Store a new run (status ``running``, created now) with its versions and schedule."""
+        _check_plan(versions, schedule)
+        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        with self._transaction() as conn:
+            run_id = conn.execute(
+                "INSERT INTO runs (created, status, harness, project, run_order, seed, settings, tool_version) "
+                "VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
+                (created, harness, project, order, int(seed), json.dumps(dict(settings)), tool_version),
+            ).lastrowid
+            conn.executemany(
+                "INSERT INTO versions (run_id, position, label, source, git_commit, dirty) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (run_id, i, v.label, v.source, v.commit, None if v.dirty is None else int(v.dirty))
+                    for i, v in enumerate(versions)
+                ],
+            )
+            conn.executemany(
+                "INSERT INTO schedule (run_id, position, trial, label) VALUES (?, ?, ?, ?)",
+                [(run_id, e.position, e.trial, e.label) for e in schedule],
+            )
+        return run_id
+
+    def run(self, run_id: int) -> RunInfo:
+        """The run ``run_id``; UserError when there is none."""
+        with self._transaction(write=False) as conn:
+            return self._run_info(conn, run_id)
+
+    def latest_run(self, labels: Sequence[str] | None = None) -> RunInfo | None:
+        """The newest run; with ``labels``, the newest run that has all those versions."""
+        wanted = sorted(set(labels or ()))
+        with self._transaction(write=False) as conn:
+            if wanted:
+                marks = ", ".join("?" for _ in wanted)
+                row = conn.execute(
+                    f"SELECT run_id FROM versions WHERE label IN ({marks}) GROUP BY run_id "
+                    "HAVING COUNT(DISTINCT label) = ? ORDER BY run_id DESC LIMIT 1",
+                    (*wanted, len(wanted)),
+                ).fetchone()
+            else:
+                row = conn.execute("SELECT MAX(id) FROM runs").fetchone()
+            if row is None or row[0] is None:
+                return None
+            return self._run_info(conn, row[0])
+
+    def list_runs(self) -> list[tuple[RunInfo, dict]]:
+        """Every run, newest first, with its execution and sample counts."""
+        with self._transaction(write=False) as conn:
+            counts = conn.execute(
+                """
+                SELECT r.id,
+                       COUNT(e.id),
+                       (SELECT COUNT(*) FROM schedule AS s WHERE s.run_id = r.id),
+                       COALESCE(SUM(e.status != 'done'), 0),
+                       COALESCE(SUM(e.samples), 0)
+                FROM runs AS r LEFT JOIN executions AS e ON e.run_id = r.id
+                GROUP BY r.id ORDER BY r.id DESC"""
+            ).fetchall()
+            return [
+                (
+                    self._run_info(conn, run_id),
+                    {"executions_done": done, "executions_planned": planned, "failed": failed, "samples": count},
+                )
+                for run_id, done, planned, failed, count in counts
+            ]
+
+    def finish_run(
+        self, run_id: int, *, status: str, wall_seconds: float | None, harness_seconds: float | None
+    ) -> None:
+        """Record how a run ended (``finished`` or ``interrupted``) and its total times."""
+        if status not in RUN_STATUSES:
+            raise ValueError(f"run status {status!r} is not one of {', '.join(RUN_STATUSES)}")
+        with self._transaction() as conn:
+            updated = conn.execute(
+                "UPDATE runs SET status = ?, wall_seconds = ?, harness_seconds = ? WHERE id = ?",
+                (status, wall_seconds, harness_seconds, run_id),
+            ).rowcount
+            if not updated:
+                raise self._no_run(run_id)
+
+    def _run_info(self, conn: sqlite3.Connection, run_id: int) -> RunInfo:
+        row = conn.execute(
+            "SELECT id, created, status, harness, project, run_order, seed, settings, wall_seconds, "
+            "harness_seconds, tool_version FROM runs WHERE id = ?",
+            (run_id,),
+        ).fetchone()
+        if row is None:
+            raise self._no_run(run_id)
+        versions = tuple(
+            VersionInfo(label, source, commit, None if dirty is None else bool(dirty))
+            for label, source, commit, dirty in conn.execute(
+                "SELECT label, source, git_commit, dirty FROM versions WHERE run_id = ? ORDER BY position", (run_id,)
+            )
+        )
+        planned = tuple(
+            Execution(trial, label, position)
+            for trial, label, position in conn.execute(
+                "SELECT trial, label, position FROM schedule WHERE run_id = ? ORDER BY position", (run_id,)
+            )
+        )
+        return RunInfo(
+            run_id=row[0], created=row[1], status=row[2], harness=row[3], project=row[4], order=row[5],
+            seed=row[6], settings=json.loads(row[7]), versions=versions, schedule=planned,
+            wall_seconds=row[8], harness_seconds=row[9], tool_version=row[10],
+        )
+
+    def _no_run(self, run_id: int) -> UserError:
+        return UserError(f"no run {run_id} in {self.path}")
+
+    # -- executions -------------------------------------------------------------------
+
+    def record_execution(
+        self,
+        run_id: int,
+        execution: Execution,
+        *,
+        status: str,
+        started: str,
+        ended: str,
+        harness_seconds: float,
+        series: Sequence[Series],
+        environment: Mapping[str, str],
+        failures: Sequence[str] = (),
+        output_tail: str = "",
+        message: str = "",
+    ) -> None:
+        """Store one execution and all its samples in one transaction, committed on return.
+
+        A (trial, version) pair already stored is refused with UserError, and the store is
+        left unchanged. The tables' ``trial`` column is ignored: the trial is the execution's.
+        """
+        if status not in EXECUTION_STATUSES:
+            raise ValueError(f"execution status {status!r} is not one of {', '.join(EXECUTION_STATUSES)}")
+        rows = sum(len(one.samples) for one in series)
+        with self._transaction() as conn:
+            self._check_planned(conn, run_id, execution)
+            try:
+                execution_id = conn.execute(
+                    f"INSERT INTO executions (run_id, {_EXECUTION_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+                    (
+                        run_id, execution.trial, execution.label, execution.position, status, started, ended,
+                        float(harness_seconds), json.dumps({str(k): str(v) for k, v in environment.items()}),
+                        json.dumps([str(f) for f in failures]), output_tail, message, rows,
+                    ),
+                ).lastrowid
+            except sqlite3.IntegrityError as error:
+                if "UNIQUE" not in str(error):
+                    raise
+                raise UserError(
+                    f"{self.path}: trial {execution.trial + 1} of version {execution.label!r} is already "
+                    f"stored in run {run_id}; a trial is never stored twice"
+                ) from None
+            samples.insert_series(conn, execution_id, series)
+
+    def _check_planned(self, conn: sqlite3.Connection, run_id: int, execution: Execution) -> None:
+        planned = conn.execute(
+            "SELECT 1 FROM schedule WHERE run_id = ? AND trial = ? AND label = ?",
+            (run_id, execution.trial, execution.label),
+        ).fetchone()
+        if planned is None:
+            self._run_info(conn, run_id)  # raises when the run does not exist
+            raise UserError(
+                f"{self.path}: run {run_id} has no trial {execution.trial + 1} of version {execution.label!r} "
+                "in its schedule"
+            )
+
+    def executions(self, run_id: int) -> list[ExecutionRecord]:
+        """The run's stored executions (without samples), in position order."""
+        with self._transaction(write=False) as conn:
+            self._run_info(conn, run_id)
+            rows = conn.execute(
+                f"SELECT {_EXECUTION_COLUMNS} FROM executions WHERE run_id = ? ORDER BY position", (run_id,)
+            ).fetchall()
+        return [_execution_record(*row) for row in rows]
+
+    def finished(self, run_id: int) -> set[tuple[int, str]]:
+        """The (trial, label) pairs already stored, whatever their status."""
+        with self._transaction(write=False) as conn:
+            rows = conn.execute("SELECT trial, label FROM executions WHERE run_id = ?", (run_id,)).fetchall()
+        return {(trial, label) for trial, label in rows}
+
+    # -- samples ----------------------------------------------------------------------
+
+    def load_series(self, run_id: int, label: str) -> list[Series]:
+        """Every (case, metric) of version ``label`` over all its executions in the run."""
+        with self._transaction(write=False) as conn:
+            self._check_label(conn, run_id, label)
+            return samples.load_series(conn, run_id, label)
+
+    def environments(self, run_id: int, label: str) -> list[dict]:
+        """The environment of each stored execution of version ``label``, in position order."""
+        with self._transaction(write=False) as conn:
+            self._check_label(conn, run_id, label)
+            rows = conn.execute(
+                "SELECT environment FROM executions WHERE run_id = ? AND label = ? ORDER BY position", (run_id, label)
+            ).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def _check_label(self, conn: sqlite3.Connection, run_id: int, label: str) -> None:
+        labels = [v.label for v in self._run_info(conn, run_id).versions]
+        if label not in labels:
+            raise UserError(f"run {run_id} in {self.path} has no version {label!r}; its versions: {', '.join(labels)}")
+
+
+def _execution_record(
+    trial, label, position, status, started, ended, seconds, environment, failures, tail, message, count
+) -> ExecutionRecord:
+    """An ExecutionRecord from a row of ``_EXECUTION_COLUMNS``."""
+    return ExecutionRecord(
+        trial=trial, label=label, position=position, status=status, started=started, ended=ended,
+        harness_seconds=seconds, environment=json.loads(environment), failures=tuple(json.loads(failures)),
+        output_tail=tail, message=message, samples=count,
+    )
+
+
+def _check_file(path: str, create: bool) -> None:
+    """Refuse early what SQLite would misreport: a missing store, a folder, a non-SQLite file."""
+    if os.path.isdir(path):
+        raise UserError(f"{path}: is a directory, not a results store")
+    if not os.path.exists(path):
+        if not create:
+            raise UserError(f"{path}: no results store here (nothing has been stored yet)")
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        return
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(_SQLITE_MAGIC))
+    except OSError as error:
+        raise UserError(f"{path}: cannot read the results store: {error.strerror or error}") from None
+    if head and head != _SQLITE_MAGIC:
+        raise UserError(f"{path}: not a rigorbench results store")
+
+
+def _check_plan(versions: Sequence[VersionInfo], schedule: Sequence[Execution]) -> None:
+    labels = [v.label for v in versions]
+    if not labels or len(set(labels)) != len(labels):
+        raise ValueError(f"a run needs distinct version labels, got {labels}")
+    unknown = sorted({e.label for e in schedule} - set(labels))
+    if unknown:
+        raise ValueError(f"the schedule names versions the run does not have: {unknown}")
+    pairs, positions = {(e.trial, e.label) for e in schedule}, {e.position for e in schedule}
+    if len(pairs) != len(schedule) or len(positions) != len(schedule):
+        raise ValueError("the schedule repeats a (trial, version) pair or a position")
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+def _busy(path: str) -> UserError:
+    return UserError(
+        f"{path}: the results store is locked by another process (waited {BUSY_TIMEOUT_S} s); try again when it is done"
+    )
