@@ -1,0 +1,140 @@
+"""``rigorbench ab``: run two versions of a benchmark project as a designed experiment, then compare."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import IO
+
+from rigorbench.analysis.compare import compare_datasets
+from rigorbench.analysis.dataset import dataset_from_store
+from rigorbench.cli.compare import add_output_arguments, add_statistics_arguments, finish_comparison, settings_from
+from rigorbench.cli.parser import UsageError, positive_int
+from rigorbench.experiment.options import (
+    DEFAULT_SETTINGS, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
+)
+from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
+from rigorbench.experiment.progress import format_duration, make_reporter
+from rigorbench.experiment.runner import ExperimentResult, resume_experiment, start_experiment
+from rigorbench.store import DEFAULT_STORE, ResultStore
+
+SUMMARY = "build and run a baseline and a contender as randomized interleaved trials, then compare"
+
+DESCRIPTION = """\
+Run two versions of a JMH benchmark project as a designed experiment and compare them.
+
+Each version is a directory (looked up inside PATH first, then as given) or a git revision
+of the repository holding PATH (checked out into a temporary worktree; your working tree is
+not touched). Both are built once with Maven. Then every trial runs every version once, in
+a fresh random order (randomized multiple interleaved trials), so slow drifts of a noisy
+machine hit both alike. Every finished trial is committed to the results store at once:
+Ctrl-C or a crash loses at most the running trial, and --resume continues where it stopped.
+At the end the two versions are compared as by 'rigorbench compare'.
+
+Progress goes to standard error, the comparison to standard output.
+"""
+
+EPILOG = """\
+examples:
+  rigorbench ab examples/jmh-demo --base v1 --contender v2 --quick
+  rigorbench ab . --base main --contender HEAD --trials 5 --bench 'Parse.*' --fail-on regression
+  rigorbench ab --resume 3 --store .rigorbench/results.db
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    versions = parser.add_argument_group("versions")
+    versions.add_argument("path", nargs="?", metavar="PATH", help="the benchmark project (a Maven project with JMH benchmarks)")
+    versions.add_argument("--base", metavar="REV|DIR", help="the baseline version")
+    versions.add_argument("--contender", metavar="REV|DIR", help="the contender version")
+    versions.add_argument("--base-label", metavar="NAME", help="label of the baseline (default: as given to --base)")
+    versions.add_argument("--contender-label", metavar="NAME", help="label of the contender (default: as given to --contender)")
+    add_experiment_arguments(parser)
+    add_statistics_arguments(parser)
+    add_output_arguments(parser)
+
+
+def add_experiment_arguments(parser: argparse.ArgumentParser) -> None:
+    exp = parser.add_argument_group("experiment")
+    exp.add_argument("--trials", type=positive_int, metavar="N", help=f"trials; each runs every version once (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
+    exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks})")
+    exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
+    exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {DEFAULT_SETTINGS.iterations})")
+    exp.add_argument("--warmup-time", metavar="T", help=f"time per warmup iteration (default: {DEFAULT_SETTINGS.warmup_time})")
+    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {DEFAULT_SETTINGS.iteration_time})")
+    exp.add_argument("--bench", action="append", metavar="REGEX", help="run only benchmarks matching REGEX (repeatable)")
+    exp.add_argument("--param", action="append", metavar="NAME=V1,V2", help="override a @Param (repeatable)")
+    exp.add_argument("--mode", metavar="MODE", help="JMH benchmark mode (thrpt, avgt, sample, ss); default: as declared")
+    exp.add_argument("--time-unit", metavar="UNIT", help="JMH output time unit (ns, us, ms, s)")
+    exp.add_argument("--jvm-args", metavar="ARGS", help="extra JVM arguments for the forks, as one string")
+    exp.add_argument("--prof-comp", action="store_true", help="also record JIT compilation time (-prof comp)")
+    exp.add_argument("--no-prof-gc", action="store_true", help="do not record allocation and GC (-prof gc is on by default)")
+    exp.add_argument("--timeout", metavar="DURATION", help="per-trial time limit, e.g. 10m; a trial over it is killed and recorded as timeout")
+    exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
+    exp.add_argument("--quick", action="store_true", help="seconds per trial instead of minutes: for demos and smoke tests, not for decisions")
+    exp.add_argument("--store", metavar="DB", help=f"results store (default: PATH/{DEFAULT_STORE})")
+    exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
+
+
+def run_settings_from(args: argparse.Namespace):
+    base = QUICK_SETTINGS if args.quick else DEFAULT_SETTINGS
+    profilers = tuple(p for p, on in (("gc", not args.no_prof_gc), ("comp", args.prof_comp)) if on)
+    return settings_with(
+        base,
+        forks=args.forks,
+        warmup_iterations=args.warmup_iterations,
+        iterations=args.iterations,
+        warmup_time=jmh_time(args.warmup_time, "--warmup-time") if args.warmup_time else None,
+        iteration_time=jmh_time(args.iteration_time, "--iteration-time") if args.iteration_time else None,
+        include=tuple(args.bench) if args.bench else None,
+        params=parse_params(args.param) if args.param else None,
+        mode=args.mode,
+        time_unit=args.time_unit,
+        jvm_args=tuple(args.jvm_args.split()) if args.jvm_args else None,
+        profilers=profilers,
+        timeout_s=seconds(args.timeout, "--timeout") if args.timeout else None,
+    )
+
+
+def _plan(args: argparse.Namespace) -> ExperimentPlan:
+    if not (args.path and args.base and args.contender):
+        raise UsageError("give PATH --base REV|DIR --contender REV|DIR, or --resume RUN_ID --store DB")
+    versions = (
+        VersionSpec(args.base_label or args.base, args.base),
+        VersionSpec(args.contender_label or args.contender, args.contender),
+    )
+    trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
+    return ExperimentPlan(args.path, "jmh", versions, trials, args.order, args.seed, run_settings_from(args))
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    reporter = make_reporter(stderr)
+    if args.resume is not None:
+        if not args.store:
+            raise UsageError("--resume needs --store DB (the store that holds the run)")
+        with ResultStore.open(args.store, create=False) as store:
+            result = resume_experiment(args.resume, store, reporter)
+            labels = [v.label for v in store.run(result.run_id).versions]
+            return conclude(store, result, labels[0], labels[1:], args, stdout, reporter)
+    plan = _plan(args)
+    store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
+    with ResultStore.open(store_path) as store:
+        result = start_experiment(plan, store, reporter)
+        labels = [v.label for v in plan.versions]
+        return conclude(store, result, labels[0], labels[1:], args, stdout, reporter)
+
+
+def conclude(store, result: ExperimentResult, baseline: str, contenders: list[str], args, stdout, reporter) -> int:
+    """Say what the experiment cost, then compare each contender with the baseline."""
+    reporter.message(
+        f"run {result.run_id}: {result.executed} trials in {format_duration(result.wall_seconds)}"
+        f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time;"
+        f" stored in {store.path}"
+    )
+    settings = settings_from(args)
+    code = 0
+    base = dataset_from_store(store, result.run_id, baseline)
+    for label in contenders:
+        report = compare_datasets(base, dataset_from_store(store, result.run_id, label), settings)
+        code = max(code, finish_comparison(report, args, stdout))
+    return code

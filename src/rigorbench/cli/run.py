@@ -1,0 +1,68 @@
+"""``rigorbench run``: the experiment described by a ``rigorbench.toml`` file."""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO
+
+from rigorbench.cli.ab import conclude
+from rigorbench.cli.compare import add_output_arguments, add_statistics_arguments
+from rigorbench.cli.parser import UsageError, fraction, positive_int
+from rigorbench.experiment.config import load_config
+from rigorbench.experiment.progress import make_reporter
+from rigorbench.experiment.runner import resume_experiment, start_experiment
+from rigorbench.store import ResultStore
+
+SUMMARY = "run the experiment described in a rigorbench.toml file (two or more versions)"
+
+DESCRIPTION = """\
+Run the experiment a rigorbench.toml file describes: its versions (directories or git
+revisions), harness settings, benchmark selection and store, as randomized multiple
+interleaved trials, then compare every other version with the baseline. The file format is
+described in the README ("Experiments in a file"). Options given here override the file's
+[compare] table.
+"""
+
+EPILOG = """\
+examples:
+  rigorbench run                      # ./rigorbench.toml
+  rigorbench run bench/rigorbench.toml --fail-on regression
+  rigorbench run --resume 4
+"""
+
+# [compare] keys of the file and how to read them (file values are overridden by flags).
+_COMPARE_TYPES = {
+    "threshold": fraction, "confidence": fraction, "alpha": fraction, "resamples": int,
+    "statistic": str, "test": str, "metric": str, "correction": str, "fail_on": str, "format": str,
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("config", nargs="?", default="rigorbench.toml", metavar="CONFIG", help="the experiment file (default: rigorbench.toml)")
+    parser.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run of this experiment's store")
+    add_statistics_arguments(parser)
+    add_output_arguments(parser)
+    parser.set_defaults(_defaults={a.dest: a.default for a in parser._actions})
+
+
+def _apply_file_settings(args: argparse.Namespace, compare: dict) -> None:
+    for key, value in compare.items():
+        if getattr(args, key) == args._defaults.get(key):
+            try:
+                setattr(args, key, _COMPARE_TYPES[key](value) if not isinstance(value, (int, float)) or key == "resamples" else value)
+            except (TypeError, ValueError, argparse.ArgumentTypeError) as error:
+                raise UsageError(f"{args.config}: [compare] {key}: {error}") from None
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    config = load_config(args.config)
+    _apply_file_settings(args, config.compare)
+    reporter = make_reporter(stderr)
+    labels = [v.label for v in config.plan.versions]
+    contenders = [label for label in labels if label != config.baseline]
+    with ResultStore.open(config.store) as store:
+        if args.resume is not None:
+            result = resume_experiment(args.resume, store, reporter)
+        else:
+            result = start_experiment(config.plan, store, reporter)
+        return conclude(store, result, config.baseline, contenders, args, stdout, reporter)

@@ -1,0 +1,51 @@
+"""``rigorbench runs``: the runs in a results store, newest first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import IO
+
+from rigorbench.experiment.progress import format_duration
+from rigorbench.store import DEFAULT_STORE, ResultStore
+
+SUMMARY = "list the runs in a results store with their versions, status and trial counts"
+DESCRIPTION = "List the runs in a results store, newest first: versions, status, trials done of planned, failures."
+EPILOG = "examples:\n  rigorbench runs --store examples/jmh-demo/.rigorbench/results.db\n"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", default=DEFAULT_STORE, metavar="DB", help=f"results store (default: {DEFAULT_STORE})")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    with ResultStore.open(args.store, create=False) as store:
+        runs = store.list_runs()
+    if args.format == "json":
+        document = {"tool": "rigorbench", "format_version": 1, "runs": [_run_object(info, counts) for info, counts in runs]}
+        stdout.write(json.dumps(document, indent=2) + "\n")
+        return 0
+    if not runs:
+        stdout.write("no runs\n")
+        return 0
+    rows = [("run", "created", "status", "versions", "trials", "failed", "samples", "wall")]
+    for info, counts in runs:
+        versions = " vs ".join(v.label for v in info.versions)
+        wall = format_duration(info.wall_seconds) if info.wall_seconds else "-"
+        rows.append((str(info.run_id), info.created, info.status, versions,
+                     f"{counts['executions_done']}/{counts['executions_planned']}", str(counts["failed"]),
+                     str(counts["samples"]), wall))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        stdout.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n")
+    return 0
+
+
+def _run_object(info, counts) -> dict:
+    return {
+        "run_id": info.run_id, "created": info.created, "status": info.status, "harness": info.harness,
+        "project": info.project, "order": info.order, "seed": info.seed,
+        "versions": [{"label": v.label, "source": v.source, "commit": v.commit, "dirty": v.dirty} for v in info.versions],
+        "wall_seconds": info.wall_seconds, "harness_seconds": info.harness_seconds, **counts,
+    }

@@ -1,0 +1,61 @@
+"""Experiment settings from the command line or a config file: presets and validation."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from rigorbench.errors import UserError
+from rigorbench.harness.base import RunSettings
+
+# Defaults for a real comparison: 3 trials x 2 forks x (5 warmup + 10 measurement) iterations
+# of 1 s each per benchmark and version. Laaber et al. find trial-based sampling with
+# several trials is what keeps A/A false positives low; raise --trials first.
+DEFAULT_TRIALS = 3
+DEFAULT_SETTINGS = RunSettings(forks=2, warmup_iterations=5, iterations=10, warmup_time="1s", iteration_time="1s")
+
+# --quick: seconds, not minutes, per trial; for demos and tests, not for decisions.
+QUICK_TRIALS = 2
+QUICK_SETTINGS = RunSettings(forks=2, warmup_iterations=3, iterations=5, warmup_time="200ms", iteration_time="200ms")
+
+_JMH_TIME = re.compile(r"^\d+\s*(ns|us|ms|s|m|min|h|hr|d|day)$")
+_SECONDS = {"ms": 0.001, "s": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600}
+
+
+def jmh_time(text: str, option: str) -> str:
+    """A JMH time value such as ``200ms`` or ``1s``, checked before JMH sees it."""
+    value = str(text).strip()
+    if not _JMH_TIME.match(value):
+        raise UserError(f"{option}: {text!r} is not a time such as 200ms, 1s or 1m")
+    return value.replace(" ", "")
+
+
+def seconds(text: str, option: str) -> float:
+    """A duration such as ``90``, ``90s``, ``10m`` or ``1h``, in seconds."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|hr)?\s*", str(text))
+    if not match:
+        raise UserError(f"{option}: {text!r} is not a duration such as 90s, 10m or 1h")
+    value = float(match.group(1)) * _SECONDS[match.group(2) or "s"]
+    if value <= 0:
+        raise UserError(f"{option}: must be positive")
+    return value
+
+
+def parse_params(items: list[str] | tuple[str, ...], option: str = "--param") -> tuple[tuple[str, str], ...]:
+    """``name=v1,v2`` items (JMH -p): values stay strings."""
+    params = []
+    for item in items:
+        name, sep, values = str(item).partition("=")
+        if not sep or not name.strip() or not values.strip():
+            raise UserError(f"{option}: expected name=value[,value...], got {item!r}")
+        params.append((name.strip(), values.strip()))
+    return tuple(params)
+
+
+def settings_with(base: RunSettings, **overrides) -> RunSettings:
+    """``base`` with every override that is not None."""
+    given = {k: v for k, v in overrides.items() if v is not None}
+    for key in ("forks", "warmup_iterations", "iterations"):
+        if key in given and int(given[key]) < (1 if key != "warmup_iterations" else 0):
+            raise UserError(f"--{key.replace('_', '-')} must be at least {1 if key != 'warmup_iterations' else 0}")
+    return replace(base, **given)

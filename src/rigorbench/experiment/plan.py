@@ -1,0 +1,68 @@
+"""The experiment plan and its execution order.
+
+Randomized multiple interleaved trials (RMIT; Laaber et al., ``shared/reference/004``,
+sections 3.3 and 5.2.2, "trial-based sampling"): every trial runs every version once, in a
+fresh random order, so a slow drift of a noisy machine hits all versions alike. The
+``sequential`` order (all trials of one version, then the next) exists to compare against;
+it is what a naive before/after measurement does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigorbench.errors import UserError
+from rigorbench.harness.base import RunSettings
+from rigorbench.store.api import Execution
+
+ORDERS = ("rmit", "sequential")
+
+
+@dataclass(frozen=True)
+class VersionSpec:
+    """A version as the user named it: a directory or a git revision, and its label."""
+
+    label: str
+    source: str
+
+
+@dataclass(frozen=True)
+class ExperimentPlan:
+    project: str                  # the benchmark project as given (a directory)
+    harness: str
+    versions: tuple[VersionSpec, ...]
+    trials: int
+    order: str
+    seed: int
+    settings: RunSettings
+
+    def __post_init__(self) -> None:
+        labels = [v.label for v in self.versions]
+        if len(labels) < 2:
+            raise UserError("an experiment needs at least two versions")
+        duplicates = sorted({label for label in labels if labels.count(label) > 1})
+        if duplicates:
+            raise UserError(f"version labels must differ; repeated: {', '.join(duplicates)}")
+        if self.trials < 1:
+            raise UserError(f"--trials must be at least 1, got {self.trials}")
+        if self.order not in ORDERS:
+            raise UserError(f"--order: unknown value {self.order!r}; allowed values are {', '.join(ORDERS)}")
+        if self.settings.forks < 1:
+            raise UserError("--forks must be at least 1: with 0 forks JMH measures inside its own JVM (Costa et al.'s FORK bad practice)")
+
+    def schedule(self) -> list[Execution]:
+        return make_schedule([v.label for v in self.versions], self.trials, self.order, self.seed)
+
+
+def make_schedule(labels: list[str], trials: int, order: str, seed: int) -> list[Execution]:
+    """The executed order: (trial, version) pairs with their positions."""
+    pairs: list[tuple[int, str]] = []
+    if order == "sequential":
+        pairs = [(trial, label) for label in labels for trial in range(trials)]
+    else:
+        rng = np.random.default_rng(seed)
+        for trial in range(trials):
+            pairs.extend((trial, labels[i]) for i in rng.permutation(len(labels)))
+    return [Execution(trial, label, position) for position, (trial, label) in enumerate(pairs)]

@@ -1,0 +1,77 @@
+"""Turn a version as named by the user (a directory or a git revision) into a project tree.
+
+A directory is used where it is. A git revision of the repository that holds the benchmark
+project is checked out into a temporary worktree (``git worktree add --detach``), so the
+user's working tree is never touched; the worktree is removed afterwards. Git is called
+with argument lists only: revision names never reach a shell.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from rigorbench.errors import UserError
+from rigorbench.experiment.plan import VersionSpec
+from rigorbench.harness.environment import git_info
+from rigorbench.store.api import VersionInfo
+
+
+@dataclass(frozen=True)
+class PreparedVersion:
+    info: VersionInfo
+    project_dir: Path
+    worktree: Path | None = None   # to remove when done
+
+
+def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        raise UserError("git is not installed; give versions as directories") from None
+
+
+def resolve_directory(project: Path, source: str) -> Path | None:
+    """A version directory, looked up relative to the project first, then as given."""
+    for candidate in (project / source, Path(source)):
+        if candidate.is_dir():
+            return candidate.resolve()
+    return None
+
+
+def prepare_version(project: Path, spec: VersionSpec, scratch: Path) -> PreparedVersion:
+    directory = resolve_directory(project, spec.source)
+    if directory is not None:
+        commit, dirty = git_info(directory)
+        return PreparedVersion(VersionInfo(spec.label, spec.source, commit, dirty), directory)
+    return _checkout_revision(project, spec, scratch)
+
+
+def _checkout_revision(project: Path, spec: VersionSpec, scratch: Path) -> PreparedVersion:
+    top = _git(["rev-parse", "--show-toplevel"], project)
+    if top.returncode != 0:
+        raise UserError(f"{spec.source}: not a directory, and {project} is not in a git repository")
+    root = Path(top.stdout.strip())
+    resolved = _git(["rev-parse", "--verify", "--quiet", f"{spec.source}^{{commit}}"], root)
+    if resolved.returncode != 0 or spec.source.startswith("-"):
+        raise UserError(f"{spec.source}: neither a directory nor a git revision of {root}")
+    commit = resolved.stdout.strip()
+    target = Path(tempfile.mkdtemp(prefix=f"wt-{commit[:10]}-", dir=scratch))
+    added = _git(["worktree", "add", "--detach", "--force", str(target), commit], root)
+    if added.returncode != 0:
+        raise UserError(f"{spec.source}: git worktree add failed: {added.stderr.strip().splitlines()[-1:]}")
+    relative = os.path.relpath(project.resolve(), root.resolve())
+    project_dir = (target / relative).resolve()
+    if not project_dir.is_dir():
+        remove_worktree(root, target)
+        raise UserError(f"{spec.source}: the benchmark project {relative} does not exist at that revision")
+    return PreparedVersion(VersionInfo(spec.label, spec.source, commit, False), project_dir, target)
+
+
+def remove_worktree(project: Path, worktree: Path) -> None:
+    top = _git(["rev-parse", "--show-toplevel"], project)
+    root = Path(top.stdout.strip()) if top.returncode == 0 else project
+    _git(["worktree", "remove", "--force", str(worktree)], root)

@@ -1,0 +1,142 @@
+"""The execution loop with a deterministic fake harness (real SQLite store, no JMH)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rigorbench.experiment import runner
+from rigorbench.experiment.plan import ExperimentPlan, VersionSpec, make_schedule
+from rigorbench.experiment.progress import PlainReporter
+from rigorbench.harness.base import DONE, FAILED, Build, Progress, RunSettings, TrialOutcome
+from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
+from rigorbench.store import ResultStore
+
+TIME = Metric("time", "ns/op", False, True)
+
+
+@dataclass
+class FakeHarness:
+    """Builds nothing; each trial yields 2 forks x 3 iterations around a per-version mean."""
+
+    name: str = "jmh"
+    interrupt_at: int | None = None
+    fail_label: str | None = None
+    calls: list = field(default_factory=list)
+
+    def build(self, project_dir: Path, log) -> Build:
+        return Build(project_dir, project_dir / "fake.jar", {"jmh": "fake"}, 0.0)
+
+    def list_benchmarks(self, build, settings) -> list[str]:
+        return ["demo.Bench.a"]
+
+    def run_trial(self, build, settings, work_dir, on_progress) -> TrialOutcome:
+        label = build.project_dir.name
+        if self.interrupt_at is not None and len(self.calls) == self.interrupt_at:
+            raise KeyboardInterrupt
+        self.calls.append(label)
+        for i in range(6):
+            on_progress(Progress(benchmark="demo.Bench.a", fork=i // 3 + 1, forks=2, iteration=i % 3 + 1))
+        mean = 100.0 if label == "v1" else 120.0
+        table = SampleTable.build(mean + np.arange(6) * 0.1, fork=[0, 0, 0, 1, 1, 1], iteration=[0, 1, 2] * 2)
+        status = FAILED if label == self.fail_label else DONE
+        return TrialOutcome(status, (Series(BenchmarkCase("jmh", "demo.Bench.a"), TIME, table),), 0.5,
+                            {"jmh_version": "fake"}, message="boom" if status == FAILED else "")
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    for label in ("v1", "v2"):
+        (tmp_path / "proj" / label).mkdir(parents=True)
+    return tmp_path / "proj"
+
+
+def plan_for(project: Path, trials=3, order="rmit") -> ExperimentPlan:
+    versions = (VersionSpec("v1", "v1"), VersionSpec("v2", "v2"))
+    return ExperimentPlan(str(project), "jmh", versions, trials, order, 5, RunSettings())
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    harness = FakeHarness()
+    monkeypatch.setattr(runner, "get_harness", lambda name: harness)
+    return harness
+
+
+def test_rmit_schedule_runs_every_version_once_per_trial_in_seeded_random_order():
+    schedule = make_schedule(["a", "b", "c"], 20, "rmit", seed=3)
+    assert [e.position for e in schedule] == list(range(60))
+    for trial in range(20):
+        assert sorted(e.label for e in schedule if e.trial == trial) == ["a", "b", "c"]
+    orders = {tuple(e.label for e in schedule if e.trial == t) for t in range(20)}
+    assert len(orders) > 1, "the order must change between trials"
+    assert make_schedule(["a", "b", "c"], 20, "rmit", seed=3) == schedule
+    assert make_schedule(["a", "b", "c"], 20, "rmit", seed=4) != schedule
+    sequential = make_schedule(["a", "b"], 2, "sequential", seed=3)
+    assert [(e.trial, e.label) for e in sequential] == [(0, "a"), (1, "a"), (0, "b"), (1, "b")]
+
+
+def test_run_stores_every_trial_in_the_executed_order(project, fake, tmp_path):
+    with ResultStore.open(tmp_path / "r.db") as store:
+        result = runner.start_experiment(plan_for(project), store, PlainReporter(io.StringIO()))
+        executions = store.executions(result.run_id)
+        planned = store.run(result.run_id).schedule
+        assert [(e.trial, e.label) for e in executions] == [(p.trial, p.label) for p in planned]
+        assert fake.calls == [p.label for p in planned]
+        assert result.executed == 6 and result.failed == 0
+        assert store.run(result.run_id).status == "finished"
+        env = store.environments(result.run_id, "v1")[0]
+        assert env["jmh_version"] == "fake" and "cpu_count" in env and env["version.source"] == "v1"
+        series = store.load_series(result.run_id, "v2")
+        assert sorted(set(series[0].samples.trial.tolist())) == [0, 1, 2]
+
+
+def test_interrupt_then_resume_loses_nothing_and_stores_nothing_twice(project, fake, tmp_path):
+    fake.interrupt_at = 3
+    out = io.StringIO()
+    with ResultStore.open(tmp_path / "r.db") as store:
+        with pytest.raises(runner.Interrupted, match="Resume with: rigorbench ab --resume 1"):
+            runner.start_experiment(plan_for(project), store, PlainReporter(out))
+        assert len(store.finished(1)) == 3
+        assert store.run(1).status == "interrupted"
+        fake.interrupt_at = None
+        fake.calls.clear()
+        result = runner.resume_experiment(1, store, PlainReporter(out))
+        assert result.executed == 3 and len(fake.calls) == 3
+        keys = [(e.trial, e.label) for e in store.executions(1)]
+        assert len(keys) == len(set(keys)) == 6
+        assert store.run(1).status == "finished"
+        # A second resume has nothing left to do.
+        assert runner.resume_experiment(1, store, PlainReporter(out)).executed == 0
+    assert "already stored" in out.getvalue()
+
+
+def test_a_failed_trial_is_recorded_and_the_others_go_on(project, fake, tmp_path):
+    fake.fail_label = "v2"
+    out = io.StringIO()
+    with ResultStore.open(tmp_path / "r.db") as store:
+        result = runner.start_experiment(plan_for(project, trials=2), store, PlainReporter(out))
+        statuses = {(e.label, e.status) for e in store.executions(result.run_id)}
+    assert statuses == {("v1", "done"), ("v2", "failed")}
+    assert result.failed == 2 and result.executed == 4
+    assert "failed in" in out.getvalue() and "boom" in out.getvalue()
+
+
+def test_overhead_is_the_share_of_wall_time_outside_the_harness():
+    result = runner.ExperimentResult(1, 2, 0, wall_seconds=10.0, harness_seconds=9.7)
+    assert result.overhead == pytest.approx(0.03)
+
+
+def test_plan_validation(project):
+    from rigorbench.errors import UserError
+
+    with pytest.raises(UserError, match="labels must differ"):
+        ExperimentPlan(str(project), "jmh", (VersionSpec("a", "v1"), VersionSpec("a", "v2")), 1, "rmit", 1, RunSettings())
+    with pytest.raises(UserError, match="FORK"):
+        ExperimentPlan(str(project), "jmh", (VersionSpec("a", "v1"), VersionSpec("b", "v2")), 1, "rmit", 1, RunSettings(forks=0))
+    with pytest.raises(UserError, match="allowed values are rmit, sequential"):
+        ExperimentPlan(str(project), "jmh", (VersionSpec("a", "v1"), VersionSpec("b", "v2")), 1, "random", 1, RunSettings())
