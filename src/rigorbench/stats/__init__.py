@@ -1,0 +1,47 @@
+"""Pure statistics for performance data: numpy arrays in, frozen results out.
+
+No I/O, no printing, no global state; see each module's docstring for the statistical
+stance and its source.
+"""
+
+from rigorbench.stats.bootstrap import (
+    ConfidenceInterval,
+    RatioEstimate,
+    bootstrap_distribution,
+    bootstrap_ratio,
+    hierarchical_bootstrap,
+)
+from rigorbench.stats.decision import (
+    RULES,
+    BootstrapRule,
+    DecisionRule,
+    Evidence,
+    Verdict,
+    WilcoxonRule,
+)
+from rigorbench.stats.descriptive import Summary, percentiles, summarize
+from rigorbench.stats.effect import cliffs_delta, effect_magnitude
+from rigorbench.stats.multiple import adjust_p_values
+from rigorbench.stats.ranktest import MannWhitneyResult, mann_whitney_u
+
+__all__ = [
+    "RULES",
+    "BootstrapRule",
+    "ConfidenceInterval",
+    "DecisionRule",
+    "Evidence",
+    "MannWhitneyResult",
+    "RatioEstimate",
+    "Summary",
+    "Verdict",
+    "WilcoxonRule",
+    "adjust_p_values",
+    "bootstrap_distribution",
+    "bootstrap_ratio",
+    "cliffs_delta",
+    "effect_magnitude",
+    "hierarchical_bootstrap",
+    "mann_whitney_u",
+    "percentiles",
+    "summarize",
+]

@@ -1,0 +1,341 @@
+"""Tests of the hierarchical bootstrap: exact resampling law, properties, reproducibility."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from rigorbench.stats import (
+    ConfidenceInterval,
+    RatioEstimate,
+    bootstrap_distribution,
+    bootstrap_ratio,
+    hierarchical_bootstrap,
+)
+from rigorbench.stats import _resample, bootstrap as bootstrap_module
+
+# ---------------------------------------------------------------------------------------
+# The resampling law, checked against a brute-force enumeration on tiny hierarchies
+
+
+def _leaf_law(values):
+    """Exact law of one leaf's resample: sorted tuple of n draws -> probability."""
+    n = len(values)
+    law = Counter()
+    for draw in itertools.product(values, repeat=n):
+        law[tuple(sorted(draw))] += Fraction(1, n**n)
+    return law
+
+
+def _union(laws):
+    """Law of the union of independent resamples."""
+    total = Counter({(): Fraction(1)})
+    for law in laws:
+        nxt = Counter()
+        for a, pa in total.items():
+            for b, pb in law.items():
+                nxt[tuple(sorted(a + b))] += pa * pb
+        total = nxt
+    return total
+
+
+def _unit_law(unit):
+    """A unit is a list of values (a leaf) or a list of units."""
+    if not isinstance(unit[0], list):
+        return _leaf_law(unit)
+    children = [_unit_law(child) for child in unit]
+    law = Counter()
+    k = len(children)
+    for choice in itertools.product(range(k), repeat=k):
+        for content, p in _union([children[i] for i in choice]).items():
+            law[content] += p * Fraction(1, k**k)
+    return law
+
+
+def _flatten(unit, prefix=()):
+    """(values, code columns) of a nested unit, codes unique within their parent."""
+    if not isinstance(unit[0], list):
+        return [(v, prefix) for v in unit]
+    rows = []
+    for i, child in enumerate(unit):
+        rows += _flatten(child, prefix + (i,))
+    return rows
+
+
+def _statistic_law(tree, statistic):
+    law = Counter()
+    for content, p in _unit_law(tree).items():
+        value = np.mean(content) if statistic == "mean" else np.median(content)
+        law[round(float(value), 9)] += p
+    return law
+
+
+TREES = {
+    # trials with different numbers of forks, forks with odd and even iteration counts
+    "unbalanced": [[[1, 4], [2]], [[7, 3, 5]]],
+    # equal leaf sizes but a different number of forks per trial
+    "uniform leaves": [[[1, 6], [2, 2]], [[9, 3]]],
+    # one level (iid bootstrap), odd count
+    "iid": [1, 2, 4, 8, 16],
+}
+
+
+@pytest.mark.parametrize("statistic", ["mean", "median"])
+@pytest.mark.parametrize("name", sorted(TREES))
+@pytest.mark.parametrize("pair_table", [True, False])
+def test_resampling_law_matches_enumeration(name, statistic, pair_table, monkeypatch):
+    """Chi-square goodness of fit of 20,000 resamples against the exact law."""
+    if not pair_table:
+        monkeypatch.setattr(_resample, "_PAIR_TABLE_LIMIT", 0)
+    tree = TREES[name]
+    rows = _flatten(tree)
+    values = np.array([v for v, _ in rows], dtype=float)
+    depth = len(rows[0][1])
+    levels = [np.array([codes[d] for _, codes in rows]) for d in range(depth)]
+    law = _statistic_law(tree, statistic)
+    draws = bootstrap_distribution(values, levels, statistic=statistic, resamples=20_000,
+                                   seed=7)
+    observed = Counter(np.round(draws, 9).tolist())
+    assert set(observed) <= set(law), "a resample took a value the law does not allow"
+    support = sorted(law)
+    expected = np.array([float(law[s]) for s in support]) * draws.size
+    counts = np.array([observed.get(s, 0) for s in support])
+    # pool cells with small expectations so the chi-square approximation holds
+    keep = expected >= 5
+    counts = np.append(counts[keep], counts[~keep].sum())
+    expected = np.append(expected[keep], expected[~keep].sum())
+    if expected[-1] == 0:
+        counts, expected = counts[:-1], expected[:-1]
+    assert sps.chisquare(counts, expected).pvalue > 1e-4
+
+
+def test_codes_unique_globally_or_within_parent_agree():
+    rng = np.random.default_rng(3)
+    trial = np.repeat(np.arange(4), 6)
+    fork_local = np.tile(np.repeat(np.arange(3), 2), 4)
+    fork_global = trial * 3 + fork_local
+    values = rng.lognormal(size=24)
+    a = bootstrap_distribution(values, [trial, fork_local], resamples=500)
+    b = bootstrap_distribution(values, [trial, fork_global], resamples=500)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_row_order_does_not_matter():
+    rng = np.random.default_rng(4)
+    trial = np.repeat(np.arange(5), 8)
+    fork = np.tile(np.repeat(np.arange(2), 4), 5)
+    values = rng.lognormal(size=40)
+    perm = rng.permutation(40)
+    a = bootstrap_distribution(values, [trial, fork], resamples=300, seed=1)
+    b = bootstrap_distribution(values[perm], [trial[perm], fork[perm]], resamples=300, seed=1)
+    np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# Reproducibility and threads
+
+
+def test_same_seed_same_output_and_different_seed_differs():
+    rng = np.random.default_rng(5)
+    x, y = rng.lognormal(size=300), rng.lognormal(size=300)
+    levels = [np.repeat(np.arange(10), 30)]
+    r1 = bootstrap_ratio(x, levels, y, levels, resamples=3000, seed=11)
+    r2 = bootstrap_ratio(x, levels, y, levels, resamples=3000, seed=11)
+    r3 = bootstrap_ratio(x, levels, y, levels, resamples=3000, seed=12)
+    np.testing.assert_array_equal(r1.distribution, r2.distribution)
+    assert (r1.low, r1.high) == (r2.low, r2.high)
+    assert not np.array_equal(r1.distribution, r3.distribution)
+
+
+@pytest.mark.parametrize("statistic", ["mean", "median"])
+def test_output_does_not_depend_on_thread_count(monkeypatch, statistic):
+    rng = np.random.default_rng(6)
+    x = rng.lognormal(size=4000)  # several chunks per version
+    levels = [np.repeat(np.arange(20), 200)]
+    results = []
+    for workers in (1, 2, 7):
+        monkeypatch.setattr(bootstrap_module, "_workers", lambda w=workers: w)
+        results.append(bootstrap_ratio(x, levels, x[::-1], levels, statistic=statistic,
+                                       resamples=500, seed=3).distribution)
+    for other in results[1:]:
+        np.testing.assert_array_equal(results[0], other)
+
+
+def test_ratio_uses_independent_streams_from_spawned_seeds():
+    rng = np.random.default_rng(8)
+    x, y = rng.lognormal(size=200), rng.lognormal(size=150)
+    lx, ly = [np.repeat(np.arange(10), 20)], [np.repeat(np.arange(10), 15)]
+    seed_b, seed_c = np.random.SeedSequence(21).spawn(2)
+    r = bootstrap_ratio(x, lx, y, ly, resamples=700, seed=21)
+    dist_b = bootstrap_distribution(x, lx, resamples=700, seed=seed_b)
+    dist_c = bootstrap_distribution(y, ly, resamples=700, seed=seed_c)
+    np.testing.assert_array_equal(r.distribution, dist_c / dist_b)  # generation order
+    # Passing a SeedSequence does not consume it.
+    again = np.random.SeedSequence(21)
+    bootstrap_distribution(x, lx, resamples=10, seed=again)
+    assert again.n_children_spawned == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Never sort before dividing
+
+
+def test_ratio_interval_width_matches_independent_resampling():
+    """The sorted-vector bug makes the ratio CI far too narrow; catch it analytically.
+
+    For iid data the bootstrap mean of each version is close to normal with standard
+    error ``s / sqrt(n)``; the log-ratio of two independent such means has standard
+    deviation ``sqrt(cv_b^2 / n_b + cv_c^2 / n_c)``. Pairing sorted vectors would give
+    a width near ``|cv_c - cv_b| / sqrt(n)`` instead, i.e. close to zero here.
+    """
+    rng = np.random.default_rng(9)
+    n = 400
+    b = rng.normal(100.0, 10.0, size=n)
+    c = rng.normal(100.0, 10.0, size=n)
+    r = bootstrap_ratio(b, [], c, [], confidence=0.99, resamples=20_000, seed=1)
+    se = np.sqrt((b.std() / b.mean()) ** 2 / n + (c.std() / c.mean()) ** 2 / n)
+    expected_width = 2 * sps.norm.ppf(0.995) * se * r.estimate
+    assert r.high - r.low == pytest.approx(expected_width, rel=0.08)
+    # and the ratios are not monotone in generation order
+    assert not np.all(np.diff(r.distribution) >= 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Results and validation
+
+
+def test_results_are_frozen_and_ratio_distribution_read_only():
+    ci = hierarchical_bootstrap([1.0, 2.0, 3.0], [], resamples=100)
+    assert isinstance(ci, ConfidenceInterval) and ci.confidence == 0.99
+    with pytest.raises(AttributeError):
+        ci.low = 0.0  # type: ignore[misc]
+    r = bootstrap_ratio([1.0, 2.0], [], [2.0, 4.0], [], resamples=100)
+    assert isinstance(r, RatioEstimate) and r.distribution.shape == (100,)
+    with pytest.raises(ValueError):
+        r.distribution[0] = 1.0
+
+
+def test_point_estimate_is_statistic_of_pooled_values():
+    values = np.array([1.0, 2.0, 3.0, 10.0, 11.0])
+    levels = [np.array([0, 0, 0, 1, 1])]
+    assert hierarchical_bootstrap(values, levels, resamples=50).estimate == pytest.approx(5.4)
+    ci = hierarchical_bootstrap(values, levels, statistic="median", resamples=50)
+    assert ci.estimate == 3.0
+
+
+def test_single_value_and_single_units():
+    ci = hierarchical_bootstrap([5.0], [[0], [0]], resamples=20)
+    assert (ci.estimate, ci.low, ci.high) == (5.0, 5.0, 5.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(values=[], levels=[]), "at least one value"),
+        (dict(values=[1.0, np.nan], levels=[]), "finite"),
+        (dict(values=[1.0, np.inf], levels=[]), "finite"),
+        (dict(values=[1.0, 2.0], levels=[[0, 1, 2]]), "level 0"),
+        (dict(values=[1.0, 2.0], levels=[[0.5, 1.5]]), "integers"),
+        (dict(values=[1.0], levels=[], statistic="mode"), "valid statistics are"),
+        (dict(values=[1.0], levels=[], resamples=0), "resamples"),
+        (dict(values=[1.0], levels=[], confidence=1.0), "confidence"),
+    ],
+)
+def test_validation(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        hierarchical_bootstrap(**kwargs)
+
+
+def test_ratio_validation_names_the_side():
+    with pytest.raises(ValueError, match="contender"):
+        bootstrap_ratio([1.0], [], [np.nan], [])
+    with pytest.raises(ValueError, match="valid statistics are \\['mean', 'median'\\]"):
+        bootstrap_ratio([1.0], [], [1.0], [], statistic="trimmed")
+
+
+# ---------------------------------------------------------------------------------------
+# Properties (hypothesis)
+
+positive = st.floats(min_value=1e-3, max_value=1e6, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def hierarchical_samples(draw):
+    """Values with 0-2 levels, unbalanced: random unit sizes."""
+    depth = draw(st.integers(0, 2))
+    top = draw(st.integers(1, 4))
+    rows = []
+    for t in range(top):
+        forks = draw(st.integers(1, 3)) if depth == 2 else 1
+        for f in range(forks):
+            for _ in range(draw(st.integers(1, 6))):
+                rows.append((t, f))
+    values = draw(st.lists(positive, min_size=len(rows), max_size=len(rows)))
+    levels = [np.array([r[d] for r in rows]) for d in range(depth)]
+    return np.array(values), levels
+
+
+SETTINGS = settings(max_examples=40, deadline=None)
+
+
+@SETTINGS
+@given(hierarchical_samples(), st.sampled_from(["mean", "median"]))
+def test_bootstrap_statistic_within_data_range(sample, statistic):
+    values, levels = sample
+    dist = bootstrap_distribution(values, levels, statistic=statistic, resamples=200)
+    ci = hierarchical_bootstrap(values, levels, statistic=statistic, resamples=200)
+    lo, hi = values.min(), values.max()
+    tol = 1e-12 * hi
+    assert np.all(dist >= lo - tol) and np.all(dist <= hi + tol)
+    assert lo - tol <= ci.low <= ci.high <= hi + tol
+    assert lo - tol <= ci.estimate <= hi + tol
+
+
+@SETTINGS
+@given(hierarchical_samples(), st.floats(1e-3, 1e3), st.sampled_from(["mean", "median"]))
+def test_scale_equivariance(sample, c, statistic):
+    values, levels = sample
+    a = hierarchical_bootstrap(values, levels, statistic=statistic, resamples=200, seed=4)
+    b = hierarchical_bootstrap(c * values, levels, statistic=statistic, resamples=200, seed=4)
+    for x, y in ((a.estimate, b.estimate), (a.low, b.low), (a.high, b.high)):
+        assert y == pytest.approx(c * x, rel=1e-9)
+
+
+@SETTINGS
+@given(hierarchical_samples(), st.floats(1e-2, 1e2))
+def test_ratio_scale_equivariance(sample, c):
+    values, levels = sample
+    same = bootstrap_ratio(values, levels, values, levels, resamples=200, seed=2)
+    scaled = bootstrap_ratio(values, levels, c * values, levels, resamples=200, seed=2)
+    for x, y in ((same.estimate, scaled.estimate), (same.low, scaled.low),
+                 (same.high, scaled.high)):
+        assert y == pytest.approx(c * x, rel=1e-9)
+
+
+@SETTINGS
+@given(hierarchical_samples(), st.sampled_from(["mean", "median"]))
+def test_ratio_of_a_version_with_itself_contains_one(sample, statistic):
+    values, levels = sample
+    r = bootstrap_ratio(values, levels, values, levels, statistic=statistic, resamples=300)
+    assert r.estimate == pytest.approx(1.0)
+    assert r.low <= 1.0 + 1e-12 and r.high >= 1.0 - 1e-12
+
+
+def test_row_medians_of_ragged_rows_match_numpy():
+    rng = np.random.default_rng(10)
+    lengths = rng.integers(1, 12, size=40)
+    pooled = rng.normal(size=int(lengths.sum()))
+    expected = [np.median(row) for row in np.split(pooled, np.cumsum(lengths)[:-1])]
+    got = _resample._row_medians(pooled.copy(), lengths)
+    np.testing.assert_array_equal(got, expected)
+    equal = np.full(7, 6)
+    pooled = rng.normal(size=42)
+    np.testing.assert_array_equal(_resample._row_medians(pooled.copy(), equal),
+                                  np.median(pooled.reshape(7, 6), axis=1))
