@@ -1,0 +1,126 @@
+"""Accumulate what a reader finds, then build the :class:`ResultFile` once.
+
+Readers stream records and hand every value to a :class:`SeriesCollector`, which keeps
+plain Python lists per (version, benchmark case, metric) and turns each into numpy columns
+once, at the end (linear in the number of records). Non-finite values are skipped and
+counted, never stored: a NaN score is a harness failure, not a measurement.
+"""
+
+from __future__ import annotations
+
+import math
+from rigorbench.errors import InputError
+from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable, Series
+
+SeriesKey = tuple[str | None, BenchmarkCase, Metric]
+
+
+def _table(rows: list[tuple]) -> SampleTable:
+    """Rows of (instance, trial, fork, iteration, warmup, value, count) as one SampleTable."""
+    instance, trial, fork, iteration, warmup, value, count = zip(*rows)
+    return SampleTable(
+        instance=instance, trial=trial, fork=fork, iteration=iteration, warmup=warmup, value=value, count=count
+    )
+
+
+class SeriesCollector:
+    """Rows per series in first-seen order; non-finite values counted per series."""
+
+    def __init__(self) -> None:
+        self._rows: dict[SeriesKey, list[tuple]] = {}
+        self._non_finite: dict[SeriesKey, int] = {}
+
+    def add(
+        self,
+        case: BenchmarkCase,
+        metric: Metric,
+        value: float,
+        *,
+        fork: int = 0,
+        iteration: int = 0,
+        warmup: bool = False,
+        trial: int = 0,
+        instance: int = 0,
+        count: float = 1.0,
+        version: str | None = None,
+    ) -> None:
+        key = (version, case, metric)
+        if not math.isfinite(value):
+            self._non_finite[key] = self._non_finite.get(key, 0) + 1
+            return
+        rows = self._rows.get(key)
+        if rows is None:
+            rows = self._rows[key] = []
+        rows.append((instance, trial, fork, iteration, warmup, value, count))
+
+    def skip_non_finite(self, case: BenchmarkCase, metric: Metric, version: str | None = None) -> None:
+        """Count a value that was not even a number (JMH's ``"NaN"``, ``"+INF"``)."""
+        key = (version, case, metric)
+        self._non_finite[key] = self._non_finite.get(key, 0) + 1
+
+    def series(self) -> tuple[Series, ...]:
+        return tuple(
+            Series(case=case, metric=metric, samples=_table(rows), version=version)
+            for (version, case, metric), rows in self._rows.items()
+        )
+
+    def warnings(self) -> list[str]:
+        return [
+            f"{n} non-finite value{'s' if n != 1 else ''} skipped in {describe(case, metric, version)}"
+            for (version, case, metric), n in self._non_finite.items()
+        ]
+
+
+def describe(case: BenchmarkCase, metric: Metric, version: str | None = None) -> str:
+    """``name{k=v} metric`` (and ``@version``): how warnings name a series."""
+    where = f"{case.display_name} {metric.name}"
+    return f"{where} @{version}" if version is not None else where
+
+
+class EnvironmentCollector:
+    """``key -> value`` pairs; a key seen with different values keeps them all, in order."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, list[str]] = {}
+
+    def set(self, key: str, value: object) -> None:
+        text = " ".join(str(value).split())
+        seen = self._values.setdefault(key, [])
+        if text not in seen:
+            seen.append(text)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._values
+
+    def build(self) -> dict[str, str]:
+        return {key: " | ".join(values) for key, values in sorted(self._values.items())}
+
+
+def result_file(
+    path: str,
+    format: str,
+    collector: SeriesCollector,
+    environment: EnvironmentCollector,
+    warnings: list[str],
+) -> ResultFile:
+    """The finished :class:`ResultFile`; a file without a single value is an input error."""
+    series = collector.series()
+    all_warnings = _collapse([*warnings, *collector.warnings()])
+    if not series:
+        detail = f" ({all_warnings[0]})" if all_warnings else ""
+        raise InputError(path, None, f"no benchmark results found{detail}")
+    return ResultFile(
+        path=path,
+        format=format,
+        series=series,
+        environment=environment.build(),
+        warnings=tuple(all_warnings),
+    )
+
+
+def _collapse(warnings: list[str]) -> list[str]:
+    """Repeated warnings once, with their count (a benchmark failing in every fork)."""
+    counts: dict[str, int] = {}
+    for warning in warnings:
+        counts[warning] = counts.get(warning, 0) + 1
+    return [w if n == 1 else f"{w} ({n} times)" for w, n in counts.items()]

@@ -1,0 +1,223 @@
+"""JMH's JSON result file (``-rf json``), any JMH version.
+
+The document is a list with one object per benchmark (and parameter set and mode).
+Measurements sit in ``primaryMetric.rawData`` as ``[fork][iteration] -> score``; in
+SampleTime mode JMH writes ``rawDataHistogram`` instead, ``[fork][iteration] -> [[value,
+count], ...]`` (one row per distinct sampled time, with its count). Profiler results are
+``secondaryMetrics``, keyed by name (``·gc.alloc.rate.norm`` before JMH 1.37,
+``gc.alloc.rate.norm`` from 1.37 on). JMH writes non-finite numbers as the strings
+``"NaN"``, ``"+INF"``, ``"-INF"``. Warmup iterations are not in this file.
+
+The list is decoded one benchmark at a time so that every error names the line where the
+offending benchmark starts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Iterator
+
+from rigorbench.errors import InputError
+from rigorbench.formats import jmh
+from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, describe, result_file
+from rigorbench.model import BenchmarkCase, Metric, ResultFile
+
+_DECODER = json.JSONDecoder()
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_SNIFF = re.compile(r'\A\s*\[\s*(\]|\{\s*"(jmhVersion|benchmark)"\s*:)')
+
+
+class JmhJsonReader:
+    name = "jmh-json"
+    description = "JMH -rf json"
+
+    def sniff(self, text: str) -> bool:
+        return bool(_SNIFF.match(text[:4096])) or (text.lstrip().startswith("[") and '"primaryMetric"' in text)
+
+    def parse(self, text: str, path: str) -> ResultFile:
+        parser = _Parser(path)
+        for line, entry in _entries(text, path):
+            parser.entry(entry, line)
+        return result_file(path, self.name, parser.collector, parser.environment, parser.warnings)
+
+
+def _entries(text: str, path: str) -> Iterator[tuple[int, object]]:
+    """Each element of the top-level list, with the 1-based line where it starts."""
+    pos = _WHITESPACE.match(text, 0).end()
+    if pos >= len(text) or text[pos] != "[":
+        raise InputError(path, _line_at(text, pos), "not a JMH JSON result: expected a list of benchmarks")
+    pos, line, counted = pos + 1, 1, 0
+    entry_line = None
+    while True:
+        pos = _WHITESPACE.match(text, pos).end()
+        if pos >= len(text):
+            raise _truncated(path, text, entry_line)
+        if text[pos] == "]":
+            break
+        if entry_line is not None:
+            if text[pos] != ",":
+                raise InputError(path, _line_at(text, pos), "invalid JSON: expected ',' or ']' between benchmarks")
+            pos = _WHITESPACE.match(text, pos + 1).end()
+        line += text.count("\n", counted, pos)
+        counted, entry_line = pos, line
+        try:
+            entry, pos = _DECODER.raw_decode(text, pos)
+        except json.JSONDecodeError as error:
+            if error.pos >= len(text.rstrip()):
+                raise _truncated(path, text, entry_line) from None
+            raise InputError(path, error.lineno, f"invalid JSON: {error.msg} (column {error.colno})") from None
+        yield entry_line, entry
+    rest = _WHITESPACE.match(text, pos + 1).end()
+    if rest < len(text):
+        raise InputError(path, _line_at(text, rest), "invalid JSON: unexpected text after the list of benchmarks")
+
+
+def _truncated(path: str, text: str, entry_line: int | None) -> InputError:
+    where = f"inside the benchmark that starts at line {entry_line}" if entry_line else "before any benchmark"
+    return InputError(path, text.count("\n") + 1, f"truncated JSON: the file ends {where}")
+
+
+def _line_at(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _number(raw: object) -> float | None:
+    """A JSON score as float (NaN for JMH's "NaN"/"+INF"/"-INF"); None if not a number at all."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, (int, float)):
+        return float(raw)
+    if isinstance(raw, str):
+        try:
+            value = float(raw)
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else math.nan
+    return None
+
+
+def _param_text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+class _Parser:
+    """Turns benchmark objects into rows; one instance per file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.collector = SeriesCollector()
+        self.environment = EnvironmentCollector()
+        self.warnings: list[str] = []
+        self._forks_seen: dict[tuple[BenchmarkCase, Metric], int] = {}
+        self._modes_seen: dict[tuple[BenchmarkCase, Metric], str] = {}
+
+    def fail(self, line: int, message: str) -> InputError:
+        return InputError(self.path, line, message)
+
+    def entry(self, entry: object, line: int) -> None:
+        if not isinstance(entry, dict):
+            raise self.fail(line, "benchmark entry is not a JSON object")
+        name = entry.get("benchmark")
+        if not isinstance(name, str) or not name:
+            raise self.fail(line, 'benchmark entry has no "benchmark" name')
+        params = entry.get("params") or {}
+        if not isinstance(params, dict):
+            raise self.fail(line, f'{name}: "params" is not an object')
+        case = BenchmarkCase.of("jmh", name, {str(k): _param_text(v) for k, v in params.items()})
+        mode = entry.get("mode") if isinstance(entry.get("mode"), str) else None
+        self._environment(entry)
+
+        primary = entry.get("primaryMetric")
+        if not isinstance(primary, dict):
+            raise self.fail(line, f'{name}: no "primaryMetric" object')
+        unit = primary.get("scoreUnit")
+        if not isinstance(unit, str):
+            raise self.fail(line, f'{name}: primaryMetric has no "scoreUnit"')
+        metric = jmh.primary_metric(mode, unit)
+        if "rawDataHistogram" in primary:
+            self._histogram(case, metric, primary["rawDataHistogram"], line, mode)
+        elif "rawData" in primary:
+            self._raw_data(case, metric, primary["rawData"], line, "primaryMetric", mode)
+        else:
+            self.warnings.append(f"{case.display_name}: no raw data in primaryMetric (JMH too old?); skipped")
+
+        secondary = entry.get("secondaryMetrics") or {}
+        if not isinstance(secondary, dict):
+            raise self.fail(line, f'{name}: "secondaryMetrics" is not an object')
+        for label, result in secondary.items():
+            if not isinstance(result, dict) or not result.get("rawData") or jmh.is_sample_percentile(label, mode):
+                continue  # summary-only results, or quantiles derived from the histogram
+            sunit = result.get("scoreUnit")
+            if not isinstance(sunit, str):
+                raise self.fail(line, f'{name}: secondary metric {label!r} has no "scoreUnit"')
+            smetric = jmh.secondary_metric(label, sunit)
+            self._raw_data(case, smetric, result["rawData"], line, f"secondaryMetrics[{label!r}]", mode)
+
+    def _first_fork(self, case: BenchmarkCase, metric: Metric, forks: int, mode: str | None) -> int:
+        """Fork code of this entry's first fork: a case seen again (mode "all") continues."""
+        key = (case, metric)
+        first = self._forks_seen.get(key, 0)
+        self._forks_seen[key] = first + forks
+        previous = self._modes_seen.setdefault(key, mode or "?")
+        if first and metric.primary and previous != (mode or "?"):
+            self.warnings.append(
+                f"{describe(case, metric)}: results of modes {previous} and {mode} are in one series"
+            )
+        return first
+
+    def _raw_data(self, case, metric, raw, line, where, mode) -> None:
+        if not isinstance(raw, list) or not all(isinstance(fork, list) for fork in raw):
+            raise self.fail(line, f"{case.name}: {where}.rawData is not a list of forks")
+        first = self._first_fork(case, metric, len(raw), mode)
+        add = self.collector.add
+        for f, fork in enumerate(raw):
+            for i, score in enumerate(fork):
+                value = _number(score)
+                if value is None:
+                    raise self.fail(line, f"{case.name}: {where}.rawData[{f}][{i}] is not a number: {score!r}")
+                add(case, metric, value, fork=first + f, iteration=i)
+
+    def _histogram(self, case, metric, raw, line, mode) -> None:
+        if not isinstance(raw, list) or not all(isinstance(fork, list) for fork in raw):
+            raise self.fail(line, f"{case.name}: rawDataHistogram is not a list of forks")
+        first = self._first_fork(case, metric, len(raw), mode)
+        add = self.collector.add
+        for f, fork in enumerate(raw):
+            for i, iteration in enumerate(fork):
+                if not isinstance(iteration, list):
+                    raise self.fail(line, f"{case.name}: rawDataHistogram[{f}][{i}] is not a list")
+                for pair in iteration:
+                    value, count = self._histogram_pair(case, pair, line, f, i)
+                    add(case, metric, value, fork=first + f, iteration=i, count=count)
+
+    def _histogram_pair(self, case, pair, line, f, i) -> tuple[float, float]:
+        if isinstance(pair, list) and len(pair) == 2:
+            value, count = _number(pair[0]), _number(pair[1])
+            if value is not None and count is not None and count > 0:
+                return value, count
+        raise self.fail(line, f"{case.name}: rawDataHistogram[{f}][{i}] has a bad [value, count] pair: {pair!r}")
+
+    def _environment(self, entry: dict) -> None:
+        env = self.environment
+        for key, field in (
+            ("jmh_version", "jmhVersion"),
+            ("jvm", "jvm"),
+            ("jdk_version", "jdkVersion"),
+            ("vm_name", "vmName"),
+            ("vm_version", "vmVersion"),
+            ("mode", "mode"),
+            ("threads", "threads"),
+            ("forks", "forks"),
+        ):
+            if entry.get(field) is not None:
+                env.set(key, entry[field])
+        if isinstance(entry.get("jvmArgs"), list):
+            env.set("jvm_args", " ".join(map(str, entry["jvmArgs"])) or "<none>")
+        for key, prefix in (("warmup", "warmup"), ("measurement", "measurement")):
+            iterations = entry.get(f"{prefix}Iterations")
+            if isinstance(iterations, int):
+                time = entry.get(f"{prefix}Time", "?")
+                batch = entry.get(f"{prefix}BatchSize", 1)
+                env.set(key, jmh.iterations_text(iterations, str(time), batch if isinstance(batch, int) else 1))

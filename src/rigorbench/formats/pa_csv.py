@@ -1,0 +1,169 @@
+"""The input CSV of Laaber's ``pa`` tool (github.com/chrstphlbr/pa), as ``bencher`` writes it.
+
+``;``-separated, 12 columns, a header row first::
+
+    project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value
+
+``params`` is ``name=value,name=value`` (JMH ``@Param`` values, which may themselves hold
+commas: a comma only separates parameters where a ``name=`` follows). ``instance`` is a
+free machine name; ``trial``, ``fork``, ``iteration`` are integers (bencher writes them
+1-based); ``mode`` is JMH's short mode (``thrpt``, ``avgt``, ``sample``, ``ss``);
+``value_count`` is how many invocations had ``value`` (SampleTime histograms), else 1.
+bencher formats values with Java's ``%e``, which uses a decimal comma in some locales.
+
+``commit`` becomes :attr:`Series.version`. Instance names get 0-based codes in order of
+appearance in the file (listed in the environment as ``instances``); trial, fork and
+iteration numbers become 0-based codes by subtracting the smallest number of that column in
+the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from rigorbench.errors import InputError
+from rigorbench.formats import jmh
+from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, result_file
+from rigorbench.model import BenchmarkCase, Metric, ResultFile
+
+HEADER = ("project", "commit", "benchmark", "params", "instance", "trial", "fork", "iteration", "mode", "unit", "value_count", "value")
+_PARAM_START = re.compile(r",(?=[^,=]+=)")
+_DATA_ROW = re.compile(r"[^;\n]*;[^;\n]*;[^;\n]+;[^;\n]*;[^;\n]*;\s*\d+\s*;\s*\d+\s*;\s*\d+\s*;[^;\n]*;[^;\n]*;\s*\d+\s*;[^;\n]+")
+
+
+class PaCsvReader:
+    name = "pa-csv"
+    description = "pa CSV"
+
+    def sniff(self, text: str) -> bool:
+        first = next((line.strip() for line in text[:65536].split("\n") if line.strip()), "")
+        if [f.strip().lower() for f in first.split(";")] == list(HEADER):
+            return True
+        return bool(_DATA_ROW.fullmatch(first))
+
+    def parse(self, text: str, path: str) -> ResultFile:
+        rows = csv.reader(io.StringIO(text, newline=""), delimiter=";", quotechar='"')
+        parser = _RowParser(path)
+        first = True
+        for record in rows:
+            if not record or (len(record) == 1 and not record[0].strip()):
+                continue
+            if first and [f.strip().lower() for f in record] == list(HEADER):
+                first = False
+                continue
+            first = False
+            parser.row(record, rows.line_num)
+        return parser.result(self.name)
+
+
+def parse_params(text: str) -> dict[str, str]:
+    """``"a=1,b=x,y"`` -> ``{"a": "1", "b": "x,y"}`` (a comma splits only before ``name=``)."""
+    params = {}
+    for part in _PARAM_START.split(text.strip()) if text.strip() else ():
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"parameter {part!r} is not name=value")
+        params[key.strip()] = value
+    return params
+
+
+class _RowParser:
+    """Rows of one file; cases, metrics and instance codes are cached by their raw text."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.records: list[tuple] = []
+        self.cases: dict[tuple[str, str], BenchmarkCase] = {}
+        self.metrics: dict[tuple[str, str], Metric] = {}
+        self.instances: dict[str, int] = {}
+        self.projects: dict[str, None] = {}
+
+    def fail(self, line: int, message: str) -> InputError:
+        return InputError(self.path, line, message)
+
+    def row(self, record: list[str], line: int) -> None:
+        if len(record) != len(HEADER):
+            raise self.fail(line, f"expected {len(HEADER)} ';'-separated fields, got {len(record)}")
+        project, commit, benchmark, params, instance, trial, fork, iteration, mode, unit, count, value = record
+        case = self.cases.get((benchmark, params))
+        if case is None:
+            case = self.cases[(benchmark, params)] = self._case(benchmark, params, line)
+        metric = self.metrics.get((mode, unit))
+        if metric is None:
+            metric = self.metrics[(mode, unit)] = _metric(mode.strip(), unit.strip())
+        code = self.instances.get(instance)
+        if code is None:
+            code = self.instances[instance] = len(self.instances)
+            self.projects[project.strip()] = None
+        levels = []
+        for column, text in (("trial", trial), ("fork", fork), ("iteration", iteration)):
+            try:
+                levels.append(int(text))
+            except ValueError:
+                raise self.fail(line, f"{column} {text.strip()!r} is not an integer") from None
+        if not _is_int(count) or int(count) < 1:
+            raise self.fail(line, f"value_count must be an integer of at least 1, got {count.strip()!r}")
+        number = _number(value.strip())
+        if number is None:
+            raise self.fail(line, f"value {value.strip()!r} is not a number")
+        self.records.append((commit.strip() or None, case, metric, code, *levels, int(count), number))
+
+    def _case(self, benchmark: str, params: str, line: int) -> BenchmarkCase:
+        if not benchmark.strip():
+            raise self.fail(line, "empty benchmark name")
+        try:
+            return BenchmarkCase.of("jmh", benchmark.strip(), parse_params(params))
+        except ValueError as error:
+            raise self.fail(line, str(error)) from None
+
+    def result(self, format: str) -> ResultFile:
+        environment = EnvironmentCollector()
+        collector = SeriesCollector()
+        records = self.records
+        if records:
+            base_trial = min(r[4] for r in records)
+            base_fork = min(r[5] for r in records)
+            base_iteration = min(r[6] for r in records)
+            add = collector.add
+            for version, case, metric, code, trial, fork, iteration, count, value in records:
+                add(
+                    case,
+                    metric,
+                    value,
+                    instance=code,
+                    trial=trial - base_trial,
+                    fork=fork - base_fork,
+                    iteration=iteration - base_iteration,
+                    count=float(count),
+                    version=version,
+                )
+            for project in self.projects:
+                if project:
+                    environment.set("project", project)
+            environment.set("instances", ", ".join(i.strip() for i in self.instances))
+        return result_file(self.path, format, collector, environment, [])
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        return float(text.replace(",", ".")) if text.count(",") == 1 and "." not in text else None
+    except ValueError:
+        return None
+
+
+def _metric(mode: str, unit: str) -> Metric:
+    return jmh.primary_metric(jmh.mode_from_label(mode) if mode else None, unit)

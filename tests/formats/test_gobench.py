@@ -1,0 +1,133 @@
+"""Go benchmark format reader on small hand-written outputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from rigorbench.errors import InputError
+from rigorbench.formats import read_result_file
+from rigorbench.formats.gobench import split_name, unit_metric
+from rigorbench.model import BenchmarkCase, Metric
+
+OUTPUT = """\
+goos: linux
+goarch: amd64
+pkg: example.com/sum
+cpu: Intel(R) Xeon(R) CPU @ 2.20GHz
+BenchmarkSum/size=100-8         	  500000	      2400 ns/op	     896 B/op	       1 allocs/op
+BenchmarkSum/size=100-8         	  500000	      2450 ns/op	     896 B/op	       1 allocs/op
+BenchmarkSum/size=1000-8        	   50000	     24000 ns/op	    8192 B/op	       1 allocs/op
+BenchmarkSum/size=1000-8        	   50000	     24100 ns/op	    8192 B/op	       1 allocs/op
+BenchmarkCopy/small-8           	 1000000	      1000 ns/op	 512.00 MB/s	   3.5 hits/op
+BenchmarkCopy/small-8           	 1000000	      1100 ns/op	 465.45 MB/s	   3.0 hits/op
+PASS
+ok  	example.com/sum	12.345s
+"""
+
+
+def series_by(result):
+    return {(s.case.name, s.case.params, s.metric.name): s for s in result.series}
+
+
+def test_benchmark_lines_config_and_sub_benchmark_params(write):
+    result = read_result_file(write(OUTPUT))
+    assert result.format == "go"
+    got = series_by(result)
+    time = got[("BenchmarkSum", (("size", "100"),), "time")]
+    assert time.case.harness == "go"
+    assert time.metric == Metric("time", "ns/op", False, primary=True)
+    assert time.samples.value.tolist() == [2400.0, 2450.0]
+    assert time.samples.iteration.tolist() == [0, 1] and time.samples.fork.tolist() == [0, 0]
+    assert got[("BenchmarkSum", (("size", "100"),), "alloc")].metric == Metric("alloc", "B/op", False)
+    assert got[("BenchmarkSum", (("size", "1000"),), "allocs")].metric == Metric("allocs", "allocs/op", False)
+    assert got[("BenchmarkCopy/small", (), "MB/s")].metric == Metric("MB/s", "MB/s", True)
+    assert got[("BenchmarkCopy/small", (), "hits/op")].samples.value.tolist() == [3.5, 3.0]
+    assert len(result.series) == 3 + 3 + 3
+    env = result.environment
+    assert (env["goos"], env["goarch"], env["pkg"], env["gomaxprocs"]) == ("linux", "amd64", "example.com/sum", "8")
+    assert env["cpu"] == "Intel(R) Xeon(R) CPU @ 2.20GHz"
+
+
+@pytest.mark.parametrize(
+    "full, expected",
+    [
+        ("BenchmarkSum-8", ("BenchmarkSum", {}, "8")),
+        ("BenchmarkSum", ("BenchmarkSum", {}, "1")),
+        ("BenchmarkSum/size=100/mode=fast-16", ("BenchmarkSum", {"size": "100", "mode": "fast"}, "16")),
+        ("BenchmarkSum/json/size=1/v2-4", ("BenchmarkSum/json/v2", {"size": "1"}, "4")),
+        ("BenchmarkX/a=b=c-2", ("BenchmarkX", {"a": "b=c"}, "2")),
+    ],
+)
+def test_split_name(full, expected):
+    assert split_name(full) == expected
+
+
+@pytest.mark.parametrize(
+    "unit, higher",
+    [("ns/op", False), ("B/op", False), ("MB/s", True), ("frames/s", True), ("hits/op", False)],
+)
+def test_unit_direction(unit, higher):
+    assert unit_metric(unit).higher_is_better is higher
+
+
+def test_a_new_pkg_line_changes_the_package_and_packages_become_params(write):
+    text = "pkg: a\nBenchmarkX-8  10  5 ns/op\npkg: b\nBenchmarkX-8  10  7 ns/op\n"
+    result = read_result_file(write(text))
+    cases = [s.case for s in result.series]
+    assert cases == [BenchmarkCase("go", "BenchmarkX", (("pkg", "a"),)), BenchmarkCase("go", "BenchmarkX", (("pkg", "b"),))]
+    assert result.environment["pkg"] == "a | b"
+
+
+def test_several_gomaxprocs_do_not_share_a_series(write):
+    text = "BenchmarkX  10  5 ns/op\nBenchmarkX-4  10  7 ns/op\n"
+    result = read_result_file(write(text))
+    assert [s.case.params for s in result.series] == [(("gomaxprocs", "1"),), (("gomaxprocs", "4"),)]
+
+
+def test_verbose_name_lines_and_test_logs_are_ignored(write):
+    text = """\
+goos: linux
+BenchmarkX
+BenchmarkX-8   	     100	     12345 ns/op
+--- BENCH: BenchmarkX-8
+    x_test.go:12: log line: 3 things
+Benchmarking is fun: yes
+PASS
+"""
+    result = read_result_file(write(text))
+    assert len(result.series) == 1 and result.series[0].samples.value.tolist() == [12345.0]
+
+
+def test_failed_benchmark_is_a_warning(write):
+    text = "BenchmarkBad-8   \t--- FAIL: BenchmarkBad-8\n    bad_test.go:9: boom\nBenchmarkOK-8  10  5 ns/op\nFAIL\n"
+    result = read_result_file(write(text))
+    assert result.warnings == ("benchmark BenchmarkBad-8 failed",)
+    assert [s.case.name for s in result.series] == ["BenchmarkOK"]
+
+
+def test_non_finite_values_are_skipped(write):
+    result = read_result_file(write("BenchmarkX-8  10  NaN ns/op\nBenchmarkX-8  10  5 ns/op\n"))
+    assert result.series[0].samples.value.tolist() == [5.0]
+    assert result.warnings == ("1 non-finite value skipped in BenchmarkX time",)
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("BenchmarkX-8  10  5 ns/op  7", "expected value/unit pairs after the iteration count, got 3 fields"),
+        ("BenchmarkX-8  10", "expected value/unit pairs after the iteration count, got 0 fields"),
+        ("BenchmarkX-8  10  fast ns/op", "'fast' is not a number"),
+        ("BenchmarkX-8  ten  5 ns/op", "iteration count 'ten' is not an integer"),
+    ],
+)
+def test_malformed_benchmark_line_names_path_and_line(write, line, message):
+    text = f"goos: linux\npkg: example.com/x\nBenchmarkOK-8  10  5 ns/op\n{line}\nPASS\n"
+    path = write(text)
+    with pytest.raises(InputError) as info:
+        read_result_file(path)
+    assert str(info.value) == f"{path}:4: malformed benchmark line: {message}"
+
+
+def test_only_config_lines_is_no_results(write):
+    with pytest.raises(InputError, match="no benchmark results found"):
+        read_result_file(write("goos: linux\ngoarch: amd64\npkg: x\nPASS\n"))

@@ -1,0 +1,117 @@
+"""pa CSV reader (Laaber's pa tool input, as bencher writes it) on hand-written files."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from rigorbench.errors import InputError
+from rigorbench.formats import read_result_file
+from rigorbench.formats.pa_csv import parse_params
+
+HEADER = "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\n"
+BENCH = "org.example.Foo.bar"
+
+
+def rows(commit="c1", params="size=10,mode=a,b", mode="avgt", unit="ns/op", value=lambda *k: 1.0, count=1):
+    """2 instances x 2 trials x 2 forks x 2 iterations, 1-based numbers as bencher writes them."""
+    out = []
+    for instance, trial, fork, iteration in itertools.product(["i-7f3a", "i-01bc"], [1, 2], [1, 2], [1, 2]):
+        v = value(instance, trial, fork, iteration)
+        out.append(f"proj;{commit};{BENCH};{params};{instance};{trial};{fork};{iteration};{mode};{unit};{count};{v:e}\n")
+    return "".join(out)
+
+
+def test_levels_become_zero_based_codes(write):
+    text = HEADER + rows(value=lambda i, t, f, it: 1000 * t + 100 * f + it + (0.5 if i == "i-01bc" else 0))
+    result = read_result_file(write(text))
+    assert result.format == "pa-csv"
+    (series,) = result.series
+    assert series.version == "c1"
+    assert series.case.harness == "jmh" and series.case.name == BENCH
+    assert series.case.params == (("mode", "a,b"), ("size", "10"))
+    assert (series.metric.name, series.metric.unit, series.metric.primary) == ("time", "ns/op", True)
+    s = series.samples
+    assert len(s) == 16
+    assert s.instance.tolist() == [0] * 8 + [1] * 8
+    assert s.trial.tolist() == ([0] * 4 + [1] * 4) * 2
+    assert s.fork.tolist() == [0, 0, 1, 1] * 4
+    assert s.iteration.tolist() == [0, 1] * 8
+    assert s.value[:3].tolist() == [1101.0, 1102.0, 1201.0] and s.value[8] == 1101.5
+    assert not s.warmup.any() and not s.has_histogram
+    assert result.environment == {"instances": "i-7f3a, i-01bc", "project": "proj"}
+
+
+def test_series_per_commit_params_and_mode(write):
+    text = HEADER + rows(commit="v1") + rows(commit="v2") + rows(commit="v2", params="size=20") + rows(
+        commit="v2", mode="thrpt", unit="ops/s"
+    )
+    result = read_result_file(write(text))
+    got = [(s.version, s.case.params_dict.get("size"), s.metric.name) for s in result.series]
+    assert got == [("v1", "10", "time"), ("v2", "10", "time"), ("v2", "20", "time"), ("v2", "10", "throughput")]
+    assert result.series[3].metric.higher_is_better
+
+
+def test_value_count_is_the_histogram_count(write):
+    result = read_result_file(write(HEADER + rows(mode="sample", count=7)))
+    s = result.series[0].samples
+    assert s.count.tolist() == [7.0] * 16 and s.has_histogram
+
+
+def test_without_header_and_with_decimal_comma(write):
+    line = f"p;c;{BENCH};;i1;1;1;1;avgt;ns/op;1;1,5e+01\n"
+    result = read_result_file(write(line))
+    assert result.format == "pa-csv"
+    assert result.series[0].samples.value.tolist() == [15.0]
+    assert result.series[0].case.params == ()
+
+
+def test_empty_mode_and_unit_as_in_pa_tests(write):
+    result = read_result_file(write(HEADER + f";;b1;;i1;1;1;1;;;1;0.0\n"))
+    series = result.series[0]
+    assert series.version is None and series.metric.name == "time"
+
+
+def test_non_finite_values_are_skipped(write):
+    text = HEADER + f"p;c;{BENCH};;i1;1;1;1;avgt;ns/op;1;NaN\np;c;{BENCH};;i1;1;1;2;avgt;ns/op;1;2.0\n"
+    result = read_result_file(write(text))
+    assert result.series[0].samples.value.tolist() == [2.0]
+    assert result.warnings == (f"1 non-finite value skipped in {BENCH} time @c",)
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        (f"p;c;{BENCH};;i1;1;1;1;avgt;ns/op;1", "expected 12 ';'-separated fields, got 11"),
+        (f"p;c;{BENCH};;i1;one;1;1;avgt;ns/op;1;2.0", "trial 'one' is not an integer"),
+        (f"p;c;{BENCH};;i1;1;1;1;avgt;ns/op;0;2.0", "value_count must be an integer of at least 1, got '0'"),
+        (f"p;c;{BENCH};;i1;1;1;1;avgt;ns/op;1;fast", "value 'fast' is not a number"),
+        (f"p;c;{BENCH};size;i1;1;1;1;avgt;ns/op;1;2.0", "parameter 'size' is not name=value"),
+    ],
+)
+def test_malformed_rows_name_their_line(write, row, message):
+    text = HEADER + f"p;c;{BENCH};;i1;1;1;1;avgt;ns/op;1;2.0\n" + row + "\n"
+    path = write(text)
+    with pytest.raises(InputError) as info:
+        read_result_file(path, format="pa-csv")
+    assert str(info.value) == f"{path}:3: {message}"
+
+
+def test_header_only_has_no_results(write):
+    with pytest.raises(InputError, match="no benchmark results found"):
+        read_result_file(write(HEADER))
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("", {}),
+        ("a=1", {"a": "1"}),
+        ("a=1,b=2", {"a": "1", "b": "2"}),
+        ("a=x,y,b=2", {"a": "x,y", "b": "2"}),
+        ("a=", {"a": ""}),
+    ],
+)
+def test_parse_params(text, expected):
+    assert parse_params(text) == expected
