@@ -92,7 +92,7 @@ def comparison_table(report: ComparisonReport) -> Table:
         Column(report.contender_label),
         Column("change [CI]"),
         Column("p"),
-        Column("delta"),
+        Column("delta", "left"),
         Column("verdict", "left"),
     ]
     names = short_names([c.case.name for c in report.comparisons])

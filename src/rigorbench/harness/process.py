@@ -1,0 +1,185 @@
+"""Run a harness command as its own process group, stream its output, and stop it cleanly.
+
+Every command is an argument list (never a shell string), so benchmark names and options
+reach the program verbatim and never a shell. The child starts in a new session
+(``start_new_session=True``): it and everything it forks (JMH's forked benchmark JVMs) form
+one process group, which a timeout or Ctrl-C stops as a whole - SIGTERM first, SIGKILL
+after a grace period - so that no orphaned JVM keeps burning a core of the next trial.
+Output (stdout and stderr merged) is read line by line as it comes, handed to a callback
+and appended to a log file at once, so a killed trial leaves everything it printed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from rigorbench.harness.base import HarnessError
+
+DEFAULT_GRACE_S = 5.0
+_POLL_S = 0.05
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@dataclass(frozen=True)
+class ProcessResult:
+    """What a finished (or stopped) command left behind."""
+
+    returncode: int           # negative: killed by that signal
+    lines: tuple[str, ...]    # merged stdout/stderr, without line ends
+    seconds: float            # wall time from start to exit of the child
+    timed_out: bool = False
+
+
+def strip_ansi(text: str) -> str:
+    """``text`` without terminal colour codes (Maven prints them even with ``-B`` at times)."""
+    return _ANSI.sub("", text)
+
+
+def describe_command(command: Sequence[str]) -> str:
+    """The command as a user could paste it into a shell (for messages only)."""
+    return shlex.join(str(part) for part in command)
+
+
+def tail(lines: Sequence[str], count: int) -> str:
+    """The last ``count`` lines joined by newlines."""
+    return "\n".join(lines[-count:]) if count > 0 else ""
+
+
+def run_streamed(
+    command: Sequence[str],
+    *,
+    cwd: Path,
+    on_line: Callable[[str], None] = lambda line: None,
+    log_path: Path | None = None,
+    timeout_s: float | None = None,
+    grace_s: float = DEFAULT_GRACE_S,
+) -> ProcessResult:
+    """Run ``command`` in ``cwd``; call ``on_line`` for every output line as it arrives.
+
+    At ``timeout_s`` the process group is stopped and ``timed_out`` is set; what the
+    processes print while they die (JMH: "VM prematurely exited") is kept in the result
+    and the log but not passed to ``on_line``. Any exception while reading (Ctrl-C's
+    KeyboardInterrupt, an error in ``on_line``) stops the group and is re-raised.
+    Raises HarnessError when the program cannot be started.
+    """
+    started = time.monotonic()
+    try:
+        process = subprocess.Popen(
+            [str(part) for part in command], cwd=cwd, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    except OSError as error:
+        raise HarnessError(f"cannot run {describe_command(command)}: {error.strerror or error}") from None
+    watchdog = _Watchdog(process, timeout_s, grace_s)
+    lines: list[str] = []
+    try:
+        _pump(process, lines, on_line, log_path, watchdog.fired)
+        process.wait()
+    except BaseException:
+        stop_group(process, grace_s)
+        raise
+    finally:
+        watchdog.cancel()
+        process.stdout.close()
+    seconds = time.monotonic() - started
+    return ProcessResult(process.returncode, tuple(lines), seconds, watchdog.fired.is_set())
+
+
+def _pump(
+    process: subprocess.Popen, lines: list[str], on_line, log_path: Path | None, stopping: threading.Event
+) -> None:
+    """Copy the child's output to ``lines``, ``on_line`` (until ``stopping``) and the log file until EOF."""
+    log = open(log_path, "w", encoding="utf-8") if log_path is not None else None
+    try:
+        for raw in iter(process.stdout.readline, b""):
+            text = raw.decode("utf-8", "replace")
+            if log is not None:
+                log.write(text)
+                log.flush()
+            line = text.rstrip("\r\n")
+            lines.append(line)
+            if not stopping.is_set():
+                on_line(line)
+    finally:
+        if log is not None:
+            log.close()
+
+
+class _Watchdog:
+    """Stops the process group when the timeout passes (a daemon thread; no-op without timeout)."""
+
+    def __init__(self, process: subprocess.Popen, timeout_s: float | None, grace_s: float) -> None:
+        self.fired = threading.Event()
+        self._done = threading.Event()
+        self._thread = None
+        if timeout_s is not None:
+            args = (process, max(0.0, timeout_s), grace_s)
+            self._thread = threading.Thread(target=self._watch, args=args, daemon=True)
+            self._thread.start()
+
+    def _watch(self, process: subprocess.Popen, timeout_s: float, grace_s: float) -> None:
+        if not self._done.wait(timeout_s):
+            self.fired.set()
+            stop_group(process, grace_s)
+
+    def cancel(self) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+def stop_group(process: subprocess.Popen, grace_s: float = DEFAULT_GRACE_S) -> None:
+    """SIGTERM the child's process group, SIGKILL what is left after ``grace_s``, reap the child."""
+    group = process.pid  # the child leads its own session and group
+    _signal_group(group, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline and group_alive(group, process):
+        time.sleep(_POLL_S)
+    if group_alive(group, process):
+        _signal_group(group, signal.SIGKILL)
+    process.wait()
+
+
+def _signal_group(group: int, sig: int) -> None:
+    try:
+        os.killpg(group, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def group_alive(group: int, process: subprocess.Popen | None = None) -> bool:
+    """Whether any live (non-zombie) process is in ``group``.
+
+    Reads ``/proc`` where it exists, because an orphaned zombie that no init reaps still
+    counts for ``kill(-group, 0)``; falls back to that elsewhere.
+    """
+    if process is not None:
+        process.poll()  # reap our own child if it exited, so it does not count as alive
+    proc = Path("/proc")
+    if not proc.is_dir():
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    return any(_in_group(entry, group) for entry in proc.iterdir() if entry.name.isdigit())
+
+
+def _in_group(entry: Path, group: int) -> bool:
+    try:
+        stat = (entry / "stat").read_text()
+    except OSError:
+        return False
+    fields = stat[stat.rfind(")") + 2:].split()  # after "pid (comm) ": state, ppid, pgrp, ...
+    return len(fields) > 2 and fields[0] not in ("Z", "X") and fields[2] == str(group)

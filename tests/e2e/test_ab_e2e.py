@@ -1,0 +1,145 @@
+"""``rigorbench ab`` on the real example project: real Maven, real JMH, real SQLite.
+
+The example is copied to a temporary directory first so the tests never write into
+``examples/``. Settings are short; what is asserted is what short runs on a noisy machine
+show reliably (see each test).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rigorbench.cli import main
+from rigorbench.store import ResultStore
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["--forks", "1", "--warmup-iterations", "1", "--iterations", "2",
+        "--warmup-time", "100ms", "--iteration-time", "100ms", "--resamples", "1000"]
+
+if shutil.which("mvn") is None or shutil.which("java") is None:
+    pytest.skip("Maven and a JDK are needed for the end-to-end tests", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    target = tmp_path_factory.mktemp("e2e") / "jmh-demo"
+    shutil.copytree(ROOT / "examples" / "jmh-demo", target, ignore=shutil.ignore_patterns("target", ".rigorbench"))
+    return target
+
+
+def ab(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["ab", *argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def short_name(benchmark: str) -> str:
+    return benchmark.rsplit(".", 2)[-2]
+
+
+def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(project, tmp_path):
+    db = tmp_path / "results.db"
+    code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--quick",
+                        "--store", str(db), "--format", "json", "--fail-on", "regression")
+    doc = json.loads(out)
+    verdicts = {short_name(c["benchmark"]) + json.dumps(c["params"]): c["verdict"] for c in doc["comparisons"]}
+    print(err[-2000:], verdicts)
+    # The planted improvement is large (about 1.5x ops/ms): short runs find it.
+    assert verdicts["PrimeCountBenchmark{}"] == "faster"
+    # The planted regression (about +25%) is never called an improvement, and the
+    # unchanged benchmark is never called changed.
+    assert verdicts["CsvParseBenchmark{}"] in {"slower", "inconclusive"}
+    assert {v for k, v in verdicts.items() if k.startswith("StatsBenchmark")} <= {"unchanged", "inconclusive"}
+    assert code == (1 if "slower" in verdicts.values() else 0)
+    assert "orchestration overhead" in err
+
+    with ResultStore.open(db, create=False) as store:
+        run = store.run(1)
+        executions = store.executions(1)
+        # Interleaved: every trial holds both versions, in the planned random order.
+        assert [(e.trial, e.label) for e in executions] == [(s.trial, s.label) for s in run.schedule]
+        assert all({e.label for e in executions if e.trial == t} == {"v1", "v2"} for t in range(2))
+        assert all(e.status == "done" for e in executions)
+        env = store.environments(1, "v2")[0]
+        for key in ("os", "kernel", "cpu_count", "hostname", "jmh_version", "date"):
+            assert env.get(key), key
+        assert any(k.startswith("tool.") for k in env)
+        assert run.wall_seconds and run.harness_seconds and run.harness_seconds <= run.wall_seconds
+
+    code, out, _ = run_cli(["runs", "--store", str(db)])
+    assert code == 0 and "4/4" in out and "v1 vs v2" in out
+    code, out, _ = run_cli(["compare", "--store", str(db), "--baseline", "v1", "--contender", "v2", "--format", "json",
+                            "--resamples", "1000"])
+    assert code == 0 and len(json.loads(out)["comparisons"]) == len(doc["comparisons"])
+    export = tmp_path / "export"
+    code, out, _ = run_cli(["export", "--store", str(db), "--format", "jmh-json", "--output-dir", str(export)])
+    assert code == 0 and len(list(export.glob("*.json"))) == 4
+    code, out, _ = run_cli(["compare", "--baseline", *map(str, sorted(export.glob("*-v1-*.json"))),
+                            "--contender", *map(str, sorted(export.glob("*-v2-*.json"))), "--resamples", "1000"])
+    assert code == 0 and "PrimeCountBenchmark" in out
+
+
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return main(argv, out, err), out.getvalue(), err.getvalue()
+
+
+def test_a_failing_benchmark_does_not_stop_the_others(project, tmp_path):
+    db = tmp_path / "results.db"
+    # size=0 makes StatsBenchmark throw in its setup; PrimeCountBenchmark must still run.
+    code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--trials", "1",
+                        "--bench", "StatsBenchmark|PrimeCountBenchmark", "--param", "size=0",
+                        "--store", str(db), "--format", "json", *TINY)
+    assert code in (0, 1), err
+    names = {short_name(c["benchmark"]) for c in json.loads(out)["comparisons"]}
+    assert names == {"PrimeCountBenchmark"}
+    assert "failed: " in err and "StatsBenchmark" in err
+    with ResultStore.open(db, create=False) as store:
+        records = store.executions(1)
+    assert len(records) == 2
+    assert all(any("StatsBenchmark" in f for f in r.failures) for r in records)
+
+
+def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(project, tmp_path):
+    db = tmp_path / "results.db"
+    argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
+            "--trials", "3", "--bench", "PrimeCountBenchmark", "--store", str(db), *TINY]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and child.poll() is None:
+            if db.exists():
+                with ResultStore.open(db, create=False) as store:
+                    if store.latest_run() and len(store.finished(1)) >= 2:
+                        break
+            time.sleep(0.5)
+        assert child.poll() is None, "the run ended before it could be killed"
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)  # the whole group: rigorbench and its JMH
+        child.wait()
+    with ResultStore.open(db, create=False) as store:
+        stored_before = len(store.finished(1))
+        assert 2 <= stored_before < 6
+        assert store.run(1).status == "running"
+
+    code, out, err = ab("--resume", "1", "--store", str(db), "--resamples", "1000")
+    assert code in (0, 1), err
+    assert f"{stored_before} of 6 trials already stored" in err
+    with ResultStore.open(db, create=False) as store:
+        keys = [(e.trial, e.label) for e in store.executions(1)]
+        assert sorted(keys) == sorted((t, v) for t in range(3) for v in ("v1", "v2"))
+        assert store.run(1).status == "finished"
+    assert "PrimeCountBenchmark" in out

@@ -1,0 +1,172 @@
+"""The JMH command lines the harness builds, and what it reads from benchmark jars."""
+
+from __future__ import annotations
+
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from rigorbench.errors import UserError
+from rigorbench.harness import HARNESSES, get_harness
+from rigorbench.harness.base import HarnessError, RunSettings
+from rigorbench.harness.jmh import (
+    JmhHarness,
+    checked_includes,
+    jvm_args_options,
+    parse_benchmark_list,
+    trial_command,
+)
+from rigorbench.harness.jmh_jar import find_benchmarks_jar, jmh_version, main_class
+
+JAR = Path("/p/target/benchmarks.jar")
+RESULT = Path("/w/result.json")
+
+
+def test_default_command_has_every_setting_and_json_output():
+    command = trial_command(("java",), JAR, RunSettings(), RESULT)
+    assert command == [
+        "java", "-jar", str(JAR),
+        "-f", "3", "-wi", "5", "-i", "10", "-w", "1s", "-r", "1s",
+        "-prof", "gc", "-rf", "json", "-rff", str(RESULT),
+    ]
+
+
+def test_full_command_in_documented_order():
+    settings = RunSettings(
+        forks=2, warmup_iterations=1, iterations=4, warmup_time="200ms", iteration_time="300ms",
+        mode="avgt", time_unit="us", include=("Stats", r"Csv.*sum$"), params=(("size", "10,100"), ("kind", "a b")),
+        jvm_args=("-Xmx1g", "-Dname=a b"), profilers=("gc", "comp"), threads=2,
+    )
+    command = trial_command(("java", "-Djava.io.tmpdir=/t"), JAR, settings, RESULT)
+    assert command == [
+        "java", "-Djava.io.tmpdir=/t", "-jar", str(JAR), "Stats", r"Csv.*sum$",
+        "-f", "2", "-wi", "1", "-i", "4", "-w", "200ms", "-r", "300ms",
+        "-bm", "avgt", "-tu", "us", "-t", "2",
+        "-p", "size=10,100", "-p", "kind=a b",
+        "-jvmArgs", "-Xmx1g", "-jvmArgs", "-Dname=a b",
+        "-prof", "gc", "-prof", "comp",
+        "-rf", "json", "-rff", str(RESULT),
+    ]
+
+
+def test_untrusted_names_stay_single_arguments():
+    name = "$(rm -rf /); echo `x` | tee"
+    command = trial_command(("java",), JAR, RunSettings(include=(name,), params=(("p", name),)), RESULT)
+    assert name in command and f"p={name}" in command
+
+
+@pytest.mark.parametrize("field, value", [
+    ("include", ("-foe",)), ("include", ("",)), ("profilers", ("-o",)), ("mode", "-rf"), ("warmup_time", "-1s"),
+])
+def test_values_that_jmh_would_read_as_options_are_refused(field, value):
+    with pytest.raises(UserError, match="must not be empty or start with '-'"):
+        trial_command(("java",), JAR, RunSettings(**{field: value}), RESULT)
+
+
+def test_bad_parameter_name_is_refused():
+    with pytest.raises(UserError, match="parameter name"):
+        trial_command(("java",), JAR, RunSettings(params=(("a=b", "1"),)), RESULT)
+
+
+@pytest.mark.parametrize("jvm_args, options", [
+    ((), []),
+    (("-Xmx1g",), ["-jvmArgs", "-Xmx1g"]),
+    (("-Dx=a b",), ["-jvmArgs", '"-Dx=a b"']),  # a single value is split at spaces by JMH
+    (("-Xmx1g", '-Dq="x"'), ["-jvmArgs", "-Xmx1g", "-jvmArgs", '-Dq="x"']),  # several: kept verbatim
+])
+def test_jvm_args_reach_the_forks_as_one_argument_each(jvm_args, options):
+    assert jvm_args_options(jvm_args) == options
+
+
+@pytest.mark.parametrize("jvm_args", [('-Dq="x"',), ("",), ("-Xmx1g", "")])
+def test_jvm_args_jmh_cannot_pass_are_refused(jvm_args):
+    with pytest.raises(UserError):
+        jvm_args_options(jvm_args)
+
+
+def test_includes_are_checked():
+    assert checked_includes(("A", "B.c")) == ["A", "B.c"]
+
+
+def test_benchmark_list_is_read_from_jmh_listing():
+    lines = ["WARNING: something", "Benchmarks: ", "dev.x.A.one", "  dev.x.B.two$inner  ", "", "not a name!"]
+    assert parse_benchmark_list(lines) == ["dev.x.A.one", "dev.x.B.two$inner"]
+    assert parse_benchmark_list(["Benchmarks: "]) == []
+
+
+def test_registry_makes_harnesses_and_lists_names_of_unknown_ones():
+    assert isinstance(get_harness("jmh"), JmhHarness)
+    assert HARNESSES["jmh"] is JmhHarness and get_harness("jmh").name == "jmh"
+    with pytest.raises(UserError, match="unknown harness 'go'; valid harnesses: jmh"):
+        get_harness("go")
+
+
+# -- jars -------------------------------------------------------------------------------------
+
+
+def make_jar(path: Path, main: str | None = None, entries: dict[str, str] | None = None, class_path: str = "") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    manifest = "Manifest-Version: 1.0\n"
+    if main:
+        manifest += f"Main-Class: {main}\n"
+    if class_path:  # manifest lines wrap at 72 bytes with a leading space on continuation lines
+        manifest += f"Class-Path: {class_path[:40]}\n {class_path[40:]}\n"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("META-INF/MANIFEST.MF", manifest + "\n")
+        for name, text in (entries or {}).items():
+            archive.writestr(name, text)
+    return path
+
+
+def test_benchmarks_jar_is_preferred(tmp_path):
+    make_jar(tmp_path / "target" / "other.jar", "org.openjdk.jmh.Main")
+    jar = make_jar(tmp_path / "target" / "benchmarks.jar")
+    assert find_benchmarks_jar(tmp_path) == jar
+
+
+def test_single_jar_with_jmh_main_class_is_found(tmp_path):
+    make_jar(tmp_path / "target" / "lib.jar", "com.example.App")
+    jar = make_jar(tmp_path / "target" / "perf-1.0-shaded.jar", "org.openjdk.jmh.Main")
+    assert main_class(jar) == "org.openjdk.jmh.Main"
+    assert find_benchmarks_jar(tmp_path) == jar
+
+
+def test_missing_or_ambiguous_jar_is_a_harness_error(tmp_path):
+    make_jar(tmp_path / "target" / "lib.jar", "com.example.App")
+    with pytest.raises(HarnessError, match=r"no JMH benchmark jar \(found lib.jar\)"):
+        find_benchmarks_jar(tmp_path)
+    make_jar(tmp_path / "target" / "a.jar", "org.openjdk.jmh.Main")
+    make_jar(tmp_path / "target" / "b.jar", "org.openjdk.jmh.Main")
+    with pytest.raises(HarnessError, match="several JMH jars"):
+        find_benchmarks_jar(tmp_path)
+
+
+def test_jmh_version_from_pom_properties_or_jar_names(tmp_path):
+    pom = {"META-INF/maven/org.openjdk.jmh/jmh-core/pom.properties": "#x\nartifactId=jmh-core\nversion=1.37\n"}
+    assert jmh_version(make_jar(tmp_path / "a.jar", entries=pom)) == "1.37"
+    nested = {"BOOT-INF/lib/jmh-core-1.36.jar": ""}
+    assert jmh_version(make_jar(tmp_path / "b.jar", entries=nested)) == "1.36"
+    classpath = "lib/commons-math3-3.6.1.jar lib/jopt-simple-5.0.4.jar lib/jmh-core-1.35.jar"
+    assert jmh_version(make_jar(tmp_path / "c.jar", class_path=classpath)) == "1.35"
+    assert jmh_version(make_jar(tmp_path / "d.jar")) is None
+    (tmp_path / "e.jar").write_text("not a zip")
+    assert jmh_version(tmp_path / "e.jar") is None
+
+
+def test_build_of_missing_directory_or_program_is_a_harness_error(tmp_path):
+    with pytest.raises(HarnessError, match="no such project directory"):
+        JmhHarness().build(tmp_path / "nope", print)
+    harness = JmhHarness(build_command=("rigorbench-no-such-build-tool", "package"))
+    with pytest.raises(HarnessError, match="cannot run rigorbench-no-such-build-tool package"):
+        harness.build(tmp_path, lambda line: None)
+
+
+def test_failed_build_reports_command_and_output_tail(tmp_path):
+    script = "import sys\nfor i in range(30): print('line', i)\nsys.exit(3)"
+    harness = JmhHarness(build_command=(sys.executable, "-c", script))
+    with pytest.raises(HarnessError) as error:
+        harness.build(tmp_path, lambda line: None)
+    text = str(error.value)
+    assert "exited with code 3" in text and "line 29" in text and "line 10" in text and "line 9\n" not in text
