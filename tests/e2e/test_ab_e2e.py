@@ -70,7 +70,7 @@ def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(projec
         executions = store.executions(1)
         # Interleaved: every trial holds both versions, in the planned random order.
         assert [(e.trial, e.label) for e in executions] == [(s.trial, s.label) for s in run.schedule]
-        assert all({e.label for e in executions if e.trial == t} == {"v1", "v2"} for t in range(2))
+        assert all({e.label for e in executions if e.trial == t} == {"v1", "v2"} for t in range(5))
         assert all(e.status == "done" for e in executions)
         env = store.environments(1, "v2")[0]
         for key in ("os", "kernel", "cpu_count", "hostname", "jmh_version", "date"):
@@ -79,13 +79,13 @@ def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(projec
         assert run.wall_seconds and run.harness_seconds and run.harness_seconds <= run.wall_seconds
 
     code, out, _ = run_cli(["runs", "--store", str(db)])
-    assert code == 0 and "4/4" in out and "v1 vs v2" in out
+    assert code == 0 and "10/10" in out and "v1 vs v2" in out
     code, out, _ = run_cli(["compare", "--store", str(db), "--baseline", "v1", "--contender", "v2", "--format", "json",
                             "--resamples", "1000"])
     assert code == 0 and len(json.loads(out)["comparisons"]) == len(doc["comparisons"])
     export = tmp_path / "export"
     code, out, _ = run_cli(["export", "--store", str(db), "--format", "jmh-json", "--output-dir", str(export)])
-    assert code == 0 and len(list(export.glob("*.json"))) == 4
+    assert code == 0 and len(list(export.glob("*.json"))) == 10
     code, out, _ = run_cli(["compare", "--baseline", *map(str, sorted(export.glob("*-v1-*.json"))),
                             "--contender", *map(str, sorted(export.glob("*-v2-*.json"))), "--resamples", "1000"])
     assert code == 0 and "PrimeCountBenchmark" in out
@@ -143,3 +143,40 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(project, tmp_pa
         assert sorted(keys) == sorted((t, v) for t in range(3) for v in ("v1", "v2"))
         assert store.run(1).status == "finished"
     assert "PrimeCountBenchmark" in out
+
+
+def test_run_from_a_config_file_with_its_compare_settings(project, tmp_path):
+    config = tmp_path / "rigorbench.toml"
+    config.write_text(f"""\
+[experiment]
+project = "{project}"
+trials = 1
+store = "store/results.db"
+
+[[versions]]
+label = "before"
+source = "v1"
+
+[[versions]]
+label = "after"
+source = "v2"
+
+[jmh]
+forks = 1
+warmup_iterations = 1
+iterations = 2
+warmup_time = "100ms"
+iteration_time = "100ms"
+include = "PrimeCountBenchmark"
+
+[compare]
+resamples = 1000
+format = "json"
+""")
+    code, out, err = run_cli(["run", str(config)])
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["resamples"] == 1000
+    assert [short_name(c["benchmark"]) for c in doc["comparisons"]] == ["PrimeCountBenchmark"]
+    with ResultStore.open(tmp_path / "store" / "results.db", create=False) as store:
+        assert [v.label for v in store.run(1).versions] == ["before", "after"]

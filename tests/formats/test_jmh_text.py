@@ -314,3 +314,18 @@ def test_forked_vm_failure_is_a_warning(write):
 def test_interrupted_iteration_keeps_its_score(write):
     text = header() + "# Fork: 1 of 1\nIteration   1: (*interrupt*) 12.500 ns/op\n" + SUMMARY
     assert read_result_file(write(text)).series[0].samples.value.tolist() == [12.5]
+
+
+def test_failure_with_a_reason_keeps_the_iterations_before_it(write):
+    # What JMH prints when the forked VM is killed in the middle of an iteration.
+    text = header() + """\
+# Run progress: 0.00% complete, ETA 00:00:10
+# Fork: 1 of 2
+# Warmup Iteration   1: 5.000 ns/op
+Iteration   1: 1.000 ns/op
+Iteration   2: <failure: VM prematurely exited before JMH had finished with it, explicit System.exit was called?>
+
+"""
+    result = read_result_file(write(text))
+    assert result.series[0].samples.value.tolist() == [5.0, 1.0]
+    assert any("failed: VM prematurely exited" in w for w in result.warnings)

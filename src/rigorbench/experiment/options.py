@@ -15,7 +15,7 @@ DEFAULT_TRIALS = 3
 DEFAULT_SETTINGS = RunSettings(forks=2, warmup_iterations=5, iterations=10, warmup_time="1s", iteration_time="1s")
 
 # --quick: seconds, not minutes, per trial; for demos and tests, not for decisions.
-QUICK_TRIALS = 3
+QUICK_TRIALS = 5
 QUICK_SETTINGS = RunSettings(forks=2, warmup_iterations=3, iterations=5, warmup_time="200ms", iteration_time="200ms")
 
 _JMH_TIME = re.compile(r"^\d+\s*(ns|us|ms|s|m|min|h|hr|d|day)$")

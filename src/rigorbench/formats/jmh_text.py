@@ -159,9 +159,13 @@ class _LogParser:
         warmup, index, payload = bool(match.group(1)), int(match.group(2)), match.group(3).strip()
         payload = payload.removeprefix("(*interrupt*)").lstrip()  # timed out, but measured
         label = "warmup iteration" if warmup else "iteration"
-        if "<failure>" in payload:
+        if payload.startswith("<failure"):  # "<failure>" or "<failure: VM prematurely exited ...>"
             self.last = None
             self._start_failure()
+            reason = payload[len("<failure"):].strip(":> ")
+            if reason:
+                self.warnings.append(f"benchmark {self.failure} failed: {reason}")
+                self.failure = ""
             return
         if partial:  # the last line of a killed run, without its newline: maybe incomplete
             self.last = None
