@@ -23,8 +23,8 @@ from rigorbench.stats import (
     bootstrap_ratio,
     cliffs_delta,
     effect_magnitude,
-    hierarchical_bootstrap,
     mann_whitney_u,
+    percentile_interval,
     summarize,
 )
 
@@ -132,8 +132,8 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
     return Comparison(
         case=case,
         metric=metric,
-        baseline=_side_summary(base, settings, seed + 1),
-        contender=_side_summary(cont, settings, seed + 2),
+        baseline=_side_summary(base, ratio.baseline_distribution, settings),
+        contender=_side_summary(cont, ratio.contender_distribution, settings),
         ratio=ratio.estimate,
         ratio_low=ratio.low,
         ratio_high=ratio.high,
@@ -145,15 +145,13 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
     )
 
 
-def _side_summary(obs: Observations, settings: Settings, seed: int) -> SideSummary:
+def _side_summary(obs: Observations, distribution, settings: Settings) -> SideSummary:
+    """One side's figures; its CI comes from the resamples the ratio was formed from."""
     summary = summarize(obs.values)
-    ci = hierarchical_bootstrap(
-        obs.values, obs.levels, statistic=settings.statistic, confidence=settings.confidence,
-        resamples=settings.resamples, seed=seed,
-    )
+    low, high = percentile_interval(distribution, settings.confidence)
     trials = len({(i, t) for i, t in zip(obs.levels[0], obs.levels[1])})
     forks = len(set(zip(obs.levels[0], obs.levels[1], obs.levels[2])))
-    return SideSummary(summary.n, summary.mean, summary.median, ci.low, ci.high, summary.cv, forks, trials)
+    return SideSummary(summary.n, summary.mean, summary.median, low, high, summary.cv, forks, trials)
 
 
 def _warnings(base: Observations, cont: Observations, ratio: float) -> list[Diagnostic]:

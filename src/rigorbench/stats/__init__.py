@@ -10,6 +10,7 @@ from rigorbench.stats.bootstrap import (
     bootstrap_distribution,
     bootstrap_ratio,
     hierarchical_bootstrap,
+    percentile_interval,
 )
 from rigorbench.stats.decision import (
     RULES,
@@ -42,6 +43,7 @@ __all__ = [
     "effect_magnitude",
     "hierarchical_bootstrap",
     "mann_whitney_u",
+    "percentile_interval",
     "percentiles",
     "summarize",
 ]

@@ -61,13 +61,20 @@ class ConfidenceInterval:
 
 @dataclass(frozen=True, eq=False)
 class RatioEstimate:
-    """contender / baseline: estimate, interval and the (read-only) bootstrap ratios."""
+    """contender / baseline: estimate, interval and the (read-only) bootstrap ratios.
+
+    ``baseline_distribution`` and ``contender_distribution`` are the two versions' own
+    bootstrap distributions the ratios were formed from, so a caller can take each
+    version's interval from them (:func:`percentile_interval`) without resampling again.
+    """
 
     estimate: float
     low: float
     high: float
     confidence: float
     distribution: np.ndarray
+    baseline_distribution: np.ndarray | None = None
+    contender_distribution: np.ndarray | None = None
 
 
 def _check_statistic(statistic: str) -> None:
@@ -159,7 +166,8 @@ def bootstrap_distribution(
     return np.concatenate(_run(_chunk_tasks(h, statistic, resamples, seed)))
 
 
-def _percentile_interval(distribution: np.ndarray, confidence: float) -> tuple[float, float]:
+def percentile_interval(distribution: np.ndarray, confidence: float) -> tuple[float, float]:
+    """The two-sided percentile interval of a bootstrap distribution."""
     tail = (1 - confidence) / 2
     low, high = np.quantile(distribution, [tail, 1 - tail])
     return float(low), float(high)
@@ -175,7 +183,7 @@ def hierarchical_bootstrap(
         values, levels, statistic=statistic, resamples=resamples, seed=seed
     )
     estimate = float(POINT_ESTIMATORS[statistic](np.asarray(values, dtype=np.float64)))
-    low, high = _percentile_interval(distribution, confidence)
+    low, high = percentile_interval(distribution, confidence)
     return ConfidenceInterval(estimate, low, high, confidence)
 
 
@@ -205,6 +213,7 @@ def bootstrap_ratio(
         ratios = dist_c / dist_b  # element-wise, never sorted: the draws are independent
         estimate = float(point(np.asarray(contender, dtype=np.float64))
                          / point(np.asarray(baseline, dtype=np.float64)))
-    low, high = _percentile_interval(ratios, confidence)
-    ratios.setflags(write=False)
-    return RatioEstimate(estimate, low, high, confidence, ratios)
+    low, high = percentile_interval(ratios, confidence)
+    for array in (ratios, dist_b, dist_c):
+        array.setflags(write=False)
+    return RatioEstimate(estimate, low, high, confidence, ratios, dist_b, dist_c)

@@ -16,17 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from rigorbench.stats._checks import finite_sample
+
 # Romano, Kromrey, Coraggio & Skowronek (2006), as used by Costa et al. and Laaber et al.
 _MAGNITUDES = ((0.147, "negligible"), (0.33, "small"), (0.474, "medium"))
-
-
-def _finite_sample(values, name: str) -> np.ndarray:
-    x = np.asarray(values, dtype=np.float64).reshape(-1)
-    if x.size == 0:
-        raise ValueError(f"{name} needs at least one value")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} values must be finite (no NaN or infinity)")
-    return x
 
 
 def cliffs_delta(baseline, contender) -> float:
@@ -34,8 +27,8 @@ def cliffs_delta(baseline, contender) -> float:
 
     Positive when the contender's values tend to be larger (slower, for a time metric).
     """
-    b = np.sort(_finite_sample(baseline, "baseline"))
-    c = _finite_sample(contender, "contender")
+    b = np.sort(finite_sample(baseline, "baseline"))
+    c = finite_sample(contender, "contender")
     below = np.searchsorted(b, c, side="left")  # baseline values < each contender value
     above = b.size - np.searchsorted(b, c, side="right")  # baseline values > it
     # Integer pair counts are exact; one division at the end.

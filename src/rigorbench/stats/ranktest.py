@@ -35,6 +35,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from rigorbench.stats._checks import finite_sample
 from scipy import special
 
 EXACT_LIMIT = 2500  # "auto" uses the exact distribution when n1 * n2 <= EXACT_LIMIT
@@ -60,15 +62,6 @@ class _Ranked:
     contender_sum: int  # summed doubled midranks of the contender's values
     n_contender: int
     n_baseline: int
-
-
-def _finite_sample(values, name: str) -> np.ndarray:
-    x = np.asarray(values, dtype=np.float64).reshape(-1)
-    if x.size == 0:
-        raise ValueError(f"{name} needs at least one value")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} values must be finite (no NaN or infinity)")
-    return x
 
 
 def _rank(baseline: np.ndarray, contender: np.ndarray) -> _Ranked:
@@ -161,8 +154,8 @@ def mann_whitney_u(baseline, contender, *, method: str = "auto") -> MannWhitneyR
     """Two-sided Mann-Whitney U test; ``u`` counts contender wins (+0.5 per tie)."""
     if method not in _METHODS:
         raise ValueError(f"unknown method {method!r}; valid methods are {list(_METHODS)}")
-    b = _finite_sample(baseline, "baseline")
-    c = _finite_sample(contender, "contender")
+    b = finite_sample(baseline, "baseline")
+    c = finite_sample(contender, "contender")
     ranked = _rank(b, c)
     # U_c = R_c - n_c (n_c + 1) / 2 with R_c the summed midranks; doubled, this is integral.
     u = (ranked.contender_sum - c.size * (c.size + 1)) / 2
