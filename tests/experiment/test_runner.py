@@ -140,3 +140,16 @@ def test_plan_validation(project):
         ExperimentPlan(str(project), "jmh", (VersionSpec("a", "v1"), VersionSpec("b", "v2")), 1, "rmit", 1, RunSettings(forks=0))
     with pytest.raises(UserError, match="allowed values are rmit, sequential"):
         ExperimentPlan(str(project), "jmh", (VersionSpec("a", "v1"), VersionSpec("b", "v2")), 1, "random", 1, RunSettings())
+
+
+def test_ctrl_c_exits_130_and_says_how_to_resume(project, fake, tmp_path, monkeypatch):
+    from rigorbench.cli import main
+
+    fake.interrupt_at = 1
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["ab", str(project), "--base", "v1", "--contender", "v2", "--trials", "2",
+                 "--store", str(tmp_path / "r.db")], out, err)
+    assert code == 130
+    assert "1 of 4 trials are stored" in err.getvalue()
+    assert f"rigorbench ab --resume 1 --store {tmp_path / 'r.db'}" in err.getvalue()
+    assert out.getvalue() == ""

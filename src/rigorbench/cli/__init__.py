@@ -13,6 +13,7 @@ from rigorbench import __version__
 from rigorbench.cli import ab, compare, export, run, runs
 from rigorbench.cli.parser import HelpRequested, Parser
 from rigorbench.errors import UserError
+from rigorbench.experiment.runner import Interrupted
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -55,6 +56,10 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         return COMMANDS[args.command].run(args, stdout, stderr)
     except HelpRequested:
         return EXIT_OK
+    except Interrupted as error:
+        # Ctrl-C during a run: every finished trial is stored; say how to go on.
+        stderr.write(f"rigorbench: {error}\n")
+        return EXIT_INTERRUPTED
     except UserError as error:
         stderr.write(f"rigorbench: error: {error}\n")
         return EXIT_USAGE

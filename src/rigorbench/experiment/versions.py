@@ -55,8 +55,12 @@ def _checkout_revision(project: Path, spec: VersionSpec, scratch: Path) -> Prepa
     if top.returncode != 0:
         raise UserError(f"{spec.source}: not a directory, and {project} is not in a git repository")
     root = Path(top.stdout.strip())
-    resolved = _git(["rev-parse", "--verify", "--quiet", f"{spec.source}^{{commit}}"], root)
-    if resolved.returncode != 0 or spec.source.startswith("-"):
+    # A name starting with "-" would be read as an option by git: never pass it on.
+    resolved = None
+    if not spec.source.startswith("-"):
+        verify = ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{spec.source}^{{commit}}"]
+        resolved = _git(verify, root)
+    if resolved is None or resolved.returncode != 0:
         raise UserError(f"{spec.source}: neither a directory nor a git revision of {root}")
     commit = resolved.stdout.strip()
     target = Path(tempfile.mkdtemp(prefix=f"wt-{commit[:10]}-", dir=scratch))
