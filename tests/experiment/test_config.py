@@ -78,3 +78,16 @@ def test_one_version_is_not_an_experiment(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match="no such file"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_compare_table_values_are_checked_like_flags(tmp_path):
+    import io
+
+    from rigorbench.cli import main
+
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v2").mkdir()
+    path = write(tmp_path, GOOD.replace('project = "bench"', 'project = "."').replace('fail_on = "regression"', 'fail_on = "sometimes"'))
+    err = io.StringIO()
+    assert main(["run", str(path)], io.StringIO(), err) == 2
+    assert "fail_on: 'sometimes' is not one of regression, change, never" in err.getvalue()

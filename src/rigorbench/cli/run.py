@@ -30,11 +30,8 @@ examples:
   rigorbench run --resume 4
 """
 
-# [compare] keys of the file and how to read them (file values are overridden by flags).
-_COMPARE_TYPES = {
-    "threshold": fraction, "confidence": fraction, "alpha": fraction, "resamples": int,
-    "statistic": str, "test": str, "metric": str, "correction": str, "fail_on": str, "format": str,
-}
+# How the file's [compare] values are read; every other key is a string.
+_COMPARE_TYPES = {"threshold": fraction, "confidence": fraction, "alpha": fraction, "resamples": int}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,16 +39,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run of this experiment's store")
     add_statistics_arguments(parser)
     add_output_arguments(parser)
-    parser.set_defaults(_defaults={a.dest: a.default for a in parser._actions})
+    # What a flag left at its default may be set by the file, within the flag's choices.
+    parser.set_defaults(_options={a.dest: (a.default, a.choices) for a in parser._actions})
 
 
 def _apply_file_settings(args: argparse.Namespace, compare: dict) -> None:
+    """The file's [compare] values, where the command line did not set the option."""
     for key, value in compare.items():
-        if getattr(args, key) == args._defaults.get(key):
-            try:
-                setattr(args, key, _COMPARE_TYPES[key](value) if not isinstance(value, (int, float)) or key == "resamples" else value)
-            except (TypeError, ValueError, argparse.ArgumentTypeError) as error:
-                raise UsageError(f"{args.config}: [compare] {key}: {error}") from None
+        default, choices = args._options[key]
+        if getattr(args, key) != default:
+            continue
+        try:
+            value = _COMPARE_TYPES.get(key, str)(str(value))
+        except (ValueError, argparse.ArgumentTypeError) as error:
+            raise UsageError(f"{args.config}: [compare] {key}: {error}") from None
+        if choices and value not in choices:
+            raise UsageError(f"{args.config}: [compare] {key}: {value!r} is not one of {', '.join(map(str, choices))}")
+        setattr(args, key, value)
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
