@@ -40,7 +40,8 @@ def test_live_bar_on_a_terminal_keeps_finished_trials_above_it():
     reporter = make_reporter(out)
     assert isinstance(reporter, LiveReporter)
     drive(reporter)
-    assert "done in 0:03" in out.getvalue() and "timed out after 3 s" in out.getvalue()
+    assert "trial 1/1, version v1: done in 0:03" in out.getvalue()
+    assert "trial 1/1, version v2: timeout in 0:03: timed out after 3 s" in out.getvalue()
     assert isinstance(make_reporter(io.StringIO()), PlainReporter)
 
 

@@ -98,12 +98,15 @@ class PlainReporter:
     def execution_finished(self, execution: Execution, outcome: TrialOutcome) -> None:
         if self.clock:
             self.clock.execution_done()
-        line = f"    {outcome.status} in {format_duration(outcome.harness_seconds)}"
+        line = self._finished_prefix(execution) + f"{outcome.status} in {format_duration(outcome.harness_seconds)}"
         if outcome.message:
             line += f": {outcome.message}"
         self.message(line)
         for failure in outcome.failures:
             self.message(f"    failed: {failure}")
+
+    def _finished_prefix(self, execution: Execution) -> str:
+        return "    "
 
     def _eta(self) -> str:
         eta = self.clock.eta_seconds() if self.clock and self.clock.finished_executions else None
@@ -160,6 +163,10 @@ class LiveReporter(PlainReporter):
     def execution_finished(self, execution: Execution, outcome: TrialOutcome) -> None:
         super().execution_finished(execution, outcome)
         self._refresh()
+
+    def _finished_prefix(self, execution: Execution) -> str:
+        # The bar replaces the per-trial header lines, so each finished line names its trial.
+        return f"trial {execution.trial + 1}/{self.trials}, version {execution.label}: "
 
     def _refresh(self, event: Progress | None = None) -> None:
         if self.task is None or self.clock is None or self.execution is None:
