@@ -92,7 +92,7 @@ def start_experiment(plan: ExperimentPlan, store: ResultStore, reporter: Reporte
     if not project.is_dir():
         raise UserError(f"{plan.project}: no such project directory")
     for warning in fitness_warnings(capture_environment(), plan.settings):
-        reporter.message(f"warning: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
+        reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
     with built_versions(project, plan.versions, harness, reporter) as builds:
         settings = {"run": plan.settings.as_dict(), "trials": plan.trials}
         run_id = store.create_run(
