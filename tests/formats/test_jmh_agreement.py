@@ -65,8 +65,7 @@ def test_json_and_log_of_one_run_agree(json_path):
 
 
 def test_log_keeps_warmup_that_json_lacks():
-    if not PAIRS:
-        pytest.skip("no JSON/log pairs in tests/testdata/jmh yet")
+    assert PAIRS, "tests/testdata/jmh must hold JSON/log pairs of the same run (make testdata)"
     from_json = read_result_file(PAIRS[0])
     from_log = read_result_file(PAIRS[0].with_suffix(".log"))
     assert not any(s.samples.warmup.any() for s in from_json.series)

@@ -32,7 +32,7 @@ def header(name="dev.rigorbench.demo.Foo.bar", mode="Average time, time/op", par
 
 def fork(i, n, warmup, measured, unit="ns/op", secondary=None):
     """A fork block; ``secondary`` maps labels to per-iteration (warmup + measured) values."""
-    lines = [f"# Run progress: 0.00% complete, ETA 00:00:10", f"# Fork: {i} of {n}"]
+    lines = ["# Run progress: 0.00% complete, ETA 00:00:10", f"# Fork: {i} of {n}"]
     values = [(True, v) for v in warmup] + [(False, v) for v in measured]
     for k, (is_warmup, value) in enumerate(values):
         number = k + 1 if is_warmup else k - len(warmup) + 1

@@ -68,7 +68,7 @@ def test_without_header_and_with_decimal_comma(write):
 
 
 def test_empty_mode_and_unit_as_in_pa_tests(write):
-    result = read_result_file(write(HEADER + f";;b1;;i1;1;1;1;;;1;0.0\n"))
+    result = read_result_file(write(HEADER + ";;b1;;i1;1;1;1;;;1;0.0\n"))
     series = result.series[0]
     assert series.version is None and series.metric.name == "time"
 
