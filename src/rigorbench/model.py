@@ -164,6 +164,19 @@ class SampleTable:
         """The rows that are not warmup."""
         return self.select(~self.warmup)
 
+    def iteration_means(self) -> "SampleTable":
+        """One row per iteration: the count-weighted mean of its rows (an invocation
+        histogram becomes the iteration score JMH reports); counts become 1."""
+        keys = np.stack([self.instance, self.trial, self.fork, self.iteration, self.warmup.astype(np.int64)], axis=1)
+        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        weight = np.bincount(inverse, weights=self.count)
+        total = np.bincount(inverse, weights=self.value * self.count)
+        return SampleTable.build(
+            total / weight, instance=unique[:, 0], trial=unique[:, 1], fork=unique[:, 2],
+            iteration=unique[:, 3], warmup=unique[:, 4].astype(bool),
+        )
+
     @property
     def has_histogram(self) -> bool:
         return bool(len(self) and np.any(self.count != 1))

@@ -129,11 +129,13 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
     )
     test = mann_whitney_u(base.values, cont.values)
     delta = cliffs_delta(base.values, cont.values)
+    baseline = _side_summary(base, ratio.baseline_distribution, settings)
+    contender = _side_summary(cont, ratio.contender_distribution, settings)
     return Comparison(
         case=case,
         metric=metric,
-        baseline=_side_summary(base, ratio.baseline_distribution, settings),
-        contender=_side_summary(cont, ratio.contender_distribution, settings),
+        baseline=baseline,
+        contender=contender,
         ratio=ratio.estimate,
         ratio_low=ratio.low,
         ratio_high=ratio.high,
@@ -141,7 +143,7 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
         cliffs_delta=delta,
         effect_size=effect_magnitude(delta),
         verdict=Verdict.INCONCLUSIVE,
-        warnings=tuple(_warnings(base, cont, ratio.estimate)),
+        warnings=tuple(_warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate)),
     )
 
 
@@ -154,9 +156,9 @@ def _side_summary(obs: Observations, distribution, settings: Settings) -> SideSu
     return SideSummary(summary.n, summary.mean, summary.median, low, high, summary.cv, forks, trials)
 
 
-def _warnings(base: Observations, cont: Observations, ratio: float) -> list[Diagnostic]:
+def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) -> list[Diagnostic]:
     found = []
-    for side, obs in (("baseline", base), ("contender", cont)):
+    for side, (obs, summary) in sides.items():
         if obs.removed_outliers:
             found.append(Diagnostic(
                 "outliers_removed",
@@ -171,8 +173,7 @@ def _warnings(base: Observations, cont: Observations, ratio: float) -> list[Diag
                 "warning",
                 "run more iterations, forks or trials before trusting a verdict",
             ))
-        forks = len(set(zip(*(level.tolist() for level in obs.levels))))
-        if forks == 1:
+        if summary.forks == 1:
             found.append(Diagnostic(
                 "single_fork",
                 f"{side}: all values come from one fork",

@@ -117,7 +117,7 @@ def iteration_observations(samples: SampleTable, *, outlier_factor: float | None
     """
     table = samples.measurement()
     if table.has_histogram:
-        table = _collapse_histogram(table)
+        table = table.iteration_means()
     values = table.value
     keep = np.ones(len(values), dtype=bool)
     if outlier_factor is not None and len(values):
@@ -126,21 +126,6 @@ def iteration_observations(samples: SampleTable, *, outlier_factor: float | None
             keep = values < outlier_factor * median
     levels = [table.instance[keep], table.trial[keep], table.fork[keep]]
     return Observations(values[keep], levels, int((~keep).sum()), len(values))
-
-
-def _collapse_histogram(table: SampleTable) -> SampleTable:
-    keys = np.stack([table.instance, table.trial, table.fork, table.iteration], axis=1)
-    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    weight = np.bincount(inverse, weights=table.count)
-    total = np.bincount(inverse, weights=table.value * table.count)
-    return SampleTable.build(
-        total / weight,
-        instance=unique[:, 0],
-        trial=unique[:, 1],
-        fork=unique[:, 2],
-        iteration=unique[:, 3],
-    )
 
 
 def dataset_from_store(store, run_id: int, label: str) -> Dataset:

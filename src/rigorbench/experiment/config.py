@@ -43,6 +43,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import InputError, UserError
 from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, jmh_time, parse_params, seconds, settings_with
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
@@ -52,7 +53,6 @@ _JMH_KEYS = {"forks", "warmup_iterations", "iterations", "warmup_time", "iterati
              "params", "jvm_args", "profilers", "timeout", "mode", "time_unit", "threads"}
 _COMPARE_KEYS = {"threshold", "confidence", "resamples", "statistic", "test", "alpha", "metric",
                  "correction", "fail_on", "format"}
-DEFAULT_SEED = 1
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,8 @@ def _metric_object(series: Series, forks: list[int], histogram: bool) -> dict:
     table = table.select(np.isfinite(table.value))
     iterations = measurement_iterations(table)
     if not histogram and table.has_histogram:
-        table, iterations = _iteration_means(table, iterations)
+        table = table.with_columns(iteration=iterations).iteration_means()
+        iterations = table.iteration
     score, error = _score(table.value, table.count)
     result = {
         "score": _number(score),
@@ -208,18 +209,6 @@ def _fork_histogram(table: SampleTable, iterations: np.ndarray, fork: int) -> li
         values, counts = table.value[picked].tolist(), table.count[picked].tolist()
         result.append([[_number(v), _count(c)] for v, c in zip(values, counts)])
     return result
-
-
-def _iteration_means(table: SampleTable, iterations: np.ndarray) -> tuple[SampleTable, np.ndarray]:
-    """One row per (fork, iteration): the count-weighted mean (a histogram as iteration scores)."""
-    keys = sorted(set(zip(table.fork.tolist(), iterations.tolist())))
-    values, forks, ranks = [], [], []
-    for fork, rank in keys:
-        mask = (table.fork == fork) & (iterations == rank)
-        values.append(float(np.average(table.value[mask], weights=table.count[mask])))
-        forks.append(fork)
-        ranks.append(rank)
-    return SampleTable.build(values, fork=forks, iteration=ranks), np.array(ranks, dtype=np.int64)
 
 
 def _score(values: np.ndarray, counts: np.ndarray) -> tuple[float, float]:

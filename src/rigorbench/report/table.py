@@ -85,6 +85,11 @@ def short_names(names: list[str]) -> dict[str, str]:
     return {n: ".".join(p[shared:]) for n, p in zip(names, parts)}
 
 
+def row_label(c: Comparison, names: dict[str, str]) -> str:
+    """The shortened benchmark name with its parameters, as in ``name{k=v}``."""
+    return names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
+
+
 def comparison_table(report: ComparisonReport) -> Table:
     columns = [
         Column("benchmark", "left"),
@@ -100,7 +105,7 @@ def comparison_table(report: ComparisonReport) -> Table:
     for c in report.comparisons:
         key = (c.metric.name, c.metric.unit)
         section = sections.setdefault(key, Section(f"{c.metric.name} [{c.metric.unit}]"))
-        label = names[c.case.name] + (c.case.display_name[len(c.case.name):])
+        label = row_label(c, names)
         section.rows.append([
             label,
             side_cell(c.baseline, report.settings.statistic),
@@ -147,6 +152,6 @@ def summary_notes(report: ComparisonReport) -> list[str]:
 def warning_lines(report: ComparisonReport, names: dict[str, str]) -> list[str]:
     lines = list(report.input_warnings)
     for c in report.comparisons:
-        label = names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
+        label = row_label(c, names)
         lines.extend(f"{label} [{c.metric.name}]: {w.message}" for w in c.warnings)
     return lines
