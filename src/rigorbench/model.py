@@ -214,3 +214,34 @@ class Diagnostic:
     message: str
     severity: str = "warning"
     hint: str = ""
+
+
+SEVERITIES = ("info", "warning", "error")
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """A lint finding: where in the source a benchmark measures the wrong thing.
+
+    ``line`` and ``column`` are 1-based (as compilers and SARIF count); ``benchmark`` is the
+    benchmark method's ``Class.method`` (empty when the finding is not inside one, e.g. an
+    ``OptionsBuilder`` call). ``fixable`` says whether ``lint --fix`` rewrites it.
+    """
+
+    path: str
+    line: int
+    column: int
+    rule: str
+    severity: str
+    message: str
+    benchmark: str = ""
+    hint: str = ""
+    fixable: bool = False
+    end_line: int = 0
+    end_column: int = 0
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"severity must be one of {', '.join(SEVERITIES)}, not {self.severity!r}")
+        if self.line < 1 or self.column < 1:
+            raise ValueError("line and column are 1-based")
