@@ -1,0 +1,152 @@
+"""Steady-state detection (rigorbench.stats.steady) on synthetic series with known truth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rigorbench.stats.steady import (
+    SteadyState,
+    SteadyStateVerdict,
+    classify_forks,
+    detect_steady_state,
+)
+
+N = 3000
+
+
+def noisy(level: np.ndarray | float, seed: int, n: int = N, cv: float = 0.02) -> np.ndarray:
+    """Seconds/op around ``level`` with multiplicative Gaussian noise."""
+    rng = np.random.default_rng(seed)
+    return 1e-4 * np.asarray(level) * (1 + cv * rng.standard_normal(n))
+
+
+def warmup(tau: float, seed: int, n: int = N) -> np.ndarray:
+    """Exponential-decay warmup: twice as slow at first, then flat."""
+    return noisy(1 + np.exp(-np.arange(n) / tau), seed, n)
+
+
+@pytest.mark.parametrize("tau", [50, 100, 200])
+def test_exponential_warmup_start_is_near_where_the_decay_falls_below_tolerance(tau):
+    truth = tau * np.log(1 / 0.05)  # exp(-i / tau) < 5% from here on
+    result = detect_steady_state(warmup(tau, seed=tau))
+    assert result.reached
+    assert truth - 0.2 * tau <= result.start <= truth + 1.0 * tau
+    assert result.change_points and result.start in result.change_points
+    assert len(result.segment_means) == len(result.change_points) + 1
+    assert result.n == N
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_flat_series_is_steady_from_the_start(seed):
+    result = detect_steady_state(noisy(1.0, seed))
+    assert result.reached
+    assert result.start <= 50
+
+
+def test_level_shift_at_90_percent_is_not_reached():
+    level = np.where(np.arange(N) < 2700, 1.0, 1.2)
+    result = detect_steady_state(noisy(level, seed=3))
+    assert not result.reached
+    assert abs(result.start - 2700) <= 10
+
+
+def test_small_shift_inside_tolerance_does_not_delay_the_start():
+    level = np.where(np.arange(N) < 1500, 1.02, 1.0)
+    result = detect_steady_state(noisy(level, seed=4))
+    assert result.reached and result.start == 0
+
+
+def test_step_warmup_start_is_the_step():
+    level = np.where(np.arange(N) < 500, 1.3, 1.0)
+    result = detect_steady_state(noisy(level, seed=5))
+    assert result.reached and abs(result.start - 500) <= 10
+
+
+def test_isolated_spikes_are_filtered_and_do_not_move_the_start():
+    x = noisy(1.0, seed=6)
+    spikes = [100, 900, 1500, 2600, 2800, 2950, 2999]
+    x[spikes] *= 20
+    result = detect_steady_state(x)
+    assert result.reached and result.start <= 50
+
+
+def test_same_seed_same_result_and_default_is_deterministic():
+    x = warmup(100, seed=7)
+    assert detect_steady_state(x, seed=11) == detect_steady_state(x, seed=11)
+    assert detect_steady_state(x) == detect_steady_state(x)
+
+
+def test_start_is_an_index_of_the_input_even_with_outliers_removed_before_it():
+    level = np.where(np.arange(N) < 800, 1.5, 1.0)
+    x = noisy(level, seed=8)
+    x[[10, 20, 30, 40, 50]] *= 50  # removed by the filter: filtered indices shift by 5
+    result = detect_steady_state(x)
+    assert abs(result.start - 800) <= 10
+
+
+def test_constant_series_has_no_change_points():
+    for n in (5, 20, 3000):
+        result = detect_steady_state(np.full(n, 2.5e-5))
+        assert result == SteadyState(result.start, True, result.change_points,
+                                     result.segment_means, n)
+        assert result.start == 0
+
+
+def test_short_flat_series_are_steady_from_zero():
+    for n in (1, 2, 5, 10, 20, 50, 200):
+        result = detect_steady_state(noisy(1.0, seed=n, n=n, cv=0.01))
+        assert result.start == 0 and result.reached, n
+
+
+@pytest.mark.parametrize("n", [5, 10, 20, 80, 200])
+def test_short_series_still_trending_has_not_reached_steady_state(n):
+    result = detect_steady_state(noisy(np.linspace(2, 1, n), seed=n, n=n, cv=0.01))
+    assert not result.reached
+
+
+@pytest.mark.parametrize("n", [20, 100, 400])
+def test_short_series_with_warmup_then_flat_starts_in_the_second_half(n):
+    level = np.r_[np.linspace(2, 1, n // 2), np.ones(n - n // 2)]
+    result = detect_steady_state(noisy(level, seed=n, n=n, cv=0.01))
+    assert result.reached and n // 4 <= result.start <= 3 * n // 4
+
+
+@pytest.mark.parametrize("bad", [[1.0, np.nan, 2.0], [1.0, np.inf], [], [[1.0, 2.0]]])
+def test_invalid_series_raise_value_error(bad):
+    with pytest.raises(ValueError):
+        detect_steady_state(np.array(bad, dtype=float))
+
+
+@pytest.mark.parametrize("kw", [{"tolerance": 0}, {"tolerance": 1.5},
+                                {"last_fraction": 0}, {"min_size": 1}])
+def test_invalid_options_raise_value_error(kw):
+    with pytest.raises(ValueError):
+        detect_steady_state(noisy(1.0, seed=0, n=100), **kw)
+
+
+def test_last_fraction_decides_reached():
+    level = np.where(np.arange(N) < 2000, 1.3, 1.0)
+    x = noisy(level, seed=9)
+    assert detect_steady_state(x).reached
+    assert not detect_steady_state(x, last_fraction=0.5).reached
+
+
+def test_verdicts_steady_inconsistent_none():
+    steady = [noisy(1.0, seed=s) for s in range(3)]
+    late = noisy(np.where(np.arange(N) < 2800, 1.0, 1.3), seed=10)
+    assert classify_forks(steady).verdict == "steady"
+    assert classify_forks(steady + [late]).verdict == "inconsistent"
+    result = classify_forks([late, late])
+    assert isinstance(result, SteadyStateVerdict)
+    assert result.verdict == "none" and len(result.forks) == 2
+    assert not any(f.reached for f in result.forks)
+
+
+def test_classify_forks_passes_options_and_is_deterministic():
+    forks = [warmup(100, seed=s) for s in range(2)]
+    assert classify_forks(forks, seed=3) == classify_forks(forks, seed=3)
+    strict = classify_forks(forks, last_fraction=0.05)
+    assert strict.verdict == "none"
+    with pytest.raises(ValueError):
+        classify_forks([])
