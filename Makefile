@@ -14,7 +14,16 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-test: $(STAMP)
+# Microsoft's SARIF validator (npm @microsoft/sarif-multitool, a self-contained binary):
+# the lint tests check that our SARIF passes the official schema and rules.
+SARIF_VERSION = 5.7.0
+SARIF_TOOL    = .tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+
+$(SARIF_TOOL):
+	npm install --silent --no-audit --no-fund --prefix .tools/sarif @microsoft/sarif-multitool@$(SARIF_VERSION)
+	chmod u+x $(SARIF_TOOL)
+
+test: $(STAMP) $(SARIF_TOOL)
 	$(BIN)/python -m pytest -q
 
 # The main job on the bundled example: build both versions, run them as randomized
@@ -31,4 +40,4 @@ testdata: $(STAMP)
 	$(BIN)/python examples/jmh-demo/make_testdata.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) .tools build src/*.egg-info

@@ -10,7 +10,7 @@ import sys
 from typing import IO, Sequence
 
 from rigorbench import __version__
-from rigorbench.cli import ab, compare, export, run, runs
+from rigorbench.cli import ab, compare, export, lint, run, runs
 from rigorbench.cli.parser import HelpRequested, Parser
 from rigorbench.errors import UserError
 from rigorbench.experiment.runner import Interrupted
@@ -19,6 +19,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 # One module per command, each with SUMMARY, DESCRIPTION, EPILOG, add_arguments, run.
 COMMANDS = {
+    "lint": lint,
     "compare": compare,
     "ab": ab,
     "run": run,

@@ -10,6 +10,7 @@ from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import dataset_from_store
 from rigorbench.cli.compare import add_output_arguments, add_statistics_arguments, finish_comparison, settings_from
 from rigorbench.cli.parser import UsageError, positive_int
+from rigorbench.cli.prelint import LintFailed, add_lint_arguments, lint_before_build
 from rigorbench.experiment.options import (
     DEFAULT_SETTINGS, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
 )
@@ -74,6 +75,7 @@ def add_experiment_arguments(parser: argparse.ArgumentParser) -> None:
     exp.add_argument("--quick", action="store_true", help="seconds per trial instead of minutes: for demos and smoke tests, not for decisions")
     exp.add_argument("--store", metavar="DB", help=f"results store (default: PATH/{DEFAULT_STORE})")
     exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
+    add_lint_arguments(exp)
 
 
 def run_settings_from(args: argparse.Namespace):
@@ -119,9 +121,18 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     plan = _plan(args)
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     with ResultStore.open(store_path) as store:
-        result = start_experiment(plan, store, reporter)
+        try:
+            result = start_experiment(plan, store, reporter, before_build(args, reporter))
+        except LintFailed as error:
+            stderr.write(f"rigorbench: {error}\n")
+            return 1
         labels = [v.label for v in plan.versions]
         return conclude(store, result, labels[0], labels[1:], args, stdout, reporter)
+
+
+def before_build(args: argparse.Namespace, reporter):
+    """The pre-build hook of ``ab`` and ``run``: lint the sources unless --no-lint."""
+    return None if args.no_lint else lint_before_build(reporter, args.strict)
 
 
 def conclude(store, result: ExperimentResult, baseline: str, contenders: list[str], args, stdout, reporter) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.cli.ab import conclude
+from rigorbench.cli.ab import before_build, conclude
 from rigorbench.cli.compare import add_output_arguments, add_statistics_arguments
 from rigorbench.cli.parser import UsageError, fraction, positive_int
+from rigorbench.cli.prelint import LintFailed, add_lint_arguments
 from rigorbench.experiment.config import load_config
 from rigorbench.experiment.progress import make_reporter
 from rigorbench.experiment.runner import resume_experiment, start_experiment
@@ -37,6 +38,7 @@ _COMPARE_TYPES = {"threshold": fraction, "confidence": fraction, "alpha": fracti
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", nargs="?", default="rigorbench.toml", metavar="CONFIG", help="the experiment file (default: rigorbench.toml)")
     parser.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run of this experiment's store")
+    add_lint_arguments(parser.add_argument_group("lint"))
     add_statistics_arguments(parser)
     add_output_arguments(parser)
     # What a flag left at its default may be set by the file, within the flag's choices.
@@ -68,5 +70,9 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         if args.resume is not None:
             result = resume_experiment(args.resume, store, reporter)
         else:
-            result = start_experiment(config.plan, store, reporter)
+            try:
+                result = start_experiment(config.plan, store, reporter, before_build(args, reporter))
+            except LintFailed as error:
+                stderr.write(f"rigorbench: {error}\n")
+                return 1
         return conclude(store, result, config.baseline, contenders, args, stdout, reporter)

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from rigorbench import __version__
 from rigorbench.errors import UserError
@@ -57,11 +57,21 @@ def _safe(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", label)[:40] or "version"
 
 
+# Called with a version's label and checked-out source directory before it is built.
+BeforeBuild = Callable[[str, Path], None]
+
+
 @contextlib.contextmanager
 def built_versions(
-    project: Path, specs: tuple[VersionSpec, ...], harness: Harness, reporter: Reporter
+    project: Path, specs: tuple[VersionSpec, ...], harness: Harness, reporter: Reporter,
+    before_build: BeforeBuild | None = None,
 ) -> Iterator[dict[str, tuple[PreparedVersion, Build]]]:
-    """Check out and build every version; remove temporary worktrees afterwards."""
+    """Check out and build every version; remove temporary worktrees afterwards.
+
+    ``before_build(label, source_dir)`` runs on each checked-out version before it is built
+    (``ab`` and ``run`` lint the benchmark sources there); an exception from it stops the
+    experiment before anything is built or stored.
+    """
     scratch = Path(tempfile.mkdtemp(prefix="rigorbench-"))
     prepared: list[PreparedVersion] = []
     try:
@@ -69,6 +79,8 @@ def built_versions(
         for spec in specs:
             version = prepare_version(project, spec, scratch)
             prepared.append(version)
+            if before_build is not None:
+                before_build(spec.label, version.project_dir)
             where = version.info.commit[:12] if version.worktree and version.info.commit else str(version.project_dir)
             reporter.message(f"building {spec.label} ({where}) ...")
             try:
@@ -85,7 +97,9 @@ def built_versions(
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def start_experiment(plan: ExperimentPlan, store: ResultStore, reporter: Reporter) -> ExperimentResult:
+def start_experiment(
+    plan: ExperimentPlan, store: ResultStore, reporter: Reporter, before_build: BeforeBuild | None = None
+) -> ExperimentResult:
     """Plan, build, create the run in the store, and execute it."""
     harness = get_harness(plan.harness)
     project = Path(plan.project)
@@ -93,7 +107,7 @@ def start_experiment(plan: ExperimentPlan, store: ResultStore, reporter: Reporte
         raise UserError(f"{plan.project}: no such project directory")
     for warning in fitness_warnings(capture_environment(), plan.settings):
         reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
-    with built_versions(project, plan.versions, harness, reporter) as builds:
+    with built_versions(project, plan.versions, harness, reporter, before_build) as builds:
         settings = {"run": plan.settings.as_dict(), "trials": plan.trials}
         run_id = store.create_run(
             harness=plan.harness, project=str(project), order=plan.order, seed=plan.seed, settings=settings,

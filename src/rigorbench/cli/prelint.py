@@ -1,0 +1,51 @@
+"""Lint each version's benchmark sources before ``ab`` / ``run`` build them.
+
+A run takes minutes to hours; a benchmark whose result the JIT can remove wastes all of it.
+The findings are printed with the progress (standard error); they stop the experiment only
+with ``--strict``, and then before anything is built or stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rigorbench.errors import UserError
+from rigorbench.experiment.progress import Reporter
+from rigorbench.lint import lint_paths
+from rigorbench.report.lint import severity_rank, summary_line
+
+
+class LintFailed(UserError):
+    """``--strict`` and the sources have findings at warning level or worse."""
+
+
+def add_lint_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--strict", action="store_true", help="stop before building when lint finds a warning or an error in a version's sources")
+    group.add_argument("--no-lint", action="store_true", help="do not lint the benchmark sources before building")
+
+
+def _relative(path: str, root: Path) -> str:
+    try:
+        return str(Path(path).relative_to(root))
+    except ValueError:
+        return path
+
+
+def lint_before_build(reporter: Reporter, strict: bool):
+    """The ``before_build`` hook: lint one version's checked-out sources and report."""
+
+    def hook(label: str, source_dir: Path) -> None:
+        result = lint_paths([source_dir])
+        for f in result.findings:
+            reporter.message(f"lint {label}: {_relative(f.path, source_dir)}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}")
+        if result.findings:
+            reporter.message(f"lint {label}: {summary_line(result)}; see 'rigorbench lint --explain RULE'")
+        serious = [f for f in result.findings if severity_rank(f.severity) >= severity_rank("warning")]
+        if strict and serious:
+            raise LintFailed(
+                f"version {label}: lint found {len(serious)} problem(s) in the benchmark sources; "
+                "nothing was built or run (fix them, or drop --strict)"
+            )
+
+    return hook

@@ -1,0 +1,237 @@
+"""What a rule sees: a file, its benchmark methods, and how calls and names resolve.
+
+A benchmark method is a method annotated ``@Benchmark`` (simple or fully qualified name).
+Resolution is deliberately shallow: locals and parameters by declared type, fields through
+the project index (including ``state.field`` for a ``@State`` parameter), calls to the pure
+JDK table of :mod:`rigorbench.lint.pure`, to ``Blackhole`` or to project methods. Anything
+else is "unknown", which every rule treats as having side effects.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from rigorbench.lint.index import ClassInfo, FieldInfo, FileInfo, Index, MethodInfo
+from rigorbench.lint.parse import SourceFile, annotation, last_name, walk
+from rigorbench.lint.pure import pure_instance, pure_static
+
+
+@dataclass(frozen=True)
+class Call:
+    """How a ``method_invocation`` resolves: kind is pure, blackhole, project or unknown."""
+
+    kind: str
+    name: str
+    return_type: str | None = None
+    method: MethodInfo | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Benchmark:
+    """A ``@Benchmark`` method with the types of its parameters and locals."""
+
+    file: FileInfo
+    cls: ClassInfo
+    node: Node
+    index: Index
+    locals: dict[str, str] = field(default_factory=dict)
+    params: tuple[str, ...] = ()
+
+    @property
+    def source(self) -> SourceFile:
+        return self.file.source
+
+    @property
+    def name(self) -> str:
+        return f"{self.cls.name}.{self.source.text(self.node.child_by_field_name('name'))}"
+
+    @property
+    def body(self) -> Node | None:
+        return self.node.child_by_field_name("body")
+
+    @property
+    def void(self) -> bool:
+        return self.node.child_by_field_name("type").type == "void_type"
+
+    @property
+    def blackhole(self) -> str | None:
+        return next((p for p in self.params if last_name_type(self.locals[p]) == "Blackhole"),
+                    None)
+
+    def field_of(self, node: Node) -> FieldInfo | None:
+        """The project field an identifier or ``x.f`` / ``this.f`` expression reads."""
+        if node.type == "identifier":
+            name = self.source.text(node)
+            return None if name in self.locals else self.index.field(self.cls, name)
+        if node.type == "field_access":
+            obj, name = node.child_by_field_name("object"), self.source.text(node.child_by_field_name("field"))
+            if obj.type == "this":
+                return self.index.field(self.cls, name)
+            owner = self.class_of(obj)
+            return self.index.field(owner, name) if owner is not None else None
+        return None
+
+    def class_of(self, node: Node) -> ClassInfo | None:
+        type_name = self.type_of(node)
+        if type_name is None and node.type == "identifier":
+            type_name = self.source.text(node)  # a class name: static access
+        return self.index.lookup(type_name, self.cls) if type_name else None
+
+    def type_of(self, node: Node) -> str | None:
+        kind = node.type
+        if kind == "identifier":
+            name = self.source.text(node)
+            if name in self.locals:
+                return self.locals[name]
+            info = self.index.field(self.cls, name)
+            return info.type if info else None
+        if kind == "field_access":
+            info = self.field_of(node)
+            return info.type if info else None
+        if kind == "string_literal":
+            return "String"
+        if kind == "method_invocation":
+            return self.call(node).return_type
+        if kind == "parenthesized_expression":
+            return self.type_of(node.named_children[0])
+        if kind == "cast_expression":
+            return self.source.text(node.child_by_field_name("type"))
+        return None
+
+    def call(self, node: Node) -> Call:
+        """Resolve a ``method_invocation`` node (see the module docstring)."""
+        name = self.source.text(node.child_by_field_name("name"))
+        obj = node.child_by_field_name("object")
+        nargs = len(node.child_by_field_name("arguments").named_children)
+        if obj is None or obj.type == "this":
+            return self._unqualified(name, nargs)
+        if obj.type in ("identifier", "scoped_identifier", "field_access") or obj.type.endswith("literal") \
+                or obj.type in ("method_invocation", "parenthesized_expression"):
+            receiver = self.type_of(obj) if obj.type != "scoped_identifier" else None
+            if receiver is not None:
+                return self._instance(receiver, name, nargs)
+            if obj.type in ("identifier", "scoped_identifier", "field_access"):
+                return self._static(last_name(obj), name, nargs)
+        return Call("unknown", name)
+
+    def _unqualified(self, name: str, nargs: int) -> Call:
+        methods = self.index.methods(self.cls, name)
+        if methods:
+            return _project(name, methods, nargs)
+        for imported in self.file.static_imports:
+            parts = imported.split(".")
+            if parts[-1] in (name, "*") and len(parts) >= 2:
+                pure, result = pure_static(parts[-2], name)
+                if pure:
+                    return Call("pure", name, result)
+        return Call("unknown", name)
+
+    def _instance(self, receiver: str, name: str, nargs: int) -> Call:
+        if last_name_type(receiver) == "Blackhole":
+            return Call("blackhole", name)
+        pure, result = pure_instance(last_name_type(receiver), name)
+        if pure:
+            return Call("pure", name, result)
+        owner = self.index.lookup(receiver, self.cls)
+        methods = self.index.methods(owner, name)
+        return _project(name, methods, nargs) if methods else Call("unknown", name)
+
+    def _static(self, owner: str, name: str, nargs: int) -> Call:
+        pure, result = pure_static(owner, name)
+        if pure:
+            return Call("pure", name, result)
+        methods = self.index.methods(self.index.lookup(owner, self.cls), name)
+        return _project(name, methods, nargs) if methods else Call("unknown", name)
+
+    @functools.cached_property
+    def nested(self) -> tuple[tuple[int, int], ...]:
+        """Byte ranges of lambdas, method references and class bodies inside the body."""
+        kinds = ("lambda_expression", "method_reference", "class_body")
+        return tuple((n.start_byte, n.end_byte) for kind in kinds
+                     for n in self.source.within(kind, self.body))
+
+    def own(self, kind: str) -> list[Node]:
+        """Nodes of an indexed ``kind`` in the body, outside lambdas and nested classes."""
+        nodes = self.source.within(kind, self.body)
+        if not self.nested:
+            return nodes
+        return [n for n in nodes if not any(
+            s <= n.start_byte and n.end_byte <= e and (n.start_byte, n.end_byte) != (s, e)
+            for s, e in self.nested)]
+
+
+def last_name_type(type_name: str) -> str:
+    return type_name.split("<", 1)[0].strip().rsplit(".", 1)[-1]
+
+
+def _project(name: str, methods: list[MethodInfo], nargs: int) -> Call:
+    chosen = next((m for m in methods if len(m.params) == nargs), methods[0])
+    return Call("project", name, chosen.return_type, chosen)
+
+
+def _collect_locals(source: SourceFile, method: Node) -> tuple[dict[str, str], tuple[str, ...]]:
+    types: dict[str, str] = {}
+    params = []
+    kinds = ("formal_parameter", "spread_parameter", "catch_formal_parameter",
+             "local_variable_declaration", "resource", "enhanced_for_statement",
+             "lambda_expression")
+    found = sorted((n for kind in kinds for n in source.within(kind, method)),
+                   key=lambda n: n.start_byte)
+    for node in found:
+        if node.type in ("formal_parameter", "spread_parameter", "catch_formal_parameter"):
+            name = node.child_by_field_name("name") or next(
+                (c for c in node.named_children if c.type in ("identifier", "variable_declarator")), None)
+            type_node = node.child_by_field_name("type") or next(
+                (c for c in node.named_children if c.type.endswith("type")), None)
+            if name is not None:
+                if name.type == "variable_declarator":
+                    name = name.child_by_field_name("name")
+                types[source.text(name)] = source.text(type_node) if type_node else ""
+                if node.parent is not None and node.parent.parent == method:
+                    params.append(source.text(name))
+        elif node.type in ("local_variable_declaration", "resource"):
+            type_text = source.text(node.child_by_field_name("type"))
+            for decl in node.children_by_field_name("declarator") or [node]:
+                name = decl.child_by_field_name("name")
+                if name is not None:
+                    types[source.text(name)] = type_text
+        elif node.type == "enhanced_for_statement":
+            types[source.text(node.child_by_field_name("name"))] = source.text(node.child_by_field_name("type"))
+        elif node.type == "lambda_expression":
+            params_node = node.child_by_field_name("parameters")
+            for ident in walk(params_node) if params_node is not None else ():
+                if ident.type == "identifier" and ident.parent.type != "formal_parameter":
+                    types.setdefault(source.text(ident), "")
+    return types, tuple(params)
+
+
+def is_benchmark(method: Node) -> bool:
+    return annotation(method, "Benchmark") is not None
+
+
+@dataclass(frozen=True, eq=False)
+class FileContext:
+    """One file for the rules, with the project index and the file's benchmark methods."""
+
+    file: FileInfo
+    index: Index
+    benchmarks: tuple[Benchmark, ...]
+
+    @property
+    def source(self) -> SourceFile:
+        return self.file.source
+
+
+def file_context(file: FileInfo, index: Index) -> FileContext:
+    benchmarks = []
+    for cls in file.classes:
+        for methods in cls.methods.values():
+            for method in methods:
+                if is_benchmark(method.node):
+                    local_types, params = _collect_locals(file.source, method.node)
+                    benchmarks.append(Benchmark(file, cls, method.node, index, local_types, params))
+    benchmarks.sort(key=lambda b: b.node.start_byte)
+    return FileContext(file, index, tuple(benchmarks))

@@ -1,0 +1,118 @@
+"""Lint driver: find Java files, parse them, index the project, run the rules.
+
+The static rules are those of Costa et al. 2019 (Table 3) plus ours (see
+:mod:`rigorbench.lint.rules`), applied to source code. Output is deterministic: files are
+visited in sorted order and findings sorted by (path, line, column, rule). Each finding
+is kept together with its fix edits in :class:`FilePlan` objects (not part of equality or
+repr of :class:`LintResult`) so that :func:`rigorbench.lint.fix.fix_findings` does not
+need to lint again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rigorbench.errors import InputError, UserError
+from rigorbench.lint.base import Issue
+from rigorbench.lint.context import file_context
+from rigorbench.lint.index import FileInfo, build_index, index_file
+from rigorbench.lint.parse import first_error, parse
+from rigorbench.lint.rules import RULES
+from rigorbench.model import Finding
+
+SKIPPED_DIRS = frozenset({"target", "build", ".git"})
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    """One file's original bytes and the issues (finding + edits) located in it."""
+
+    path: str
+    data: bytes
+    issues: tuple[Issue, ...]
+
+
+@dataclass(frozen=True)
+class LintResult:
+    """Findings sorted by (path, line, column, rule); ``files`` Java files parsed;
+    ``benchmarks`` ``@Benchmark`` methods seen; ``warnings`` one line each (syntax errors,
+    undecodable files). ``plans`` carries the fix edits for ``fix_findings``."""
+
+    findings: tuple[Finding, ...]
+    files: int
+    benchmarks: int
+    warnings: tuple[str, ...] = ()
+    plans: tuple[FilePlan, ...] = field(default=(), repr=False, compare=False)
+
+
+def discover(paths: Sequence[str | os.PathLike]) -> list[str]:
+    """Java files under ``paths``, sorted, each spelled as reached from the argument."""
+    found: set[str] = set()
+    for given in paths:
+        text = os.fspath(given)
+        if not os.path.exists(text):
+            raise InputError(text, None, "no such file or directory")
+        if os.path.isfile(text):
+            found.add(text)
+            continue
+        for root, dirs, files in os.walk(text):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+            found.update(os.path.join(root, f) for f in files if f.endswith(".java"))
+    return sorted(found)
+
+
+def _selected(rules: Iterable[str] | None) -> list[str]:
+    if rules is None:
+        return list(RULES)
+    chosen = [r.strip().upper() for r in rules]
+    unknown = [r for r in chosen if r not in RULES]
+    if unknown:
+        raise UserError(f"unknown lint rule {', '.join(unknown)}; valid rules: {', '.join(RULES)}")
+    return [r for r in RULES if r in chosen]
+
+
+def _parse_all(files: list[str]) -> tuple[list[FileInfo], list[str]]:
+    infos, warnings = [], []
+    for path in files:
+        data = Path(path).read_bytes()
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            warnings.append(f"{path}: not UTF-8, skipped")
+            continue
+        source = parse(path, data)
+        error = first_error(source.root)
+        if error is not None:
+            warnings.append(f"{path}:{error.start_point[0] + 1}: syntax error; findings in this "
+                            f"file may be incomplete")
+        infos.append(index_file(source))
+    return infos, warnings
+
+
+def lint_paths(paths: Sequence[str | os.PathLike], *,
+               rules: Iterable[str] | None = None) -> LintResult:
+    """Lint every Java file under ``paths`` with the selected rules (default: all)."""
+    selected = _selected(rules)
+    infos, warnings = _parse_all(discover(paths))
+    index = build_index(infos)
+    issues: dict[tuple, Issue] = {}
+    benchmarks = 0
+    for info in infos:
+        ctx = file_context(info, index)
+        benchmarks += len(ctx.benchmarks)
+        for rule_id in selected:
+            for issue in RULES[rule_id].check(ctx):
+                f = issue.finding
+                issues.setdefault((f.path, f.line, f.column, f.rule), issue)
+    ordered = sorted(issues.values(), key=lambda i: (i.finding.path, i.finding.line,
+                                                     i.finding.column, i.finding.rule))
+    data = {info.source.path: info.source.data for info in infos}
+    by_path: dict[str, list[Issue]] = {}
+    for issue in ordered:
+        by_path.setdefault(issue.finding.path, []).append(issue)
+    plans = [FilePlan(path, data[path], tuple(found)) for path, found in by_path.items()]
+    return LintResult(tuple(i.finding for i in ordered), len(infos), benchmarks,
+                      tuple(warnings), tuple(plans))

@@ -1,0 +1,219 @@
+"""A light project index over every parsed Java file: classes, fields, methods, imports.
+
+Rules need facts that span files: whether a parameter's type is a ``@State`` class declared
+elsewhere (``@State`` is inherited from a project superclass), whether a called project
+method returns a value, whether a field is ``final``. Costa et al. 2019 (section 4.1) skip
+calls outside benchmark classes; we index the whole given tree, but only its source: a
+type that is not declared in the given files is "unknown" and rules stay conservative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from rigorbench.lint.parse import (SourceFile, annotation, annotation_value, last_name,
+                                   modifier_words)
+
+CLASS_TYPES = frozenset({"class_declaration", "enum_declaration", "record_declaration"})
+
+
+@dataclass(frozen=True, eq=False)
+class FieldInfo:
+    name: str
+    type: str
+    static: bool
+    final: bool
+    declarator: Node
+    declaration: Node
+    owner: str
+    source: SourceFile
+
+
+@dataclass(frozen=True, eq=False)
+class MethodInfo:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    return_type: str
+    node: Node
+    owner: str
+
+    @property
+    def void(self) -> bool:
+        return self.return_type == "void"
+
+
+@dataclass(frozen=True, eq=False)
+class ClassInfo:
+    name: str
+    qualified: str
+    superclass: str
+    node: Node
+    source: SourceFile
+    state_scope: str | None
+    fields: dict[str, FieldInfo] = field(default_factory=dict)
+    methods: dict[str, list[MethodInfo]] = field(default_factory=dict)
+    package: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class FileInfo:
+    source: SourceFile
+    package: str
+    imports: tuple[str, ...]
+    static_imports: tuple[str, ...]
+    classes: tuple[ClassInfo, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Index:
+    """All classes by simple name (a name may be declared more than once), plus the same
+    classes keyed by qualified name, by (simple name, file) and by (simple name, package)
+    so that :meth:`lookup` stays O(1) when a name is declared in every file."""
+
+    classes: dict[str, list[ClassInfo]]
+    qualified: dict[str, ClassInfo] = field(default_factory=dict)
+    by_file: dict[tuple[str, int], ClassInfo] = field(default_factory=dict)
+    by_package: dict[tuple[str, str], ClassInfo] = field(default_factory=dict)
+
+    def lookup(self, name: str, near: ClassInfo | None = None) -> ClassInfo | None:
+        """The class ``name`` (simple or qualified) names, seen from class ``near``.
+
+        Simple names are declared many times in real projects (every benchmark may nest a
+        ``State`` class), so the nearest declaration wins: an exact qualified name, then
+        the same file, then the same package, then the first one indexed.
+        """
+        simple = last_name_of(name)
+        found = self.classes.get(simple)
+        if not found:
+            return None
+        if len(found) == 1:
+            return found[0]
+        base = name.split("<", 1)[0].strip()
+        if base in self.qualified:
+            return self.qualified[base]
+        if near is not None:
+            nearest = self.by_file.get((simple, id(near.source))) or self.by_package.get(
+                (simple, near.package))
+            if nearest is not None:
+                return nearest
+        return found[0]
+
+    def lineage(self, cls: ClassInfo) -> Iterator[ClassInfo]:
+        """``cls`` and its project superclasses, nearest first (cycle-safe)."""
+        seen: set[int] = set()
+        current: ClassInfo | None = cls
+        while current is not None and id(current) not in seen:
+            seen.add(id(current))
+            yield current
+            current = self.lookup(current.superclass, current) if current.superclass else None
+
+    def state_scope(self, cls: ClassInfo) -> str | None:
+        """``Benchmark``/``Thread``/``Group`` when ``cls`` or a project superclass is @State."""
+        return next((c.state_scope for c in self.lineage(cls) if c.state_scope), None)
+
+    def field(self, cls: ClassInfo, name: str) -> FieldInfo | None:
+        return next((c.fields[name] for c in self.lineage(cls) if name in c.fields), None)
+
+    def methods(self, cls: ClassInfo | None, name: str) -> list[MethodInfo]:
+        if cls is None:
+            return []
+        return next((c.methods[name] for c in self.lineage(cls) if name in c.methods), [])
+
+
+def last_name_of(type_name: str) -> str:
+    base = type_name.split("<", 1)[0].strip()
+    return base.rsplit(".", 1)[-1]
+
+
+def _package(source: SourceFile) -> str:
+    for child in source.root.named_children:
+        if child.type == "package_declaration":
+            name = next((c for c in child.named_children if "identifier" in c.type), None)
+            return source.text(name) if name is not None else ""
+    return ""
+
+
+def _imports(source: SourceFile) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    plain, static = [], []
+    for child in source.root.named_children:
+        if child.type != "import_declaration":
+            continue
+        text = source.text(child)[len("import"):].strip().rstrip(";").strip()
+        if text.startswith("static "):
+            static.append(text[len("static "):].strip())
+        else:
+            plain.append(text)
+    return tuple(plain), tuple(static)
+
+
+def _state_scope(source: SourceFile, node: Node) -> str | None:
+    state = annotation(node, "State")
+    if state is None:
+        return None
+    value = annotation_value(state)
+    return last_name(value) if value is not None else "Thread"
+
+
+def _fields_and_methods(cls: ClassInfo) -> None:
+    body = cls.node.child_by_field_name("body")
+    if body is None:
+        return
+    members = list(body.named_children)
+    members += [m for c in members if c.type == "enum_body_declarations" for m in c.named_children]
+    text = cls.source.text
+    for member in members:
+        if member.type == "field_declaration":
+            words = modifier_words(member)
+            type_text = text(member.child_by_field_name("type"))
+            for declarator in member.children_by_field_name("declarator"):
+                name = text(declarator.child_by_field_name("name"))
+                cls.fields[name] = FieldInfo(name, type_text, "static" in words, "final" in words,
+                                             declarator, member, cls.qualified, cls.source)
+        elif member.type == "method_declaration":
+            params = tuple((text(p.child_by_field_name("type")) if p.child_by_field_name("type") else "",
+                            text(p.child_by_field_name("name")) if p.child_by_field_name("name") else "")
+                           for p in member.child_by_field_name("parameters").named_children
+                           if p.type in ("formal_parameter", "spread_parameter"))
+            name = text(member.child_by_field_name("name"))
+            info = MethodInfo(name, params, text(member.child_by_field_name("type")), member,
+                              cls.qualified)
+            cls.methods.setdefault(name, []).append(info)
+
+
+def index_file(source: SourceFile) -> FileInfo:
+    package = _package(source)
+    plain, static = _imports(source)
+    classes = []
+    declared = sorted((n for kind in CLASS_TYPES for n in source.within(kind, source.root)),
+                      key=lambda n: n.start_byte)
+    for node in declared:
+        if node.child_by_field_name("name") is None:
+            continue
+        outer, parent = [], node.parent
+        while parent is not None:
+            if parent.type in CLASS_TYPES and parent.child_by_field_name("name") is not None:
+                outer.append(source.text(parent.child_by_field_name("name")))
+            parent = parent.parent
+        name = source.text(node.child_by_field_name("name"))
+        qualified = ".".join(p for p in [package, *reversed(outer), name] if p)
+        superclass = node.child_by_field_name("superclass")
+        super_name = last_name(superclass.named_children[0]) if superclass is not None else ""
+        info = ClassInfo(name, qualified, super_name, node, source, _state_scope(source, node),
+                         package=package)
+        _fields_and_methods(info)
+        classes.append(info)
+    return FileInfo(source, package, plain, static, tuple(classes))
+
+
+def build_index(files: list[FileInfo]) -> Index:
+    index = Index({})
+    for info in files:
+        for cls in info.classes:
+            index.classes.setdefault(cls.name, []).append(cls)
+            index.qualified.setdefault(cls.qualified, cls)
+            index.by_file.setdefault((cls.name, id(cls.source)), cls)
+            index.by_package.setdefault((cls.name, info.package), cls)
+    return index

@@ -1,0 +1,184 @@
+"""Configuration rules read from annotations and option builders: INVO, FORK, OPINV.
+
+INVO and FORK are bad practices 4 and 5 of Costa et al. 2019 (section 2.2, Table 3);
+JMHSample_07_FixtureLevelInvocation, JMHSample_38_PerInvokeSetup, JMHSample_12_Forking.
+OPINV is ours: ``@OperationsPerInvocation(N)`` divides the measured time by N, which is
+only right when one invocation really performs N operations (usually a loop).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from rigorbench.lint.base import Edit, Issue, make_issue
+from rigorbench.lint.context import Benchmark, FileContext, is_benchmark
+from rigorbench.lint.index import ClassInfo
+from rigorbench.lint.parse import (LOOPS, annotation, annotation_value, annotations, int_literal,
+                                   last_name, walk)
+
+INVO_TITLE = "a @Setup/@TearDown fixture runs at Level.Invocation, around every benchmark call"
+INVO_REFERENCE = ("Costa et al. 2019, section 2.2; JMHSample_07_FixtureLevelInvocation, "
+                  "JMHSample_38_PerInvokeSetup")
+INVO_EXPLANATION = """\
+What goes wrong: a fixture method with Level.Invocation runs before or after every single
+call of the benchmark method. To keep the fixture out of the measurement, JMH must read
+the clock around each call, so every invocation pays for two timestamps and for the
+synchronisation between fixture and measurement.
+
+Why it matters: reading the timer costs tens of nanoseconds and has limited resolution;
+for a benchmark that runs for microseconds or less, that overhead and its jitter dominate
+the result, and it affects every benchmark of the class that shares the fixture. The
+fixture also disturbs caches and the JIT's profile right before each measured call.
+
+How to fix: move the per-call work into the benchmark (and subtract a baseline if needed)
+or run the fixture at Level.Iteration or Level.Trial. Level.Invocation is legitimate when
+each benchmark call does well above a millisecond of work and really needs fresh state,
+for example sorting an array that the previous call already sorted
+(JMHSample_38_PerInvokeSetup); then this warning can be accepted.
+
+Before:
+    @Setup(Level.Invocation) public void reset() { data = copyOf(original); }
+
+After:
+    @Setup(Level.Iteration) public void reset() { data = copyOf(original); }
+"""
+
+FORK_TITLE = "benchmarks run with zero forks, inside the JMH host JVM"
+FORK_REFERENCE = "Costa et al. 2019, section 2.2; JMHSample_12_Forking"
+FORK_EXPLANATION = """\
+What goes wrong: @Fork(0) or .forks(0) runs the benchmarks inside the JVM that runs JMH
+itself instead of a fresh JVM per benchmark.
+
+Why it matters: HotSpot optimises code for the profile it has observed. In a shared JVM,
+the profile collected while running one benchmark (for example which implementations of
+an interface were seen at a call site) stays and makes later benchmarks faster or slower
+depending on their order. JVM options and compiler hints from the annotations are also
+not applied, and run-to-run variance between JVMs cannot be observed.
+
+How to fix: keep at least one fork (the JMH default is 5); use more forks to measure the
+variance between JVM runs.
+
+Before:
+    @Fork(0)
+
+After:
+    @Fork(1)
+"""
+
+OPINV_TITLE = "@OperationsPerInvocation(N) on a benchmark whose body performs one operation"
+OPINV_REFERENCE = "JMH OperationsPerInvocation javadoc; JMHSample_11_Loops"
+OPINV_EXPLANATION = """\
+What goes wrong: @OperationsPerInvocation(N) tells JMH that one call of the benchmark
+method performs N operations, so the reported time per operation is the measured time
+divided by N. When the body contains no loop and calls only code without loops, one call
+is one operation and the result is N times too small.
+
+How rigorbench decides: it reports only when the body has no loop, no lambda and calls only
+known pure JDK methods, Blackhole methods or project methods that neither loop nor call
+anything. A call to any
+other method might do N operations (for example sorting N elements), so it is not reported.
+
+How to fix: remove the annotation, or make the body perform N operations.
+
+Before:
+    @Benchmark @OperationsPerInvocation(100)
+    public double measure() { return Math.log(x); }
+
+After:
+    @Benchmark
+    public double measure() { return Math.log(x); }
+"""
+
+
+def _int_value(ctx: FileContext, cls: ClassInfo, node: Node | None) -> int | None:
+    """An integer literal, or a ``static final`` int field of the project initialised by one."""
+    value = int_literal(node)
+    if value is not None or node is None or node.type not in ("identifier", "field_access"):
+        return value
+    if node.type == "field_access":
+        owner = ctx.index.lookup(ctx.source.text(node.child_by_field_name("object")), cls)
+        info = ctx.index.field(owner, last_name(node)) if owner is not None else None
+    else:
+        info = ctx.index.field(cls, ctx.source.text(node))
+    if info is None or not (info.static and info.final):
+        return None
+    return int_literal(info.declarator.child_by_field_name("value"))
+
+
+def _level_is_invocation(ctx: FileContext, node: Node | None) -> bool:
+    if node is None:
+        return False
+    text = ctx.source.text(node).replace(" ", "")
+    if text.endswith("Level.Invocation"):
+        return True
+    return text == "Invocation" and any(
+        imp.endswith("Level.Invocation") or imp.endswith("Level.*") for imp in ctx.file.static_imports)
+
+
+def check_invo(ctx: FileContext) -> Iterator[Issue]:
+    for cls in ctx.file.classes:
+        for methods in cls.methods.values():
+            for method in methods:
+                for name, node in annotations(method.node):
+                    if name in ("Setup", "TearDown") and _level_is_invocation(ctx, annotation_value(node)):
+                        yield make_issue(ctx.source, node, "INVO", "warning",
+                                         f"@{name}(Level.Invocation) on {cls.name}.{method.name} "
+                                         f"adds timestamp overhead to every benchmark call",
+                                         hint="use Level.Iteration or Level.Trial unless each call "
+                                         "does well over 1 ms of work")
+
+
+def check_fork(ctx: FileContext) -> Iterator[Issue]:
+    for cls in ctx.file.classes:
+        targets = [(cls.node, "")] + [(m.node, f"{cls.name}.{m.name}") for ms in cls.methods.values()
+                                      for m in ms]
+        for declaration, bench in targets:
+            fork = annotation(declaration, "Fork")
+            value = annotation_value(fork) if fork is not None else None
+            if _int_value(ctx, cls, value) == 0:
+                yield _fork_issue(ctx, value, bench, "@Fork(0)")
+    for node in ctx.source.within("method_invocation", ctx.source.root):
+        if node.child_by_field_name("object") is not None \
+                and ctx.source.text(node.child_by_field_name("name")) == "forks":
+            args = node.child_by_field_name("arguments").named_children
+            if len(args) == 1 and int_literal(args[0]) == 0:
+                yield _fork_issue(ctx, args[0], "", ".forks(0)")
+
+
+def _fork_issue(ctx: FileContext, value: Node, bench: str, what: str) -> Issue:
+    return make_issue(ctx.source, value, "FORK", "error",
+                      f"{what} runs benchmarks in the JMH host JVM, sharing JIT profiles",
+                      benchmark=bench, hint="use at least one fork",
+                      edits=(Edit(value.start_byte, value.end_byte, "1"),))
+
+
+def check_opinv(ctx: FileContext) -> Iterator[Issue]:
+    for bench in ctx.benchmarks:
+        own = annotation(bench.node, "OperationsPerInvocation")
+        ann = own if own is not None else annotation(bench.cls.node, "OperationsPerInvocation")
+        count = _int_value(ctx, bench.cls, annotation_value(ann)) if ann is not None else None
+        if count is None or count <= 1 or bench.body is None or not _single_operation(bench):
+            continue
+        where = ann if own is not None else bench.node.child_by_field_name("name")
+        yield make_issue(bench.source, where, "OPINV", "warning",
+                         f"@OperationsPerInvocation({count}) but {bench.name} has no loop; "
+                         f"reported time per operation is {count}x too small",
+                         benchmark=bench.name, hint="remove the annotation or loop N times")
+
+
+def _single_operation(bench: Benchmark) -> bool:
+    for node in walk(bench.body):
+        if node.type in LOOPS or node.type in ("lambda_expression", "method_reference",
+                                               "object_creation_expression"):
+            return False
+        if node.type == "method_invocation":
+            call = bench.call(node)
+            if call.kind == "unknown":
+                return False
+            if call.kind == "project" and (is_benchmark(call.method.node) or any(
+                    n.type in LOOPS or n.type == "method_invocation"
+                    for n in walk(call.method.node))):
+                return False
+    return True

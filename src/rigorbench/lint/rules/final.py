@@ -1,0 +1,177 @@
+"""FINAL: benchmark input the compiler can treat as a constant (constant folding).
+
+Costa et al. 2019, section 2.2 (bad practice 3) and Table 3 ("final and non-static
+primitives in @State classes"); JMHSample_10_ConstantFold. Reported when a benchmark method
+reads (directly, via ``this.f`` or via a ``@State`` parameter ``state.f``) a ``final``
+field of primitive or ``String`` type that belongs to a ``@State`` class or to the
+benchmark's own class:
+
+* an instance field whose initializer is a compile-time constant (javac inlines it into
+  every read) -> warning, fixed by deleting the ``final`` modifier;
+* a ``static final`` field -> info (HotSpot treats static finals as constants once the
+  class is initialised; often intended, e.g. a size).
+
+Instance finals assigned in a constructor or from a non-constant expression are not
+reported: HotSpot does not trust them as constants by default. Final fields that no
+benchmark reads are not reported (the section 5.3 false positives). Separately, a literal
+passed as the only argument of a static pure JDK call or of a project method that returns a
+value (``Math.log(3.0)``, ``compute(42)``) is reported as a warning (not fixable); an
+instance call on a variable receiver (``text.charAt(0)``) is not, its result is not constant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from rigorbench.lint.base import Edit, Issue, make_issue
+from rigorbench.lint.context import Benchmark, FileContext
+from rigorbench.lint.index import ClassInfo, FieldInfo
+from rigorbench.lint.parse import walk
+
+ID = "FINAL"
+TITLE = "benchmark input is a constant (final field or literal), so the JIT can fold the computation"
+REFERENCE = "Costa et al. 2019, section 2.2; JMHSample_10_ConstantFold"
+EXPLANATION = """\
+What goes wrong: the benchmark's input is known when the code is compiled: a final field
+with a constant initializer, a static final field, or a literal passed straight to the
+measured call. The result of the computation is then predictable.
+
+Why the JIT does it: javac already replaces reads of a final field with a constant
+initializer by the constant, and HotSpot treats static final fields as constants. With the
+input constant, C2 can evaluate Math.log(PI) or an inlined compute(42) once while
+compiling (constant folding), and the benchmark measures loading a precomputed number.
+
+How to fix: read inputs from non-final instance fields of a @State object (set them in a
+@Setup method or with @Param), so that the JIT must assume they can change. A static final
+used as a size or a loop bound is usually intended, hence only reported as info.
+
+Before:
+    private final double x = Math.PI;
+    @Benchmark public double measure() { return Math.log(x); }
+
+After:
+    private double x = Math.PI;
+    @Benchmark public double measure() { return Math.log(x); }
+"""
+
+_CONSTANT_TYPES = frozenset({"int", "long", "short", "byte", "char", "boolean", "double",
+                             "float", "String", "java.lang.String"})
+_LITERALS = frozenset({"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal",
+                       "binary_integer_literal", "decimal_floating_point_literal",
+                       "hex_floating_point_literal", "string_literal", "character_literal",
+                       "true", "false"})
+
+
+def check(ctx: FileContext) -> Iterator[Issue]:
+    for bench in ctx.benchmarks:
+        if bench.body is None:
+            continue
+        seen: set[int] = set()
+        reads = [n for kind in ("identifier", "field_access", "method_invocation")
+                 for n in bench.source.within(kind, bench.body)]
+        for node in sorted(reads, key=lambda n: n.start_byte):
+            info = _read_field(bench, node)
+            if info is not None and id(info) not in seen:
+                seen.add(id(info))
+                issue = _field_issue(bench, info, _via(bench, node))
+                if issue is not None:
+                    yield issue
+            elif node.type == "method_invocation":
+                yield from _literal_argument(bench, node)
+
+
+def _read_field(bench: Benchmark, node: Node) -> FieldInfo | None:
+    parent = node.parent
+    if node.type == "identifier":
+        if parent is None or parent.type.endswith("declarator") or parent.type.endswith("parameter"):
+            return None
+        if parent.type in ("field_access", "method_invocation") and node in (
+                parent.child_by_field_name("field"), parent.child_by_field_name("name")):
+            return None
+    elif node.type != "field_access":
+        return None
+    return bench.field_of(node)
+
+
+def _via(bench: Benchmark, node: Node) -> ClassInfo | None:
+    """The class a field read goes through: the benchmark's own, or ``state``'s type."""
+    obj = node.child_by_field_name("object") if node.type == "field_access" else None
+    if obj is None or obj.type == "this":
+        return bench.cls
+    return bench.class_of(obj)
+
+
+def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None) -> Issue | None:
+    if not info.final or info.type not in _CONSTANT_TYPES or via is None:
+        return None
+    own = any(c is via for c in bench.index.lineage(bench.cls))
+    if not own and bench.index.state_scope(via) is None:
+        return None
+    name_node = info.declarator.child_by_field_name("name")
+    if info.static:
+        return make_issue(info.source, name_node, ID, "info",
+                          f"static final field '{info.name}' ({info.type}) read by "
+                          f"{bench.name} is a constant to the JIT",
+                          benchmark=bench.name, hint="use a non-final @State instance field "
+                          "if this is benchmark input")
+    value = info.declarator.child_by_field_name("value")
+    if value is None or not _constant(bench, value):
+        return None
+    return make_issue(info.source, name_node, ID, "warning",
+                      f"final field '{info.name}' ({info.type}) read by {bench.name} has a "
+                      f"constant initializer; the JIT folds computations on it",
+                      benchmark=bench.name, edits=_drop_final(info),
+                      hint=f"remove 'final' from '{info.name}'")
+
+
+def _constant(bench: Benchmark, node: Node) -> bool:
+    """A compile-time constant: literals, operators, and ALL_CAPS or static final names."""
+    for current in walk(node):
+        kind = current.type
+        if kind in ("method_invocation", "object_creation_expression", "array_access"):
+            return False
+        if kind in ("identifier", "field_access") and (current.parent is None
+                                                       or current.parent.type != "field_access"):
+            name = bench.source.text(current).rsplit(".", 1)[-1]
+            ref = bench.field_of(current)
+            if not (name.isupper() or (ref is not None and ref.static and ref.final)):
+                return False
+    return True
+
+
+def _drop_final(info: FieldInfo) -> tuple[Edit, ...]:
+    modifiers = next((c for c in info.declaration.children if c.type == "modifiers"), None)
+    keyword = next((c for c in modifiers.children if c.type == "final"), None) if modifiers else None
+    if keyword is None:
+        return ()
+    data, end = info.source.data, keyword.end_byte
+    while end < len(data) and data[end:end + 1] in (b" ", b"\t"):
+        end += 1
+    if end >= len(data) or data[end:end + 1] in (b"\n", b"\r"):
+        end = keyword.end_byte  # keep line structure when 'final' ends a line
+    return (Edit(keyword.start_byte, end, ""),)
+
+
+def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
+    args = node.child_by_field_name("arguments").named_children
+    if len(args) != 1:
+        return
+    arg = args[0]
+    if arg.type == "unary_expression" and arg.named_children:
+        literal = arg.named_children[0]
+    else:
+        literal = arg
+    if literal.type not in _LITERALS:
+        return
+    call = bench.call(node)
+    obj = node.child_by_field_name("object")
+    static = obj is None or bench.type_of(obj) is None  # Math.log(3.0), not text.charAt(0)
+    if (call.kind == "pure" and static) or \
+            (call.kind == "project" and call.return_type not in (None, "void")):
+        name = bench.source.text(node.child_by_field_name("name"))
+        yield make_issue(bench.source, arg, ID, "warning",
+                         f"constant {bench.source.text(arg)} is the only argument of {name}(); "
+                         f"the JIT can fold the call", benchmark=bench.name,
+                         hint="read the argument from a non-final @State field")

@@ -1,0 +1,177 @@
+"""LOOP: a loop accumulates call results into a local instead of consuming each one.
+
+Costa et al. 2019, section 2.2 (bad practice 2); JMHSample_11_Loops and
+JMHSample_34_SafeLooping. Reported only when the accumulated expression contains a method
+call that does not itself read the accumulator (so ``h = hash(h, x)`` chains and
+``s = s.concat(x)`` are left alone), the loop has no Blackhole call yet, and the
+accumulator is consumed after the loop. Loops summing plain array elements are the
+measured work itself (section 5.3) and are not reported.
+
+Fix: the accumulation statement becomes ``bh.consume(<expression>);`` where the expression
+is the right-hand side of ``+=``-style operators, or the non-accumulator operand of
+``acc = acc + f(x)``. When the accumulator is declared at the top of the body with a
+constant initializer and is otherwise only returned by the final ``return acc;``, the
+method becomes ``void`` and the declaration and the return are deleted; otherwise they are
+kept (the method still compiles and returns the initial value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from rigorbench.lint.base import Edit, Issue, make_issue, short
+from rigorbench.lint.context import Benchmark, FileContext
+from rigorbench.lint.fix import blackhole, delete_statement
+from rigorbench.lint.flow import analyse, is_computed
+from rigorbench.lint.parse import LOOPS, walk
+
+ID = "LOOP"
+TITLE = "a loop accumulates call results into a local; the JIT can unroll and merge the calls"
+REFERENCE = "Costa et al. 2019, section 2.2; JMHSample_11_Loops, JMHSample_34_SafeLooping"
+EXPLANATION = """\
+What goes wrong: to keep the JIT from deleting work(x), the benchmark adds every result to
+a local (acc += work(x)) and returns the sum. The calls do run, but not the way they would
+in real use.
+
+Why the JIT does it: once work() is inlined into the loop, C2 unrolls the loop and
+schedules several iterations together. It can hoist and share computation between calls,
+vectorise them, and merge their operations into the accumulation chain. The time per call
+then reflects an optimised batch, not one call whose result the application uses.
+
+How to fix: consume every result separately with a Blackhole, whose consume() the JIT
+cannot merge across iterations. Loops that sum array elements without calling anything
+are the measured work itself and are not reported.
+
+Before:
+    @Benchmark
+    public int measure() {
+        int acc = 0;
+        for (int x : xs) { acc += work(x); }
+        return acc;
+    }
+
+After:
+    @Benchmark
+    public void measure(Blackhole bh) {
+        for (int x : xs) { bh.consume(work(x)); }
+    }
+"""
+
+_OPERATORS = frozenset({"=", "+=", "-=", "*=", "^=", "|=", "&="})
+
+
+def check(ctx: FileContext) -> Iterator[Issue]:
+    for bench in ctx.benchmarks:
+        if bench.body is None:
+            continue
+        candidates = [c for c in (_candidate(bench, n) for n in bench.own("expression_statement")) if c]
+        if not candidates:
+            continue
+        consumed = analyse(bench).consumed
+        candidates = [c for c in candidates if c[1] in consumed]
+        for stmt, acc, call, expr in candidates:
+            others = [c[0] for c in candidates if c[1] == acc]
+            edits = _edits(bench, stmt, expr, acc, others)
+            yield make_issue(bench.source, stmt, ID, "warning",
+                             f"loop accumulates {short(bench.source.text(call), 40)} into '{acc}'; "
+                             f"the JIT can unroll and merge calls", benchmark=bench.name,
+                             edits=edits, hint="consume each result with Blackhole.consume "
+                             "(JMHSample_34_SafeLooping)")
+
+
+def _candidate(bench: Benchmark, node: Node):
+    """``(statement, accumulator, fused call, consumed expression)`` or None."""
+    if node.type != "expression_statement" or not node.named_children:
+        return None
+    expr = node.named_children[0]
+    if expr.type != "assignment_expression":
+        return None
+    text = bench.source.text
+    left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+    operator = text(expr.child_by_field_name("operator"))
+    acc = text(left) if left.type == "identifier" else ""
+    if acc not in bench.locals or operator not in _OPERATORS:
+        return None
+    calls = [n for n in walk(right) if n.type == "method_invocation"
+             and bench.call(n).kind != "blackhole"]
+    if not calls or any(i.type == "identifier" and text(i) == acc for c in calls for i in walk(c)):
+        return None
+    loop = _enclosing_loop(bench, node)
+    declaration = _declaration_start(bench, acc)
+    if loop is None or declaration is None or declaration > loop.start_byte:
+        return None
+    if any(n.type == "method_invocation" and bench.call(n).kind == "blackhole" for n in walk(loop)):
+        return None
+    consumed = right
+    if operator == "=" and right.type == "binary_expression":
+        a, b = right.child_by_field_name("left"), right.child_by_field_name("right")
+        if a.type == "identifier" and text(a) == acc:
+            consumed = b
+        elif b.type == "identifier" and text(b) == acc:
+            consumed = a
+    return node, acc, calls[0], consumed
+
+
+def accumulations(bench: Benchmark, name: str) -> list[tuple[Node, Node]]:
+    """``(statement, consumed expression)`` of loop accumulations into local ``name``."""
+    found = (_candidate(bench, n) for n in bench.own("expression_statement"))
+    return [(c[0], c[3]) for c in found if c is not None and c[1] == name]
+
+
+def rewrite(bench: Benchmark, stmt: Node, expr: Node, bh: str) -> Edit:
+    """``acc += f(x);`` -> ``bh.consume(f(x));``"""
+    return Edit(stmt.start_byte, stmt.end_byte, f"{bh}.consume({bench.source.text(expr)});")
+
+
+def _enclosing_loop(bench: Benchmark, node: Node) -> Node | None:
+    current = node.parent
+    while current is not None and current != bench.body:
+        if current.type in LOOPS:
+            return current
+        if current.type in ("lambda_expression", "class_body"):
+            return None
+        current = current.parent
+    return None
+
+
+def _declaration_start(bench: Benchmark, name: str) -> int | None:
+    for node in bench.own("local_variable_declaration"):
+        if any(
+                bench.source.text(d.child_by_field_name("name")) == name
+                for d in node.children_by_field_name("declarator")):
+            return node.start_byte
+    return None
+
+
+def _edits(bench: Benchmark, stmt: Node, expr: Node, acc: str, others: list[Node]) -> tuple[Edit, ...]:
+    bh, extra = blackhole(bench)
+    return (rewrite(bench, stmt, expr, bh),) + extra + _make_void(bench, acc, others)
+
+
+def _make_void(bench: Benchmark, acc: str, accumulations: list[Node]) -> tuple[Edit, ...]:
+    """Edits that drop ``acc`` and its final ``return`` when nothing else reads it."""
+    text, body = bench.source.text, bench.body
+    statements = [c for c in body.named_children if "comment" not in c.type]
+    if bench.void or not statements or statements[-1].type != "return_statement":
+        return ()
+    ret = statements[-1]
+    if not ret.named_children or text(ret.named_children[0]) != acc:
+        return ()
+    decl = next((s for s in statements if s.type == "local_variable_declaration"
+                 and any(text(d.child_by_field_name("name")) == acc
+                         for d in s.children_by_field_name("declarator"))), None)
+    if decl is None or len(decl.children_by_field_name("declarator")) != 1:
+        return ()
+    value = decl.children_by_field_name("declarator")[0].child_by_field_name("value")
+    if value is not None and is_computed(value):
+        return ()
+    allowed = [decl, ret, *accumulations]
+    for ident in walk(body):
+        if ident.type == "identifier" and text(ident) == acc and not any(
+                a.start_byte <= ident.start_byte < a.end_byte for a in allowed):
+            return ()
+    type_node = bench.node.child_by_field_name("type")
+    return (Edit(type_node.start_byte, type_node.end_byte, "void"),
+            delete_statement(bench.source, decl), delete_statement(bench.source, ret))

@@ -1,0 +1,143 @@
+"""RETU: a value computed in a benchmark is never consumed (dead-code elimination).
+
+Costa et al. 2019, section 2.2 (bad practice 1) and section 4.1 (the consumption rule);
+JMHSample_08_DeadCode and JMHSample_09_Blackholes. The data flow is in
+:mod:`rigorbench.lint.flow`; this module turns its result into findings and fixes.
+
+Fix strategy: when the benchmark is ``void``, has no ``return`` and exactly one value is
+unconsumed (a local declared at the top of the body, or a discarded pure call that is the
+last statement), the method returns it: ``void`` becomes the value's type and a
+``return x;`` is appended (or the call statement gets ``return``). Otherwise each value goes
+to a Blackhole: ``bh.consume(x);`` after the last statement of the declaring block that
+mentions ``x``, or ``Math.log(x);`` becomes ``bh.consume(Math.log(x));``, reusing a
+Blackhole parameter or adding ``Blackhole bh`` and its import. A local that only
+accumulates call results in a loop is not consumed as a total (that would be the LOOP
+practice): each accumulation statement becomes ``bh.consume(<call>);`` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from rigorbench.lint.base import Edit, Issue, make_issue, short
+from rigorbench.lint.context import Benchmark, FileContext
+from rigorbench.lint.fix import JUMPS, blackhole, insert_after, wrap
+from rigorbench.lint.flow import analyse
+from rigorbench.lint.parse import walk
+from rigorbench.lint.rules import loop
+
+ID = "RETU"
+TITLE = "a value computed in a benchmark is never used, so the JIT may remove its computation"
+REFERENCE = "Costa et al. 2019, sections 2.2 and 4.1; JMHSample_08_DeadCode, JMHSample_09_Blackholes"
+EXPLANATION = """\
+What goes wrong: the benchmark computes a value (a local variable, or the result of a call
+such as Math.log(x)) and then never uses it. The measured time then depends on how much of
+that computation the compiler manages to delete, not on the cost of the code.
+
+Why the JIT does it: HotSpot's C2 compiler removes computations whose results are not
+observable (dead-code elimination). A call without side effects whose result is dropped,
+or a local that nothing reads, is exactly that. The benchmark looks much faster than the
+code would be in real use, sometimes as fast as an empty method.
+
+How to fix: make every computed value observable. Return it from the benchmark method
+(JMH consumes return values), or pass it to a Blackhole (bh.consume(x)), which JMH
+guarantees the JIT cannot see through. Values checked by an if that throws, or by an
+assert, count as used, as do values handed to any method rigorbench does not know to be
+pure.
+
+Before:
+    @Benchmark
+    public void measure() {
+        Math.log(x);
+    }
+
+After:
+    @Benchmark
+    public double measure() {
+        return Math.log(x);
+    }
+"""
+
+
+def check(ctx: FileContext) -> Iterator[Issue]:
+    for bench in ctx.benchmarks:
+        if bench.body is None:
+            continue
+        flow = analyse(bench)
+        items: list[tuple[str, Node, str]] = [("local", node, name) for name, node, _ in flow.unconsumed]
+        items += [("call", stmt, "") for stmt in flow.discarded]
+        items.sort(key=lambda item: item[1].start_byte)
+        returned = _return_edits(bench, items) if len(items) == 1 else None
+        for kind, node, name in items:
+            edits = returned if returned is not None else _consume_edits(bench, kind, node, name)
+            yield _issue(bench, kind, node, name, dict((n, e) for n, _, e in flow.unconsumed), edits)
+
+
+def _issue(bench: Benchmark, kind: str, node: Node, name: str, exprs: dict[str, str],
+           edits: tuple[Edit, ...]) -> Issue:
+    text = bench.source.text
+    if kind == "call":
+        call = short(text(node.named_children[0]))
+        return make_issue(bench.source, node, ID, "error",
+                          f"result of {call} is discarded; the JIT may remove the call",
+                          benchmark=bench.name, edits=edits,
+                          hint="return the value or pass it to Blackhole.consume")
+    where = node.child_by_field_name("name") or node.child_by_field_name("left") or node
+    computed = f" {short(exprs[name], 45)}" if exprs.get(name) else ""
+    return make_issue(bench.source, where, ID, "error",
+                      f"local '{name}'{computed} is never consumed; the JIT may remove its "
+                      f"computation", benchmark=bench.name, edits=edits,
+                      hint=f"return '{name}', pass it to Blackhole.consume, or store it in a field")
+
+
+def _return_edits(bench: Benchmark, items) -> tuple[Edit, ...] | None:
+    """Edits that make a void benchmark return its only unconsumed value, or None."""
+    kind, node, name = items[0]
+    body = bench.body
+    if kind == "local" and loop.accumulations(bench, name):
+        return None
+    if not bench.void or bench.own("return_statement"):
+        return None
+    statements = [c for c in body.named_children if "comment" not in c.type]
+    void_node = bench.node.child_by_field_name("type")
+    if kind == "call":
+        result = bench.call(node.named_children[0]).return_type
+        if not result or statements[-1] != node:
+            return None
+        return (Edit(void_node.start_byte, void_node.end_byte, result),
+                Edit(node.start_byte, node.start_byte, "return "))
+    declared = bench.locals.get(name, "")
+    decl = _declaration(bench, name)
+    if declared in ("", "var") or decl is None or decl.parent != body \
+            or statements[-1].type in JUMPS:
+        return None
+    return (Edit(void_node.start_byte, void_node.end_byte, declared),
+            insert_after(bench.source, statements[-1], f"return {name};"))
+
+
+def _declaration(bench: Benchmark, name: str) -> Node | None:
+    for node in bench.own("local_variable_declaration"):
+        for decl in node.children_by_field_name("declarator"):
+            if bench.source.text(decl.child_by_field_name("name")) == name:
+                return node
+    return None
+
+
+def _consume_edits(bench: Benchmark, kind: str, node: Node, name: str) -> tuple[Edit, ...]:
+    if kind == "call":
+        bh, extra = blackhole(bench)
+        return wrap(node.named_children[0], f"{bh}.consume(", ")") + extra
+    accumulated = loop.accumulations(bench, name)
+    if accumulated:  # consuming the total would be the LOOP bad practice: consume each call
+        bh, extra = blackhole(bench)
+        return tuple(loop.rewrite(bench, stmt, expr, bh) for stmt, expr in accumulated) + extra
+    decl = _declaration(bench, name)
+    if decl is None or decl.parent is None or decl.parent.type != "block":
+        return ()
+    block = decl.parent
+    mentions = [s for s in block.named_children if s.start_byte >= decl.start_byte
+                and any(i.type == "identifier" and bench.source.text(i) == name for i in walk(s))]
+    bh, extra = blackhole(bench)
+    return (insert_after(bench.source, mentions[-1], f"{bh}.consume({name});"),) + extra

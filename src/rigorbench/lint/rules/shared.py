@@ -1,0 +1,74 @@
+"""SHARED: a benchmark writes a static mutable field (state shared across threads and runs).
+
+JMH gives each thread its own ``@State(Scope.Thread)`` object and shares a
+``@State(Scope.Benchmark)`` object deliberately (JMHSample_03_States); a ``static`` field is
+outside that model: every benchmark thread (and every benchmark in the same JVM) shares it,
+whatever the enclosing class's scope, and the benchmark changes its own input as it runs.
+Reported when a benchmark assigns, ``+=``s or ``++``s a static, non-final field of a project
+class whose type is not ``Atomic*``/``LongAdder``/``DoubleAdder``, unless the method is
+``synchronized`` or the write sits in a ``synchronized`` block. Note: unlike the brief's
+wording we do not exempt ``@State(Scope.Thread)`` classes, since ``static`` fields are not
+per-thread there either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rigorbench.lint.base import Issue, make_issue
+from rigorbench.lint.context import FileContext
+from rigorbench.lint.parse import enclosing, modifier_words
+
+ID = "SHARED"
+TITLE = "a benchmark writes a static mutable field shared by all benchmark threads"
+REFERENCE = "JMHSample_03_States, JMHSample_04_DefaultState"
+EXPLANATION = """\
+What goes wrong: the benchmark method mutates a static non-final field. Static fields are
+shared by every thread that runs the benchmark and survive between invocations, whatever
+@State scope the enclosing class has.
+
+Why it matters: with several benchmark threads (@Threads, -t) the writes race and bounce
+the cache line between cores (false sharing, contention), so the benchmark measures memory
+traffic instead of the code. Even with one thread the input changes from call to call,
+and the JIT may keep the value in a register across the loop JMH runs.
+
+How to fix: keep mutable input in a @State(Scope.Thread) instance field, or, when the
+sharing is the point of the benchmark, use an Atomic*/LongAdder or synchronisation so the
+contention is explicit.
+
+Before:
+    static int counter;
+    @Benchmark public int measure() { return ++counter; }
+
+After:
+    @State(Scope.Thread) public static class S { int counter; }
+    @Benchmark public int measure(S s) { return ++s.counter; }
+"""
+
+_SAFE_TYPES = ("Atomic", "LongAdder", "DoubleAdder", "LongAccumulator", "DoubleAccumulator")
+
+
+def check(ctx: FileContext) -> Iterator[Issue]:
+    for bench in ctx.benchmarks:
+        if bench.body is None or "synchronized" in modifier_words(bench.node):
+            continue
+        writes = ctx.source.within("assignment_expression", bench.body) + \
+            ctx.source.within("update_expression", bench.body)
+        for node in sorted(writes, key=lambda n: n.start_byte):
+            if node.type == "assignment_expression":
+                target = node.child_by_field_name("left")
+            elif node.type == "update_expression":
+                target = node.named_children[0]
+            else:
+                continue
+            info = bench.field_of(target)
+            if info is None or not info.static or info.final \
+                    or info.type.split("<")[0].rsplit(".", 1)[-1].startswith(_SAFE_TYPES):
+                continue
+            if enclosing(node, {"synchronized_statement"}) is not None:
+                continue
+            yield make_issue(ctx.source, node, ID, "warning",
+                             f"{bench.name} writes static field '{info.name}' ({info.type}), "
+                             f"shared by all benchmark threads", benchmark=bench.name,
+                             hint="use a @State(Scope.Thread) instance field, or an Atomic type "
+                             "if contention is intended")

@@ -1,0 +1,117 @@
+"""VOID: a ``void`` benchmark that only drops the values of project methods it calls.
+
+JMHSample_08_DeadCode and JMHSample_09_Blackholes: nothing a ``void`` benchmark without a
+Blackhole computes can be observed, so when it only calls methods for their results the
+JIT may remove the calls. Division of labour with RETU (documented choice): RETU reports
+discarded calls of *pure JDK* methods and unconsumed locals; VOID reports only expression
+statements that drop the result of a *project* method, and only when
+
+* the benchmark is ``void`` and has no ``Blackhole`` parameter,
+* the called project method returns a value and writes no field in its own body
+  (assignments to ``this.x``/``x`` where ``x`` is not one of its locals),
+* nothing else in the benchmark body escapes: no field writes, no ``throw``, no calls other
+  than pure JDK calls and such project calls.
+
+So RETU and VOID never report the same statement. Fix: ``compute(x);`` becomes
+``bh.consume(compute(x));`` with a Blackhole parameter added when missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from rigorbench.lint.base import Issue, make_issue, short
+from rigorbench.lint.context import Benchmark, FileContext
+from rigorbench.lint.fix import blackhole, wrap
+from rigorbench.lint.index import MethodInfo
+from rigorbench.lint.parse import walk
+
+ID = "VOID"
+TITLE = "a void benchmark drops the results of the methods it measures; nothing escapes"
+REFERENCE = "JMHSample_08_DeadCode, JMHSample_09_Blackholes"
+EXPLANATION = """\
+What goes wrong: the benchmark is void, takes no Blackhole, and only calls project methods
+that return a value, dropping each result. Nothing the method computes is observable.
+
+Why the JIT does it: after inlining compute(x), C2 sees that its result goes nowhere and
+that it changes no state, so it can delete the computation (dead-code elimination). The
+benchmark then measures an empty method.
+
+How to fix: return the result, or take a Blackhole parameter and consume each result.
+(Dropped results of pure JDK calls such as Math.log are reported by RETU instead.)
+
+Before:
+    @Benchmark public void measure() { compute(x); }
+
+After:
+    @Benchmark public void measure(Blackhole bh) { bh.consume(compute(x)); }
+"""
+
+_WRITES = frozenset({"assignment_expression", "update_expression"})
+
+
+def check(ctx: FileContext) -> Iterator[Issue]:
+    for bench in ctx.benchmarks:
+        if not bench.void or bench.blackhole is not None or bench.body is None:
+            continue
+        dropped = _dropped_calls(bench)
+        if not dropped:
+            continue
+        for stmt in dropped:
+            bh, extra = blackhole(bench)
+            call = stmt.named_children[0]
+            yield make_issue(bench.source, stmt, ID, "warning",
+                             f"void {bench.name} drops the result of {short(bench.source.text(call), 40)} "
+                             f"and nothing escapes; the JIT may remove the call",
+                             benchmark=bench.name, edits=wrap(call, f"{bh}.consume(", ")") + extra,
+                             hint="return the result or pass it to Blackhole.consume")
+
+
+def _dropped_calls(bench: Benchmark) -> list[Node]:
+    """Expression statements dropping project results, or [] when anything escapes."""
+    dropped = []
+    if any(bench.own(kind) for kind in ("throw_statement", "object_creation_expression",
+                                        "lambda_expression", "method_reference",
+                                        "synchronized_statement")):
+        return []
+    if any(_writes_field(bench, n) for kind in _WRITES for n in bench.own(kind)):
+        return []
+    for node in bench.own("method_invocation"):
+        call = bench.call(node)
+        if call.kind == "pure":
+            continue
+        if call.kind != "project" or call.method.void or not _no_field_writes(bench, call.method):
+            return []
+        if node.parent.type == "expression_statement":
+            dropped.append(node.parent)
+    return dropped
+
+
+def _target(node: Node) -> Node:
+    target = node.child_by_field_name("left") if node.type == "assignment_expression" \
+        else node.named_children[0]
+    while target.type in ("array_access", "parenthesized_expression"):
+        target = target.child_by_field_name("array") or target.named_children[0]
+    return target
+
+
+def _writes_field(bench: Benchmark, node: Node) -> bool:
+    target = _target(node)
+    return not (target.type == "identifier" and bench.source.text(target) in bench.locals)
+
+
+def _no_field_writes(bench: Benchmark, method: MethodInfo) -> bool:
+    owner = bench.index.lookup(method.owner, bench.cls)
+    text = owner.source.text if owner is not None else None
+    if text is None:
+        return False
+    declared = {name for _, name in method.params}
+    writes = []
+    for node in walk(method.node):
+        if node.type == "variable_declarator":
+            declared.add(text(node.child_by_field_name("name")))
+        elif node.type in _WRITES:
+            writes.append(_target(node))
+    return all(t.type == "identifier" and text(t) in declared for t in writes)

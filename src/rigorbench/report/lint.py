@@ -1,0 +1,180 @@
+"""Renderers of lint results: compiler-style text, JSON (ARCHITECTURE.md) and SARIF 2.1.0.
+
+The text form puts ``path:line:col: RULE message`` first on each line, so editors and CI
+log viewers that understand compiler output can jump to it; findings are grouped under the
+benchmark they belong to. SARIF follows the OASIS SARIF 2.1.0 standard as GitHub code
+scanning reads it: one run, the rules in ``tool.driver.rules``, one result per finding.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from urllib.parse import quote
+
+from rigorbench import __version__
+from rigorbench.errors import UserError
+from rigorbench.model import SEVERITIES, Finding
+
+FORMAT_VERSION = 1
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/rigorbench/rigorbench"
+# SARIF's result levels are none/note/warning/error; our "info" is its "note".
+SARIF_LEVELS = {"info": "note", "warning": "warning", "error": "error"}
+# SARIF wants a readable ``name`` that differs from the opaque ``id`` (SARIF1001).
+SARIF_NAMES = {
+    "RETU": "UnconsumedResult", "LOOP": "FusedLoopAccumulation", "FINAL": "ConstantFoldedInput",
+    "INVO": "InvocationLevelFixture", "FORK": "NoFork", "TIMER": "HandTimingInBenchmark",
+    "SLEEP": "SleepInBenchmark", "PRINT": "OutputInBenchmark", "VOID": "DroppedResults",
+    "OPINV": "OperationsPerInvocationWithoutLoop", "SHARED": "SharedMutableStatic",
+}
+
+
+def severity_rank(severity: str) -> int:
+    return SEVERITIES.index(severity)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary_line(result, fixable: int | None = None) -> str:
+    """``3 findings (1 error, 2 warnings) in 2 of 14 files, 9 benchmarks; 2 fixable with --fix``."""
+    findings = result.findings
+    if not findings:
+        return f"no findings in {_plural(result.files, 'file')} ({_plural(result.benchmarks, 'benchmark')})"
+    counts = [
+        _plural(sum(f.severity == s for f in findings), s)
+        for s in reversed(SEVERITIES)
+        if any(f.severity == s for f in findings)
+    ]
+    files = len({f.path for f in findings})
+    line = (
+        f"{_plural(len(findings), 'finding')} ({', '.join(counts)}) in {files} of "
+        f"{_plural(result.files, 'file')}, {_plural(result.benchmarks, 'benchmark')}"
+    )
+    fixable = sum(f.fixable for f in findings) if fixable is None else fixable
+    return line + (f"; {fixable} fixable with --fix" if fixable else "")
+
+
+def render_text(result, rules: Mapping) -> str:
+    """Findings grouped per benchmark (in order of first appearance), then a summary line."""
+    groups: dict[str, list[Finding]] = {}
+    for finding in result.findings:
+        groups.setdefault(finding.benchmark, []).append(finding)
+    lines: list[str] = []
+    for benchmark, findings in groups.items():
+        lines.append(f"{benchmark or '(outside benchmark methods)'}:")
+        for f in findings:
+            lines.append(f"{f.path}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}")
+            if f.hint:
+                lines.append(f"    hint: {f.hint}")
+        lines.append("")
+    lines.extend(f"warning: {w}" for w in result.warnings)
+    lines.append(summary_line(result))
+    if result.findings:
+        used = sorted({f.rule for f in result.findings})
+        lines.append(f"explain a rule with 'rigorbench lint --explain {used[0]}' ({', '.join(used)})")
+    return "\n".join(lines) + "\n"
+
+
+def finding_object(f: Finding) -> dict:
+    return {
+        "rule": f.rule,
+        "severity": f.severity,
+        "path": f.path,
+        "line": f.line,
+        "column": f.column,
+        "end_line": f.end_line or None,
+        "end_column": f.end_column or None,
+        "benchmark": f.benchmark,
+        "message": f.message,
+        "hint": f.hint,
+        "fixable": f.fixable,
+    }
+
+
+def render_json(result, rules: Mapping) -> str:
+    document = {
+        "tool": "rigorbench",
+        "tool_version": __version__,
+        "format_version": FORMAT_VERSION,
+        "command": "lint",
+        "files": result.files,
+        "benchmarks": result.benchmarks,
+        "findings": [finding_object(f) for f in result.findings],
+        "summary": {s: sum(f.severity == s for f in result.findings) for s in reversed(SEVERITIES)},
+        "warnings": list(result.warnings),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _artifact_uri(path: str) -> dict:
+    """A relative path stays relative to the checkout (``%SRCROOT%``); others become file URIs."""
+    candidate = Path(path)
+    if not candidate.is_absolute():
+        return {"uri": quote(candidate.as_posix()), "uriBaseId": "%SRCROOT%"}
+    return {"uri": candidate.as_uri()}
+
+
+def _sarif_rule(rule) -> dict:
+    named = {"name": SARIF_NAMES[rule.id]} if rule.id in SARIF_NAMES else {}
+    return {
+        "id": rule.id,
+        **named,
+        "shortDescription": {"text": rule.title},
+        "fullDescription": {"text": rule.explanation.split("\n\n")[0].strip()},
+        "help": {"text": f"{rule.explanation.strip()}\n\nReference: {rule.reference}"},
+        "defaultConfiguration": {"level": SARIF_LEVELS[rule.severity]},
+        "properties": {"tags": ["benchmark", "jmh"], "reference": rule.reference},
+    }
+
+
+def _sarif_result(f: Finding, index: dict[str, int]) -> dict:
+    region = {"startLine": f.line, "startColumn": f.column}
+    if f.end_line:
+        region.update(endLine=f.end_line, endColumn=max(f.end_column, 1))
+    text = f.message + (f" ({f.benchmark})" if f.benchmark else "") + (f" Hint: {f.hint}" if f.hint else "")
+    return {
+        "ruleId": f.rule,
+        "ruleIndex": index[f.rule],
+        "level": SARIF_LEVELS[f.severity],
+        "message": {"text": text},
+        "locations": [{"physicalLocation": {"artifactLocation": _artifact_uri(f.path), "region": region}}],
+        "properties": {"benchmark": f.benchmark, "fixable": f.fixable},
+    }
+
+
+def render_sarif(result, rules: Mapping) -> str:
+    """A SARIF 2.1.0 log with every rule described (so code scanning can show the help)."""
+    rule_list = list(rules.values())
+    index = {rule.id: i for i, rule in enumerate(rule_list)}
+    run = {
+        "tool": {
+            "driver": {
+                "name": "rigorbench",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [_sarif_rule(rule) for rule in rule_list],
+            }
+        },
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
+        "results": [_sarif_result(f, index) for f in result.findings],
+        "columnKind": "unicodeCodePoints",
+    }
+    document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+LINT_RENDERERS: dict[str, Callable] = {"text": render_text, "json": render_json, "sarif": render_sarif}
+
+
+def render_lint(result, rules: Mapping, format: str) -> str:
+    try:
+        renderer = LINT_RENDERERS[format]
+    except KeyError:
+        raise UserError(f"unknown format {format!r}; allowed values are {', '.join(LINT_RENDERERS)}") from None
+    return renderer(result, rules)

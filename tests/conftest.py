@@ -1,0 +1,53 @@
+"""Fixtures shared across test folders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rigorbench.harness.base import DONE, FAILED, Build, Progress, TrialOutcome
+from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
+
+TIME = Metric("time", "ns/op", False, True)
+
+
+@dataclass
+class FakeHarness:
+    """Builds nothing; each trial yields 2 forks x 3 iterations around a per-version mean."""
+
+    name: str = "jmh"
+    interrupt_at: int | None = None
+    fail_label: str | None = None
+    calls: list = field(default_factory=list)
+
+    def build(self, project_dir: Path, log) -> Build:
+        return Build(project_dir, project_dir / "fake.jar", {"jmh": "fake"}, 0.0)
+
+    def list_benchmarks(self, build, settings) -> list[str]:
+        return ["demo.Bench.a"]
+
+    def run_trial(self, build, settings, work_dir, on_progress) -> TrialOutcome:
+        label = build.project_dir.name
+        if self.interrupt_at is not None and len(self.calls) == self.interrupt_at:
+            raise KeyboardInterrupt
+        self.calls.append(label)
+        for i in range(6):
+            on_progress(Progress(benchmark="demo.Bench.a", fork=i // 3 + 1, forks=2, iteration=i % 3 + 1))
+        mean = 100.0 if label == "v1" else 120.0
+        table = SampleTable.build(mean + np.arange(6) * 0.1, fork=[0, 0, 0, 1, 1, 1], iteration=[0, 1, 2] * 2)
+        status = FAILED if label == self.fail_label else DONE
+        return TrialOutcome(status, (Series(BenchmarkCase("jmh", "demo.Bench.a"), TIME, table),), 0.5,
+                            {"jmh_version": "fake"}, message="boom" if status == FAILED else "")
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """A FakeHarness standing in for JMH in the experiment runner."""
+    from rigorbench.experiment import runner
+
+    harness = FakeHarness()
+    monkeypatch.setattr(runner, "get_harness", lambda name: harness)
+    return harness

@@ -1,0 +1,179 @@
+"""``lint_paths``: discovery, errors, warnings, ordering, rule selection, rule metadata."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+
+from rigorbench.errors import InputError, UserError
+from rigorbench.lint import RULES, LintResult, Rule, fix_findings, lint_paths
+from rigorbench.model import SEVERITIES
+
+from tests.lint.corpus import CORPUS
+
+BENCH = """import org.openjdk.jmh.annotations.Benchmark;
+class {name} {{
+    double x = 1;
+    @Benchmark public void m() {{ Math.log(x); }}
+}}
+"""
+
+
+def write(path, text, encoding="utf-8"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def test_rules_registry_metadata():
+    assert list(RULES) == ["RETU", "LOOP", "FINAL", "INVO", "FORK", "TIMER", "SLEEP", "PRINT",
+                           "VOID", "OPINV", "SHARED"]
+    for rule_id, rule in RULES.items():
+        assert isinstance(rule, Rule) and rule.id == rule_id
+        assert rule.severity in SEVERITIES and "\n" not in rule.title
+        assert rule.explanation.count("\n\n") >= 3, rule_id
+        assert "Before:" in rule.explanation and "After:" in rule.explanation
+        assert rule.reference and callable(rule.check)
+    assert [r for r in RULES if RULES[r].fixable] == ["RETU", "LOOP", "FINAL", "FORK", "VOID"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RULES["RETU"].id = "X"
+
+
+def test_directory_discovery_paths_as_given_and_sorted(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "proj/src/b/B.java", BENCH.format(name="B"))
+    write(tmp_path / "proj/src/a/A.java", BENCH.format(name="A"))
+    write(tmp_path / "proj/target/gen/T.java", BENCH.format(name="T"))
+    write(tmp_path / "proj/build/gen/U.java", BENCH.format(name="U"))
+    write(tmp_path / "proj/.hidden/H.java", BENCH.format(name="H"))
+    write(tmp_path / "proj/src/notes.txt", "Math.log(x);")
+    result = lint_paths(["proj"])
+    assert isinstance(result, LintResult)
+    assert result.files == 2 and result.benchmarks == 2
+    assert [f.path for f in result.findings] == [os.path.join("proj", "src", "a", "A.java"),
+                                                 os.path.join("proj", "src", "b", "B.java")]
+    assert [f.benchmark for f in result.findings] == ["A.m", "B.m"]
+    single = lint_paths([os.path.join("proj", "src", "a", "A.java")])
+    assert single.files == 1 and single.findings[0].path == os.path.join("proj", "src", "a", "A.java")
+
+
+def test_findings_sorted_and_located():
+    result = lint_paths([CORPUS])
+    keys = [(f.path, f.line, f.column, f.rule) for f in result.findings]
+    assert keys == sorted(keys)
+    assert all(f.line >= 1 and f.column >= 1 and f.end_line >= f.line for f in result.findings)
+    assert all("\n" not in f.message and f.hint for f in result.findings)
+
+
+def test_missing_path_raises_input_error(tmp_path):
+    missing = tmp_path / "nope"
+    with pytest.raises(InputError) as info:
+        lint_paths([missing])
+    assert info.value.path == str(missing) and info.value.line is None
+    assert "no such file or directory" in str(info.value)
+
+
+def test_unknown_rule_lists_valid_ids(tmp_path):
+    with pytest.raises(UserError) as info:
+        lint_paths([tmp_path], rules=["RETU", "BOGUS"])
+    assert "BOGUS" in str(info.value) and "RETU, LOOP, FINAL" in str(info.value)
+
+
+def test_rule_selection(tmp_path):
+    write(tmp_path / "A.java", BENCH.format(name="A").replace("class A", "@Fork(0) class A"))
+    assert {f.rule for f in lint_paths([tmp_path]).findings} == {"FORK", "RETU"}
+    assert {f.rule for f in lint_paths([tmp_path], rules=["fork"]).findings} == {"FORK"}
+    assert lint_paths([tmp_path], rules=[]).findings == ()
+
+
+def test_empty_directory(tmp_path):
+    assert lint_paths([tmp_path]) == LintResult((), 0, 0, ())
+
+
+def test_syntax_error_is_a_warning_not_a_crash(tmp_path):
+    write(tmp_path / "Broken.java", BENCH.format(name="Broken").replace("Math.log(x); }", "Math.log(x); ") +
+          "\nclass Other { @Benchmark void n() { int y = ; } }\n")
+    result = lint_paths([tmp_path])
+    assert result.files == 1
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith(str(tmp_path / "Broken.java") + ":")
+    assert result.warnings[0].endswith("syntax error; findings in this file may be incomplete")
+
+
+def test_non_utf8_file_is_skipped_with_warning(tmp_path):
+    write(tmp_path / "Latin.java", "// caf\u00e9\n" + BENCH.format(name="Latin"), encoding="latin-1")
+    write(tmp_path / "Ok.java", BENCH.format(name="Ok"))
+    result = lint_paths([tmp_path])
+    assert result.files == 1
+    assert result.warnings == (f"{tmp_path / 'Latin.java'}: not UTF-8, skipped",)
+    assert {f.benchmark for f in result.findings} == {"Ok.m"}
+
+
+def test_utf8_names_and_columns(tmp_path):
+    write(tmp_path / "U.java", "class Ünï { double x; @Benchmark void m\u00e9() { /* é */ Math.log(x); } }\n")
+    (finding,) = lint_paths([tmp_path]).findings
+    assert finding.benchmark == "Ünï.mé"
+    assert finding.column == "class Ünï { double x; @Benchmark void mé() { /* é */ ".__len__() + 1
+
+
+def test_untrusted_names_only_flow_into_strings(tmp_path):
+    marker = tmp_path / "pwned"
+    write(tmp_path / "Evil.java", f"""class Evil {{
+    String x = "__import__('os').system('touch {marker}')";
+    @Benchmark void m() {{ x.length(); }}
+    @Benchmark void n() {{ System.out.println("{{0}} %s $(touch {marker})"); }}
+}}
+""")
+    result = lint_paths([tmp_path])
+    assert not marker.exists()
+    assert {f.rule for f in result.findings} == {"RETU", "PRINT"}
+
+
+def test_project_index_spans_files(tmp_path):
+    write(tmp_path / "S.java", """@org.openjdk.jmh.annotations.State(org.openjdk.jmh.annotations.Scope.Benchmark)
+public class S { public final int n = 4; public static int counter; }
+""")
+    write(tmp_path / "Calc.java", "public class Calc { public static int sq(int v) { return v * v; } }\n")
+    write(tmp_path / "B.java", """class B {
+    @Benchmark public void m(S s) { Calc.sq(s.n); S.counter++; }
+}
+""")
+    rules = {(f.rule, os.path.basename(f.path)) for f in lint_paths([tmp_path]).findings}
+    assert rules == {("FINAL", "S.java"), ("SHARED", "B.java")}
+
+
+def test_same_simple_class_name_in_many_files_resolves_to_nearest(tmp_path):
+    for n, final in ((1, ""), (2, "final "), (3, "")):
+        write(tmp_path / f"p{n}" / f"B{n}.java", f"""package p{n};
+public class B{n} {{
+    @org.openjdk.jmh.annotations.State(org.openjdk.jmh.annotations.Scope.Thread)
+    public static class Input {{ {final}double x = 2.5; }}
+    @org.openjdk.jmh.annotations.Benchmark public double m(Input in) {{ return Math.log(in.x); }}
+}}
+""")
+    (finding,) = lint_paths([tmp_path]).findings
+    assert (finding.rule, finding.benchmark) == ("FINAL", "B2.m")
+    assert finding.path.endswith("B2.java")
+
+
+def test_damaged_sources_never_crash(tmp_path):
+    path = tmp_path / "X.java"
+    for source in sorted(CORPUS.glob("*.java")):
+        text = source.read_text(encoding="utf-8")
+        for cut in range(len(text) // 7, len(text), len(text) // 7):
+            for damaged in (text[:cut], text[:cut] + "{(;" + text[cut:], text[:cut] + text[cut + 40:]):
+                path.write_text(damaged, encoding="utf-8")
+                result = lint_paths([path])
+                fix_findings(result)
+                assert result.files == 1
+
+
+def test_same_package_class_wins_over_other_packages(tmp_path):
+    write(tmp_path / "a" / "S.java", "package a;\npublic class S { public static int hits; }\n")
+    write(tmp_path / "b" / "S.java", "package b;\npublic class S { public static final int hits = 0; }\n")
+    write(tmp_path / "b" / "B.java", "package b;\nclass B { @Benchmark public int m() { return S.hits + 1; } }\n")
+    write(tmp_path / "c" / "C.java", "package a;\nclass C { @Benchmark public void m() { S.hits++; } }\n")
+    findings = lint_paths([tmp_path]).findings
+    assert [(f.rule, f.benchmark) for f in findings] == [("SHARED", "C.m")]
