@@ -14,8 +14,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
+from rigorbench.analysis.forks import MIN_STEADY_ITERATIONS, steady_report, steady_rows
 from rigorbench.analysis.settings import Settings
-from rigorbench.model import BenchmarkCase, Diagnostic, Metric
+from rigorbench.model import BenchmarkCase, Diagnostic, Metric, SampleTable
 from rigorbench.stats import (
     Evidence,
     Verdict,
@@ -116,7 +117,34 @@ def _series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
     return (seed * 1_000_003 + zlib.crc32(key)) % (2**63)
 
 
+def steady_table(table: SampleTable, side: str) -> tuple[SampleTable, list[Diagnostic]]:
+    """``--steady-only``: keep the measurement iterations taken in steady state, and say so."""
+    report = steady_report(table)
+    measured = sum(len(fork.measurement) for fork in report.forks)
+    if not report.assessed:
+        return table, [Diagnostic(
+            "steady_only_not_applied", f"{side}: forks have fewer than {MIN_STEADY_ITERATIONS} iterations; "
+            "steady state cannot be detected, all measurement iterations used", "info",
+            "run more iterations per fork to let rigorbench find where steady state starts",
+        )]
+    steady = steady_rows(table, report)
+    if not len(steady):
+        return table, [Diagnostic(
+            "steady_only_not_applied", f"{side}: no fork reaches steady state; all measurement iterations used",
+            "warning", "see 'rigorbench analyze': the benchmark may never settle on this machine",
+        )]
+    return steady, [Diagnostic(
+        "steady_only", f"{side}: {len(steady)} of {measured} measurement iterations are in steady state and used",
+        "info", "",
+    )]
+
+
 def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Comparison | None:
+    notes: list[Diagnostic] = []
+    if settings.steady_only:
+        base_table, base_notes = steady_table(base_table, "baseline")
+        cont_table, cont_notes = steady_table(cont_table, "contender")
+        notes = base_notes + cont_notes
     base = iteration_observations(base_table, outlier_factor=settings.outlier_factor)
     cont = iteration_observations(cont_table, outlier_factor=settings.outlier_factor)
     if len(base.values) == 0 or len(cont.values) == 0:
@@ -143,7 +171,7 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
         cliffs_delta=delta,
         effect_size=effect_magnitude(delta),
         verdict=Verdict.INCONCLUSIVE,
-        warnings=tuple(_warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate)),
+        warnings=tuple(notes + _warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate)),
     )
 
 

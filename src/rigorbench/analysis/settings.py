@@ -31,6 +31,7 @@ class Settings:
     metric: str = "primary"
     correction: str = "none"
     outlier_factor: float | None = 10.0
+    steady_only: bool = False       # use only iterations at or after each fork's steady state
 
     def __post_init__(self) -> None:
         _one_of("--statistic", self.statistic, STATISTICS)
@@ -72,6 +73,7 @@ class Settings:
             "alpha": self.alpha,
             "metric": self.metric,
             "correction": self.correction,
+            "steady_only": self.steady_only,
         }
 
 

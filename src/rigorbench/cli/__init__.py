@@ -10,7 +10,7 @@ import sys
 from typing import IO, Sequence
 
 from rigorbench import __version__
-from rigorbench.cli import ab, compare, export, lint, run, runs
+from rigorbench.cli import ab, analyze, compare, export, lint, run, runs
 from rigorbench.cli.parser import HelpRequested, Parser
 from rigorbench.errors import UserError
 from rigorbench.experiment.runner import Interrupted
@@ -21,6 +21,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 COMMANDS = {
     "lint": lint,
     "compare": compare,
+    "analyze": analyze,
     "ab": ab,
     "run": run,
     "runs": runs,

@@ -70,6 +70,7 @@ def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
     stats.add_argument("--alpha", type=fraction, default=0.01, metavar="A", help="significance level of --test wilcoxon (default: 0.01)")
     stats.add_argument("--correction", choices=CORRECTIONS, default="none", help="multiple-comparison correction of p-values (default: none)")
     stats.add_argument("--metric", default="primary", metavar="NAME", help="primary (default), all (adds alloc, gc.count, ...), or one metric name such as alloc")
+    stats.add_argument("--steady-only", action="store_true", help="use only iterations at or after each fork's detected steady state (forks of 20+ iterations; see 'rigorbench analyze')")
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,6 +91,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         alpha=args.alpha,
         metric=args.metric,
         correction=args.correction,
+        steady_only=args.steady_only,
     )
 
 

@@ -39,8 +39,8 @@ def lint_before_build(reporter: Reporter, strict: bool):
         result = lint_paths([source_dir])
         for f in result.findings:
             reporter.message(f"lint {label}: {_relative(f.path, source_dir)}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}")
-        if result.findings:
-            reporter.message(f"lint {label}: {summary_line(result)}; see 'rigorbench lint --explain RULE'")
+        advice = "; see 'rigorbench lint --explain RULE'" if result.findings else ""
+        reporter.message(f"lint {label}: {summary_line(result)}{advice}")
         serious = [f for f in result.findings if severity_rank(f.severity) >= severity_rank("warning")]
         if strict and serious:
             raise LintFailed(

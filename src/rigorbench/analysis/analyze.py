@@ -1,0 +1,152 @@
+"""Turn one version's data into results: a summary and diagnostics per benchmark and metric.
+
+Shipilev (``shared/reference/002``): "what you have in your tables is data, not results;
+data becomes results when you analyze why the data is the way it is." For each benchmark
+case this module computes the summary (mean and median with hierarchical bootstrap CIs, the
+relative CI width that Laaber et al. use as their stability measure), the variability by
+level, the steady state of every fork against the configured warmup, modes, outliers, the
+coincidence of slow iterations with GC or JIT compilation, drift, and plausibility checks;
+``analysis.diagnostics`` turns those figures into ``{code, severity, message, hint}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from rigorbench.analysis import diagnostics as diag
+from rigorbench.analysis.compare import _series_seed
+from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
+from rigorbench.analysis.forks import SteadyReport, steady_report, steady_rows
+from rigorbench.analysis.settings import Settings
+from rigorbench.model import ALLOC, SEVERITIES, BenchmarkCase, Diagnostic, Metric, SampleTable
+from rigorbench.stats import ConfidenceInterval, hierarchical_bootstrap, percentiles
+from rigorbench.stats.variability import Variability, variability_by_level
+
+PERCENTILES = (1, 5, 25, 50, 75, 95, 99)
+# Per-iteration event metrics that slow iterations are checked against (JMH -prof gc/comp).
+EVENT_METRICS = ("gc.count", "gc.time", "compiler.time.total", "compiler.time.profiled")
+
+
+@dataclass(frozen=True, eq=False)
+class BenchmarkAnalysis:
+    case: BenchmarkCase
+    metric: Metric
+    n: int
+    forks: int
+    trials: int
+    instances: int
+    mean: ConfidenceInterval
+    median: ConfidenceInterval
+    minimum: float
+    maximum: float
+    percentiles: dict[int, float]
+    variability: Variability | None
+    steady: SteadyReport
+    alloc: tuple[float, str] | None          # mean allocation per op and its unit
+    removed_outliers: int
+    steady_only: bool
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def rciw(self) -> float:
+        """Relative CI width of the mean (Laaber et al.'s stability measure)."""
+        return (self.mean.high - self.mean.low) / abs(self.mean.estimate) if self.mean.estimate else float("inf")
+
+    @property
+    def cv(self) -> float | None:
+        return None if self.variability is None else self.variability.total
+
+
+@dataclass(frozen=True, eq=False)
+class AnalysisReport:
+    label: str
+    settings: Settings
+    benchmarks: tuple[BenchmarkAnalysis, ...]
+    sources: tuple[str, ...] = ()
+    input_warnings: tuple[str, ...] = ()
+    environments: tuple = field(default_factory=tuple)
+
+    def fails(self, fail_on: str) -> bool:
+        if fail_on == "never":
+            return False
+        floor = SEVERITIES.index(fail_on)
+        return any(SEVERITIES.index(d.severity) >= floor for b in self.benchmarks for d in b.diagnostics)
+
+
+def analyze_dataset(dataset: Dataset, settings: Settings) -> AnalysisReport:
+    """Analyze every (case, metric) the settings ask for, in the dataset's order."""
+    results = []
+    for (case, metric), table in dataset.series.items():
+        if not settings.wants_metric(metric) or metric.name in EVENT_METRICS:
+            continue
+        events = {name: dataset.series.get((case, m)) for name, m in _event_metrics(dataset, case).items()}
+        alloc = next(((m, t) for (c, m), t in dataset.series.items() if c == case and m.name == ALLOC), None)
+        analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc)
+        if analysis is not None:
+            results.append(analysis)
+    return AnalysisReport(
+        dataset.label, settings, tuple(results), dataset.sources, dataset.warnings, tuple(dataset.environments),
+    )
+
+
+def _event_metrics(dataset: Dataset, case: BenchmarkCase) -> dict[str, Metric]:
+    return {m.name: m for (c, m) in dataset.series if c == case and m.name in EVENT_METRICS}
+
+
+def _observations(table: SampleTable, report: SteadyReport, settings: Settings) -> tuple[Observations, bool]:
+    if settings.steady_only and report.assessed:
+        steady = steady_rows(table, report)
+        if len(steady):
+            return iteration_observations(steady, outlier_factor=settings.outlier_factor), True
+    return iteration_observations(table, outlier_factor=settings.outlier_factor), False
+
+
+def analyze_series(
+    case: BenchmarkCase, metric: Metric, table: SampleTable, settings: Settings, *,
+    events: dict[str, SampleTable | None] | None = None, alloc: tuple[Metric, SampleTable] | None = None,
+) -> BenchmarkAnalysis | None:
+    """Summary and diagnostics of one benchmark case and metric (None without measurements)."""
+    report = steady_report(table)
+    obs, steady_only = _observations(table, report, settings)
+    if len(obs.values) == 0:
+        return None
+    seed = _series_seed(settings.seed, case, metric)
+    boot = dict(confidence=settings.confidence, resamples=settings.resamples, seed=seed)
+    values = obs.values
+    instance, trial, fork = obs.levels
+    variability = variability_by_level(values, instance, trial, fork) if len(values) >= 2 else None
+    analysis = BenchmarkAnalysis(
+        case=case,
+        metric=metric,
+        n=len(values),
+        forks=len(set(zip(instance, trial, fork))),
+        trials=len(set(zip(instance, trial))),
+        instances=len(set(instance)),
+        mean=hierarchical_bootstrap(values, obs.levels, statistic="mean", **boot),
+        median=hierarchical_bootstrap(values, obs.levels, statistic="median", **boot),
+        minimum=float(values.min()),
+        maximum=float(values.max()),
+        percentiles=dict(zip(PERCENTILES, map(float, percentiles(values, [p / 100 for p in PERCENTILES])))),
+        variability=variability,
+        steady=report,
+        alloc=_mean_alloc(alloc),
+        removed_outliers=obs.removed_outliers,
+        steady_only=steady_only,
+    )
+    found = diag.diagnose(analysis, table, obs, events or {}, settings)
+    # Most severe first; within a severity, in the order the checks run (most important first).
+    order = sorted(found, key=lambda d: -SEVERITIES.index(d.severity))
+    return replace(analysis, diagnostics=tuple(order))
+
+
+def _mean_alloc(alloc: tuple[Metric, SampleTable] | None) -> tuple[float, str] | None:
+    """Mean allocation per operation over the measurement iterations (JMH -prof gc)."""
+    if alloc is None:
+        return None
+    metric, table = alloc
+    measured = table.measurement()
+    if not len(measured):
+        return None
+    return float(np.mean(measured.value)), metric.unit

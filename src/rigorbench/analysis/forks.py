@@ -1,0 +1,92 @@
+"""Per-fork iteration series, their steady state, and the configured warmup.
+
+JMH runs warmup iterations and then measurement iterations in each fork; rigorbench keeps
+both (warmup rows from the console log). The steady-state detector (``stats.steady``,
+after Traini et al., EMSE 2022) looks at the whole series of a fork, warmup included, so
+its answer can be set against the warmup the user configured: "warmup too short in 3 of 5
+forks" or "warmup longer than needed by 40 iterations" (issue #5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigorbench.model import SampleTable
+from rigorbench.stats.steady import SteadyState, classify_forks
+
+# Below this many iterations in a fork, change-point detection has nothing to work with.
+MIN_STEADY_ITERATIONS = 20
+
+
+@dataclass(frozen=True, eq=False)
+class ForkSeries:
+    """One fork's scores in the order they were taken: warmup first, then measurement."""
+
+    instance: int
+    trial: int
+    fork: int
+    warmup: int                 # number of warmup iterations at the start of ``values``
+    values: np.ndarray
+    rows: np.ndarray            # row index into the (iteration-level) table, per value
+
+    @property
+    def measurement(self) -> np.ndarray:
+        return self.values[self.warmup:]
+
+
+@dataclass(frozen=True, eq=False)
+class SteadyReport:
+    """The steady-state verdict of a benchmark with each fork's start (None: never)."""
+
+    verdict: str | None         # steady | inconsistent | none; None when forks are too short
+    forks: tuple[ForkSeries, ...]
+    states: tuple[SteadyState, ...]
+
+    @property
+    def assessed(self) -> bool:
+        return self.verdict is not None
+
+
+def fork_series(table: SampleTable) -> list[ForkSeries]:
+    """Split an iteration-level table into per-fork series, warmup before measurement."""
+    if table.has_histogram:
+        table = table.iteration_means()
+    keys = np.stack([table.instance, table.trial, table.fork], axis=1)
+    forks = []
+    for key in np.unique(keys, axis=0):
+        rows = np.flatnonzero(np.all(keys == key, axis=1))
+        # Warmup first (JMH's phase order), then by iteration code within each phase.
+        order = np.lexsort((table.iteration[rows], ~table.warmup[rows]))
+        rows = rows[order]
+        forks.append(ForkSeries(
+            int(key[0]), int(key[1]), int(key[2]), int(table.warmup[rows].sum()), table.value[rows], rows,
+        ))
+    return forks
+
+
+def steady_report(table: SampleTable) -> SteadyReport:
+    """Detect the steady state of every fork long enough to tell."""
+    forks = tuple(fork_series(table))
+    if not forks or min(len(f.values) for f in forks) < MIN_STEADY_ITERATIONS:
+        return SteadyReport(None, forks, ())
+    verdict = classify_forks([f.values for f in forks])
+    return SteadyReport(verdict.verdict, forks, tuple(verdict.forks))
+
+
+def steady_rows(table: SampleTable, report: SteadyReport) -> SampleTable:
+    """Only the measurement iterations taken at or after each fork's steady-state start.
+
+    Forks that never reach steady state contribute nothing. The caller decides what to do
+    when nothing is left (``--steady-only`` keeps all data and says so).
+    """
+    if table.has_histogram:
+        table = table.iteration_means()
+    keep = np.zeros(len(table), dtype=bool)
+    for fork, state in zip(report.forks, report.states):
+        if state.start is None or not state.reached:
+            continue
+        start = max(state.start, fork.warmup)
+        keep[fork.rows[start:]] = True
+    return table.select(keep & ~table.warmup)

@@ -1,0 +1,177 @@
+"""Renderers of ``rigorbench analyze``: text, markdown and JSON (ARCHITECTURE.md fields).
+
+Text: per benchmark one summary line, then the diagnostics most severe first, each with its
+hint. JSON has ``benchmarks`` with ``benchmark``, ``params``, ``metric``, ``n``, ``mean``,
+``ci_low``, ``ci_high``, ``cv`` (per level), ``steady_state`` and ``diagnostics``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from rigorbench import __version__
+from rigorbench.analysis.analyze import AnalysisReport, BenchmarkAnalysis
+from rigorbench.errors import UserError
+from rigorbench.model import SEVERITIES
+from rigorbench.report.documents import FORMAT_VERSION, _num
+from rigorbench.report.markdown import escape_cell
+from rigorbench.report.table import format_number, short_names
+
+_LEVELS = ("iteration", "fork", "trial", "instance")
+
+
+def _cv_text(b: BenchmarkAnalysis) -> str:
+    v = b.variability
+    if v is None:
+        return "CV n/a"
+    parts = [f"{level} {getattr(v, level):.1%}" for level in _LEVELS if getattr(v, level, None) is not None]
+    return f"CV {v.total:.1%}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def _steady_text(b: BenchmarkAnalysis) -> str:
+    return f"steady state: {b.steady.verdict}" if b.steady.assessed else "steady state: not checked"
+
+
+def summary_text(b: BenchmarkAnalysis) -> str:
+    unit = b.metric.unit
+    parts = [
+        f"mean {format_number(b.mean.estimate)} {unit} [{format_number(b.mean.low)}, {format_number(b.mean.high)}]",
+        f"median {format_number(b.median.estimate)}",
+        f"RCIW {b.rciw:.1%}",
+        _cv_text(b),
+        f"n={b.n} ({b.forks} forks, {b.trials} trials" + (f", {b.instances} instances)" if b.instances > 1 else ")"),
+    ]
+    if b.alloc is not None:
+        parts.append(f"alloc {format_number(b.alloc[0])} {b.alloc[1]}")
+    parts.append(_steady_text(b))
+    return "  ".join(parts)
+
+
+def counts_line(report: AnalysisReport) -> str:
+    diagnostics = [d for b in report.benchmarks for d in b.diagnostics]
+    counts = [f"{sum(d.severity == s for d in diagnostics)} {s}" for s in reversed(SEVERITIES)]
+    clean = sum(not any(d.severity != "info" for d in b.diagnostics) for b in report.benchmarks)
+    return f"{len(report.benchmarks)} benchmarks, {clean} without warnings; diagnostics: {', '.join(counts)}"
+
+
+def settings_line(report: AnalysisReport) -> str:
+    s = report.settings
+    count = len(report.sources)
+    files = f" ({report.sources[0]})" if count == 1 else (f" ({count} files)" if count else "")
+    steady = ", steady-state iterations only" if s.steady_only else ""
+    return f"analyze {report.label}{files}: {s.confidence:.0%} CIs, {s.resamples} resamples, seed {s.seed}{steady}"
+
+
+def render_text(report: AnalysisReport) -> str:
+    names = short_names([b.case.display_name for b in report.benchmarks])
+    lines = [settings_line(report), ""]
+    for b in report.benchmarks:
+        lines.append(f"{names[b.case.display_name]}  [{b.metric.name}]")
+        lines.append(f"  {summary_text(b)}")
+        for d in b.diagnostics:
+            lines.append(f"  {d.severity:<7}  {d.code}: {d.message}")
+            if d.hint:
+                lines.append(f"           hint: {d.hint}")
+        lines.append("")
+    lines.extend(f"warning: {w}" for w in report.input_warnings)
+    lines.append(counts_line(report))
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(report: AnalysisReport) -> str:
+    names = short_names([b.case.display_name for b in report.benchmarks])
+    out = [f"### {escape_cell(settings_line(report))}", "",
+           "| benchmark | metric | mean | CI | RCIW | CV | n | steady state | diagnostics |",
+           "| --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |"]
+    for b in report.benchmarks:
+        worst = [d.code for d in b.diagnostics if d.severity != "info"]
+        out.append("| " + " | ".join(escape_cell(cell) for cell in (
+            names[b.case.display_name], b.metric.name, f"{format_number(b.mean.estimate)} {b.metric.unit}",
+            f"[{format_number(b.mean.low)}, {format_number(b.mean.high)}]", f"{b.rciw:.1%}",
+            "n/a" if b.cv is None else f"{b.cv:.1%}", str(b.n),
+            b.steady.verdict or "not checked", ", ".join(worst) or "none",
+        )) + " |")
+    out.append("")
+    for b in report.benchmarks:
+        if not b.diagnostics:
+            continue
+        out.append(f"**{escape_cell(names[b.case.display_name])}** ({escape_cell(b.metric.name)})")
+        out.append("")
+        for d in b.diagnostics:
+            hint = f" — {escape_cell(d.hint)}" if d.hint else ""
+            out.append(f"- {d.severity} `{d.code}`: {escape_cell(d.message)}{hint}")
+        out.append("")
+    out.append(escape_cell(counts_line(report)))
+    return "\n".join(out) + "\n"
+
+
+def _cv_object(b: BenchmarkAnalysis) -> dict:
+    v = b.variability
+    if v is None:
+        return {}
+    found = {"total": _num(v.total)}
+    found.update({level: _num(getattr(v, level)) for level in _LEVELS if getattr(v, level, None) is not None})
+    return found
+
+
+def _steady_object(b: BenchmarkAnalysis) -> dict:
+    forks = []
+    for fork, state in zip(b.steady.forks, b.steady.states):
+        forks.append({
+            "instance": fork.instance, "trial": fork.trial, "fork": fork.fork, "warmup_iterations": fork.warmup,
+            "steady_start": state.start if state.reached else None,
+        })
+    return {"verdict": b.steady.verdict, "forks": forks}
+
+
+def benchmark_object(b: BenchmarkAnalysis) -> dict:
+    v = b.variability
+    return {
+        "benchmark": b.case.name,
+        "harness": b.case.harness,
+        "params": b.case.params_dict,
+        "metric": b.metric.name,
+        "unit": b.metric.unit,
+        "higher_is_better": b.metric.higher_is_better,
+        "n": b.n, "forks": b.forks, "trials": b.trials, "instances": b.instances,
+        "mean": _num(b.mean.estimate), "ci_low": _num(b.mean.low), "ci_high": _num(b.mean.high),
+        "median": _num(b.median.estimate), "median_ci_low": _num(b.median.low), "median_ci_high": _num(b.median.high),
+        "rciw": _num(b.rciw), "min": _num(b.minimum), "max": _num(b.maximum),
+        "percentiles": {f"p{p}": _num(value) for p, value in b.percentiles.items()},
+        "cv": _cv_object(b),
+        "variance_components": {k: _num(x) for k, x in v.components.items()} if v is not None else {},
+        "alloc": None if b.alloc is None else {"mean": _num(b.alloc[0]), "unit": b.alloc[1]},
+        "steady_state": _steady_object(b),
+        "steady_only": b.steady_only,
+        "removed_outliers": b.removed_outliers,
+        "diagnostics": [{"code": d.code, "severity": d.severity, "message": d.message, "hint": d.hint} for d in b.diagnostics],
+    }
+
+
+def render_json(report: AnalysisReport) -> str:
+    document = {
+        "tool": "rigorbench",
+        "tool_version": __version__,
+        "format_version": FORMAT_VERSION,
+        "command": "analyze",
+        **report.settings.as_dict(),
+        "label": report.label,
+        "files": list(report.sources),
+        "benchmarks": [benchmark_object(b) for b in report.benchmarks],
+        "input_warnings": list(report.input_warnings),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+ANALYSIS_RENDERERS: dict[str, Callable[[AnalysisReport], str]] = {
+    "text": render_text, "markdown": render_markdown, "json": render_json,
+}
+
+
+def render_analysis(report: AnalysisReport, format: str) -> str:
+    try:
+        renderer = ANALYSIS_RENDERERS[format]
+    except KeyError:
+        raise UserError(f"unknown format {format!r}; allowed values are {', '.join(ANALYSIS_RENDERERS)}") from None
+    return renderer(report)
