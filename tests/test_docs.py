@@ -7,6 +7,8 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
+
 from rigorbench.cli import main
 from rigorbench.cli.reference import render_reference
 from rigorbench.experiment.config import load_config
@@ -15,14 +17,15 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def test_quick_start_output_is_what_the_command_prints(monkeypatch):
-    block = README.split("<!-- quickstart:compare -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+@pytest.mark.parametrize("name, exit_code", [("compare", 0), ("lint", 1)])
+def test_quick_start_output_is_what_the_command_prints(name, exit_code, monkeypatch):
+    block = README.split(f"<!-- quickstart:{name} -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
     command, expected = block.split("\n", 1)
     argv = shlex.split(command.removeprefix("$ "))
     assert argv[0] == "rigorbench"
     monkeypatch.chdir(ROOT)
     out, err = io.StringIO(), io.StringIO()
-    assert main(argv[1:], out, err) == 0, err.getvalue()
+    assert main(argv[1:], out, err) == exit_code, err.getvalue()
     assert out.getvalue() == expected
 
 

@@ -1,0 +1,36 @@
+package dev.rigorbench.lint;
+
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.*;
+
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(0)
+public class ParseBenchmark {
+
+    // A final primitive input: the JIT treats it as a constant and folds the work.
+    private final int radix = 16;
+
+    private String[] tokens;
+
+    @Setup(Level.Invocation)
+    public void prepare() {
+        tokens = new String[] {"1f", "ff", "7a", "c0"};
+    }
+
+    @Benchmark
+    public void parseOne() {
+        Integer.parseInt(tokens[0], radix);
+    }
+
+    @Benchmark
+    public long parseAll() {
+        long sum = 0;
+        for (String token : tokens) {
+            sum += Long.parseLong(token, radix);
+        }
+        return sum;
+    }
+}
