@@ -18,6 +18,7 @@ import numpy as np
 from rigorbench.errors import UserError
 from rigorbench.formats import read_result_file
 from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable
+from rigorbench.stats.outliers import extreme_outliers
 
 SeriesKey = tuple[BenchmarkCase, Metric]
 
@@ -121,9 +122,7 @@ def iteration_observations(samples: SampleTable, *, outlier_factor: float | None
     values = table.value
     keep = np.ones(len(values), dtype=bool)
     if outlier_factor is not None and len(values):
-        median = float(np.median(values))
-        if median > 0:
-            keep = values < outlier_factor * median
+        keep = ~extreme_outliers(values, outlier_factor)
     levels = [table.instance[keep], table.trial[keep], table.fork[keep]]
     return Observations(values[keep], levels, int((~keep).sum()), len(values))
 

@@ -1,0 +1,164 @@
+"""The statistics behind ``analyze``'s diagnostics, against oracles (scipy, hand tables) and
+synthetic data with known truth: variability by level, modes, outliers, trend, coincidence."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from rigorbench.stats.coincidence import coincidence
+from rigorbench.stats.modality import fork_clusters, modes
+from rigorbench.stats.outliers import extreme_outliers, tukey_fences
+from rigorbench.stats.trend import trend
+from rigorbench.stats.variability import variability_by_level
+
+
+def nested(rng, trials=30, forks=4, iterations=20, sd=(2.0, 1.0, 0.5), mean=100.0):
+    """Normal data with a random effect per trial, fork and iteration (sd in that order)."""
+    values, trial, fork = [], [], []
+    for t in range(trials):
+        t_effect = rng.normal(0, sd[0])
+        for f in range(forks):
+            f_effect = rng.normal(0, sd[1])
+            values.extend(mean + t_effect + f_effect + rng.normal(0, sd[2], iterations))
+            trial += [t] * iterations
+            fork += [f] * iterations
+    n = len(values)
+    return np.array(values), np.zeros(n, int), np.array(trial), np.array(fork)
+
+
+def test_cvs_per_level_on_a_hand_table():
+    # One trial, two forks of three iterations: [1, 2, 3] and [3, 4, 5].
+    values = np.array([1, 2, 3, 3, 4, 5], dtype=float)
+    v = variability_by_level(values, [0] * 6, [0] * 6, [0, 0, 0, 1, 1, 1])
+    assert v.total == pytest.approx(np.std(values, ddof=1) / 3)
+    assert v.iteration == pytest.approx(np.mean([1 / 2, 1 / 4]))
+    assert v.fork == pytest.approx(np.std([2, 4], ddof=1) / 3)
+    assert v.trial is None and v.instance is None
+    # within-fork variance 1; fork means 2 and 4 vary by 2, of which 1/3 is iteration noise.
+    assert v.components["iteration"] == pytest.approx(1 / (1 + 2 - 1 / 3))
+    assert set(v.components) == {"iteration", "fork"} and v.dominant == "fork"
+
+
+def test_fork_component_matches_one_way_anova_from_scipy():
+    rng = np.random.default_rng(1)
+    forks = [rng.normal(rng.normal(50, 2), 1.5, 12) for _ in range(15)]
+    values = np.concatenate(forks)
+    code = np.repeat(np.arange(15), 12)
+    v = variability_by_level(values, np.zeros_like(code), np.zeros_like(code), code)
+    msw = np.mean([np.var(f, ddof=1) for f in forks])
+    msb = sps.f_oneway(*forks).statistic * msw
+    fork_var, iter_var = (msb - msw) / 12, msw
+    assert v.components["fork"] == pytest.approx(fork_var / (fork_var + iter_var))
+
+
+@pytest.mark.parametrize("level, sd", [("trial", (4, 0.3, 0.3)), ("fork", (0.3, 4, 0.3)), ("iteration", (0.3, 0.3, 4))])
+def test_components_recover_the_dominant_level(level, sd):
+    rng = np.random.default_rng(2)
+    values, instance, trial, fork = nested(rng, sd=sd)
+    v = variability_by_level(values, instance, trial, fork)
+    truth = {"trial": sd[0] ** 2, "fork": sd[1] ** 2, "iteration": sd[2] ** 2}
+    total = sum(truth.values())
+    assert v.dominant == level
+    for name, var in truth.items():
+        assert v.components[name] == pytest.approx(var / total, abs=0.1), (name, v.components)
+    assert sum(v.components.values()) == pytest.approx(1.0)
+
+
+def test_variability_validates_input():
+    with pytest.raises(ValueError):
+        variability_by_level([1.0, np.nan], [0, 0], [0, 0], [0, 0])
+    with pytest.raises(ValueError):
+        variability_by_level([1.0, 2.0], [0], [0, 0], [0, 0])
+
+
+def test_tukey_fences_on_a_hand_table():
+    values = np.array([1, 2, 3, 4, 5, 6, 7, 8, 30, -40], dtype=float)
+    o = tukey_fences(values)
+    q1, q3 = np.percentile(values, [25, 75])
+    assert (o.q1, o.q3, o.iqr) == (q1, q3, q3 - q1)
+    assert o.high_mild == q3 + 1.5 * (q3 - q1) and o.low_severe == q1 - 3 * (q3 - q1)
+    assert list(o.severe_index) == [8, 9] and o.mild == 0
+    mild = tukey_fences(np.array([1, 2, 3, 4, 5, 6, 7, 8, 14.0]))
+    assert list(mild.mild_index) == [8] and mild.severe == 0
+
+
+def test_extreme_outliers_are_ten_times_the_median():
+    assert list(extreme_outliers([1.0, 1.0, 1.0, 1.0, 10.0, 9.9])) == [False, False, False, False, True, False]
+    assert not extreme_outliers([-1.0, -20.0, -1.0]).any()
+
+
+@given(st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=50))
+@settings(max_examples=50, deadline=None)
+def test_tukey_mild_and_severe_never_overlap(values):
+    o = tukey_fences(values)
+    assert not set(o.mild_index) & set(o.severe_index)
+
+
+def test_trend_slope_is_scipys_and_flags_real_drift_only():
+    rng = np.random.default_rng(3)
+    drift = 100 * (1 + 0.05 * np.linspace(0, 1, 80)) + rng.normal(0, 0.5, 80)
+    t = trend(drift)
+    assert t.slope == pytest.approx(sps.theilslopes(drift, np.arange(80)).slope)
+    assert t.significant and t.direction == "up" and t.relative_drift == pytest.approx(0.05, abs=0.01)
+    assert trend(drift[::-1]).direction == "down"
+    false_alarms = sum(trend(100 + rng.normal(0, 1, 80)).significant for _ in range(100))
+    assert false_alarms <= 3
+    assert not trend(np.full(10, 5.0)).significant
+
+
+def test_coincidence_uses_fishers_exact_test_and_finds_gc_spikes():
+    rng = np.random.default_rng(4)
+    events = (rng.random(300) < 0.2).astype(float)
+    values = 100 * np.where(events > 0, 1.3, 1.0) + rng.normal(0, 1, 300)
+    c = coincidence(values, events)
+    slow = values > np.quantile(values, 0.9)
+    has = events > 0
+    table = [[np.sum(slow & has), np.sum(slow & ~has)], [np.sum(~slow & has), np.sum(~slow & ~has)]]
+    assert c.p_value == pytest.approx(sps.fisher_exact(table, alternative="greater").pvalue)
+    assert c.associated and c.slowdown == pytest.approx(1.3, abs=0.02)
+    # Throughput: slow is low; a GC iteration with 30% less throughput is "slower".
+    thr = coincidence(1 / values, events, higher_is_slower=False)
+    assert thr.associated and thr.slowdown == pytest.approx(1.3, abs=0.02)
+
+
+def test_coincidence_stays_quiet_without_association():
+    rng = np.random.default_rng(5)
+    alarms = sum(coincidence(rng.normal(100, 1, 200), (rng.random(200) < 0.2).astype(float)).associated for _ in range(200))
+    assert alarms <= 6  # alpha 0.01: expect about 2 of 200
+    none = coincidence(rng.normal(100, 1, 50), np.zeros(50))
+    assert not none.associated and none.mean_with is None and none.slowdown is None
+
+
+@pytest.mark.parametrize("n", [200, 2000, 20000])
+def test_unimodal_data_is_not_called_multimodal(n):
+    rng = np.random.default_rng(6)
+    runs = 50 if n < 20000 else 10
+    alarms = sum(modes(rng.normal(100, 3, n)).multimodal for _ in range(runs))
+    assert alarms <= max(1, runs // 10)
+    assert not modes(rng.lognormal(0, 0.5, n)).multimodal
+
+
+def test_a_seventy_thirty_mixture_is_bimodal_with_its_centres_and_shares():
+    rng = np.random.default_rng(7)
+    high = rng.random(2000) < 0.3
+    m = modes(np.where(high, rng.normal(170, 1, 2000), rng.normal(164, 1, 2000)))
+    assert m.multimodal and len(m.centers) == 2
+    assert m.centers[0] == pytest.approx(164, abs=0.5) and m.centers[1] == pytest.approx(170, abs=0.5)
+    assert m.shares[0] == pytest.approx(0.7, abs=0.03) and m.shares[1] == pytest.approx(0.3, abs=0.03)
+    flat = modes(np.full(50, 3.0))
+    assert not flat.multimodal and flat.p_value is None
+
+
+def test_fork_means_in_two_groups_and_in_one():
+    rng = np.random.default_rng(8)
+    two = np.r_[rng.normal(100, 0.3, 6), rng.normal(110, 0.3, 4)]
+    c = fork_clusters(two)
+    assert c.clustered and sorted(map(len, c.groups)) == [4, 6]
+    assert sorted(round(x) for x in c.centers) == [100, 110]
+    alarms = sum(fork_clusters(rng.normal(100, 1, n)).clustered for n in (6, 10, 20, 50) for _ in range(100))
+    assert alarms <= 8  # critical values at the 99.9th percentile: expect about 0.4 of 400
+    assert not fork_clusters(np.array([1.0, 5.0, 9.0])).clustered  # too few forks to tell
