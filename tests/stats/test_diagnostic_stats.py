@@ -162,3 +162,11 @@ def test_fork_means_in_two_groups_and_in_one():
     alarms = sum(fork_clusters(rng.normal(100, 1, n)).clustered for n in (6, 10, 20, 50) for _ in range(100))
     assert alarms <= 8  # critical values at the 99.9th percentile: expect about 0.4 of 400
     assert not fork_clusters(np.array([1.0, 5.0, 9.0])).clustered  # too few forks to tell
+
+
+def test_long_series_are_tested_on_block_means_with_the_same_drift():
+    rng = np.random.default_rng(9)
+    long = 100 * (1 + 0.04 * np.linspace(0, 1, 3000)) + rng.normal(0, 1, 3000)
+    t = trend(long)
+    assert t.significant and t.direction == "up" and t.relative_drift == pytest.approx(0.04, abs=0.005)
+    assert not trend(100 + rng.normal(0, 1, 3000)).significant
