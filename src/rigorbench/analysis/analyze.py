@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rigorbench.analysis import diagnostics as diag
-from rigorbench.analysis.compare import _series_seed
+from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
 from rigorbench.analysis.forks import SteadyReport, steady_report, steady_rows
 from rigorbench.analysis.settings import Settings
@@ -112,7 +112,7 @@ def analyze_series(
     obs, steady_only = _observations(table, report, settings)
     if len(obs.values) == 0:
         return None
-    seed = _series_seed(settings.seed, case, metric)
+    seed = series_seed(settings.seed, case, metric)
     boot = dict(confidence=settings.confidence, resamples=settings.resamples, seed=seed)
     values = obs.values
     instance, trial, fork = obs.levels

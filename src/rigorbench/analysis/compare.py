@@ -111,7 +111,7 @@ def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) 
     )
 
 
-def _series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
+def series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
     """A seed per series, stable across runs and input order, so results are reproducible."""
     key = f"{case.harness}\0{case.display_name}\0{metric.name}".encode()
     return (seed * 1_000_003 + zlib.crc32(key)) % (2**63)
@@ -149,7 +149,7 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
     cont = iteration_observations(cont_table, outlier_factor=settings.outlier_factor)
     if len(base.values) == 0 or len(cont.values) == 0:
         return None
-    seed = _series_seed(settings.seed, case, metric)
+    seed = series_seed(settings.seed, case, metric)
     ratio = bootstrap_ratio(
         base.values, base.levels, cont.values, cont.levels,
         statistic=settings.statistic, confidence=settings.confidence,
