@@ -24,9 +24,32 @@ from rigorbench.stats.descriptive import Summary, percentiles, summarize
 from rigorbench.stats.effect import cliffs_delta, effect_magnitude
 from rigorbench.stats.multiple import adjust_p_values
 from rigorbench.stats.ranktest import MannWhitneyResult, mann_whitney_u
+from rigorbench.stats.coincidence import Coincidence, coincidence
+from rigorbench.stats.modality import ForkClusters, Modality, fork_clusters, modes
+from rigorbench.stats.outliers import Outliers, extreme_outliers, tukey_fences
+from rigorbench.stats.steady import SteadyState, SteadyStateVerdict, classify_forks, detect_steady_state
+from rigorbench.stats.trend import Trend, trend
+from rigorbench.stats.variability import Variability, variability_by_level
 
 __all__ = [
     "RULES",
+    "Coincidence",
+    "ForkClusters",
+    "Modality",
+    "Outliers",
+    "SteadyState",
+    "SteadyStateVerdict",
+    "Trend",
+    "Variability",
+    "classify_forks",
+    "coincidence",
+    "detect_steady_state",
+    "extreme_outliers",
+    "fork_clusters",
+    "modes",
+    "trend",
+    "tukey_fences",
+    "variability_by_level",
     "BootstrapRule",
     "ConfidenceInterval",
     "DecisionRule",
