@@ -10,7 +10,7 @@ import sys
 from typing import IO, Sequence
 
 from rigorbench import __version__
-from rigorbench.cli import ab, analyze, compare, export, lint, run, runs
+from rigorbench.cli import ab, analyze, compare, export, lint, power, run, runs
 from rigorbench.cli.parser import HelpRequested, Parser
 from rigorbench.errors import UserError
 from rigorbench.experiment.runner import Interrupted
@@ -22,6 +22,7 @@ COMMANDS = {
     "lint": lint,
     "compare": compare,
     "analyze": analyze,
+    "power": power,
     "ab": ab,
     "run": run,
     "runs": runs,

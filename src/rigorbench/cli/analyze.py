@@ -87,15 +87,19 @@ def _from_store(args: argparse.Namespace) -> Dataset:
         return dataset_from_store(store, run.run_id, label)
 
 
-def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+def dataset_from_args(args: argparse.Namespace) -> Dataset:
+    """One version's data: result files, or a version of a stored run (analyze, power)."""
     if args.store:
-        dataset = _from_store(args)
-    elif args.files:
+        return _from_store(args)
+    if args.files:
         if args.version_label or args.run:
             raise UsageError("--version and --run go with --store")
-        dataset = load_dataset(args.files, args.label)
-    else:
-        raise UsageError("give result files of one version, or --store DB (see 'rigorbench analyze --help')")
+        return load_dataset(args.files, args.label)
+    raise UsageError(f"give result files of one version, or --store DB (see 'rigorbench {args.command} --help')")
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    dataset = dataset_from_args(args)
     settings = Settings(
         confidence=args.confidence, resamples=args.resamples, seed=args.seed, metric=args.metric,
         steady_only=args.steady_only,

@@ -1,0 +1,133 @@
+"""Power of the user's own setup, per benchmark: A/A false positives, MDS, trials needed.
+
+Laaber et al. (``shared/reference/004``, section 5) showed that whether identical code is
+reported as changed, and whether a 5% or a 50% slowdown can be seen, depends on the
+benchmark and the environment; Costa et al. ask for "statistical power analysis to evaluate
+if this configuration is trustworthy". This module runs ``stats.power`` on each benchmark of
+one version's data with the decision rule ``compare`` would use.
+
+Units: trial-based sampling draws disjoint trials (the RMIT setting: both groups from the
+same instances); instance-based draws disjoint instances. ``auto`` takes instances when
+there are at least 4 of them and fewer than 4 trials in each, trials otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigorbench.analysis.compare import series_seed
+from rigorbench.analysis.dataset import Dataset, iteration_observations
+from rigorbench.analysis.settings import Settings
+from rigorbench.errors import UserError
+from rigorbench.model import BenchmarkCase, Metric
+from rigorbench.stats.power import DEFAULT_SLOWDOWNS, PowerResult, extrapolated_group_size, simulate_power
+
+STRATEGIES = ("auto", "trial", "instance")
+MIN_UNITS = 4
+
+
+@dataclass(frozen=True)
+class PowerOptions:
+    simulations: int = 100
+    slowdowns: tuple[float, ...] = DEFAULT_SLOWDOWNS
+    strategy: str = "auto"
+    group_size: int | None = None       # default: half the units
+    target: float | None = None         # slowdown to plan for, as a fraction
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise UserError(f"--strategy: unknown value {self.strategy!r}; allowed values are {', '.join(STRATEGIES)}")
+        if self.simulations < 10:
+            raise UserError(f"--simulations must be at least 10, got {self.simulations}")
+        if not self.slowdowns or any(s <= 0 for s in self.slowdowns):
+            raise UserError("--slowdowns must be positive percentages")
+
+
+@dataclass(frozen=True)
+class BenchmarkPower:
+    case: BenchmarkCase
+    metric: Metric
+    strategy: str
+    units: int                          # trials or instances available
+    result: PowerResult | None          # None when the data is too small
+    recommended: int | None             # units per version for --target
+    extrapolated: bool                  # the recommendation goes beyond the data
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PowerReport:
+    label: str
+    settings: Settings
+    options: PowerOptions
+    benchmarks: tuple[BenchmarkPower, ...]
+    sources: tuple[str, ...] = ()
+
+
+def _units(levels: list[np.ndarray], strategy: str) -> tuple[str, np.ndarray]:
+    instance, trial = levels[0], levels[1]
+    instances = len(np.unique(instance))
+    trials = len(np.unique(np.stack([instance, trial], axis=1), axis=0))
+    if strategy == "auto":
+        strategy = "instance" if instances >= MIN_UNITS and trials / instances < MIN_UNITS else "trial"
+    if strategy == "instance":
+        return strategy, instance
+    return strategy, instance * (int(trial.max()) + 1) + trial
+
+
+def _recommend(case, metric, values, levels, unit, settings, options, result) -> tuple[int | None, bool, str]:
+    """Smallest group size (in the data) detecting the target in 95% with A/A false
+    positives at or below 5%; beyond the data, extrapolated from the CI width."""
+    if options.target is None:
+        return None, False, ""
+    available = len(np.unique(unit)) // 2
+    rule = settings.decision_rule()
+    powerful = False
+    for size in sorted({2, 3, 5, 8, 12, 20, available} & set(range(2, available + 1))):
+        trial = result if size == result.group_size else simulate_power(
+            values, levels, unit, group_size=size, rule=rule, higher_is_better=metric.higher_is_better,
+            slowdowns=(options.target,), simulations=options.simulations, statistic=settings.statistic,
+            confidence=settings.confidence, resamples=settings.resamples, seed=series_seed(settings.seed, case, metric) + size,
+        )
+        detected = trial.detection_rate[trial.slowdowns.index(options.target)] >= 0.95
+        if detected and trial.false_positive_rate <= 0.05:
+            return size, False, ""
+        powerful |= detected
+    if powerful:
+        return None, False, "A/A false positives above 5%: more trials per group or a higher --confidence"
+    if rule.name != "bootstrap":
+        return None, False, ""
+    needed = extrapolated_group_size(result, options.target, settings.threshold, settings.confidence)
+    if needed is None:
+        return None, False, ""
+    return max(needed, available + 1), True, ""
+
+
+def benchmark_power(case, metric, table, settings: Settings, options: PowerOptions) -> BenchmarkPower:
+    obs = iteration_observations(table, outlier_factor=settings.outlier_factor)
+    strategy, unit = _units(obs.levels, options.strategy)
+    count = len(np.unique(unit))
+    if count < MIN_UNITS:
+        what = "trials" if strategy == "trial" else "instances"
+        return BenchmarkPower(case, metric, strategy, count, None, None, False,
+                              f"needs at least {MIN_UNITS} {what}; has {count}")
+    size = min(options.group_size or count // 2, count // 2)
+    slowdowns = tuple(sorted(set(options.slowdowns) | ({options.target} if options.target else set())))
+    result = simulate_power(
+        obs.values, obs.levels, unit, group_size=size, rule=settings.decision_rule(),
+        higher_is_better=metric.higher_is_better, slowdowns=slowdowns, simulations=options.simulations,
+        statistic=settings.statistic, confidence=settings.confidence, resamples=settings.resamples,
+        seed=series_seed(settings.seed, case, metric),
+    )
+    recommended, extrapolated, note = _recommend(case, metric, obs.values, obs.levels, unit, settings, options, result)
+    return BenchmarkPower(case, metric, strategy, count, result, recommended, extrapolated, note)
+
+
+def power_dataset(dataset: Dataset, settings: Settings, options: PowerOptions) -> PowerReport:
+    found = []
+    for (case, metric), table in dataset.series.items():
+        if settings.wants_metric(metric):
+            found.append(benchmark_power(case, metric, table, settings, options))
+    return PowerReport(dataset.label, settings, options, tuple(found), dataset.sources)

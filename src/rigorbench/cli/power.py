@@ -1,0 +1,92 @@
+"""``rigorbench power``: how trustworthy is this setup? A/A false positives and the smallest
+slowdown it can detect, simulated from one version's own measurements."""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO
+
+from rigorbench.analysis.power import STRATEGIES, PowerOptions, power_dataset
+from rigorbench.analysis.settings import DEFAULT_SEED, TESTS, Settings
+from rigorbench.cli.analyze import dataset_from_args
+from rigorbench.cli.compare import write_output
+from rigorbench.cli.parser import UsageError, fraction, positive_int
+from rigorbench.errors import UserError
+from rigorbench.report.power import POWER_RENDERERS, render_power
+from rigorbench.stats.power import DEFAULT_SLOWDOWNS
+
+SUMMARY = "A/A false-positive rate, minimal detectable slowdown and trials needed, from one version's data"
+
+DESCRIPTION = f"""\
+Simulate experiments from one version's measurements (several trials, ideally from
+'rigorbench run' or 'ab'), as Laaber et al. did: split the trials (or instances) into two
+disjoint groups again and again and run the decision rule of 'compare' on each pair.
+
+  A/A false positives  identical code reported as slower or faster, with a 95% interval
+  detection rate       how often a slowdown injected into one group is found, per slowdown
+                       (default {', '.join(f'{s * 100:g}%' for s in DEFAULT_SLOWDOWNS)})
+  MDS                  the smallest slowdown found in at least 95% of simulations while A/A
+                       false positives stay at or below 5% ("none": nothing in the list)
+  trials for target    with --target: trials per version needed to find that slowdown in
+                       95% of experiments (simulated where the data reaches, extrapolated
+                       from the CI width beyond it)
+
+Group size defaults to half the trials. At least 4 trials (or instances) are needed.
+
+exit status: 0 success, 2 bad usage or input
+"""
+
+EPILOG = """\
+examples:
+  rigorbench power --store .rigorbench/results.db --version v1
+  rigorbench power trial*.json --target 5%
+  rigorbench power --store results.db --version main --test wilcoxon --format json
+"""
+
+
+def _slowdowns(text: str) -> tuple[float, ...]:
+    try:
+        return tuple(sorted({fraction(part if part.strip().endswith("%") else part.strip() + "%") for part in text.split(",")}))
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"--slowdowns: {error}") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    inputs = parser.add_argument_group("inputs")
+    inputs.add_argument("files", nargs="*", metavar="FILE", help="result files of one version (one per trial)")
+    inputs.add_argument("--label", metavar="NAME", help="name of the version in the output (default: file name)")
+    inputs.add_argument("--store", metavar="DB", help="read the version from this results store")
+    inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: the version to use")
+    inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
+    sim = parser.add_argument_group("simulation")
+    sim.add_argument("--strategy", choices=STRATEGIES, default="auto", help="split disjoint trials (the RMIT setting) or disjoint instances (default: auto, from the data)")
+    sim.add_argument("--group-size", type=positive_int, metavar="N", help="trials (or instances) per group (default: half of those available)")
+    sim.add_argument("--simulations", type=positive_int, default=100, metavar="N", help="simulated experiments per slowdown (default: 100)")
+    sim.add_argument("--slowdowns", type=_slowdowns, default=DEFAULT_SLOWDOWNS, metavar="P,...", help="slowdowns in percent, e.g. 1,2,5,10 (default: Laaber et al.'s list)")
+    sim.add_argument("--target", type=fraction, metavar="P%", help="the slowdown you need to detect, e.g. 5%%: report the trials needed")
+    stats = parser.add_argument_group("decision rule (as in compare)")
+    stats.add_argument("--test", choices=TESTS, default="bootstrap", help="bootstrap CI vs threshold (default) or wilcoxon")
+    stats.add_argument("--confidence", type=fraction, default=0.99, metavar="C", help="confidence level (default: 0.99)")
+    stats.add_argument("--threshold", type=fraction, default=0.01, metavar="T", help="smallest change that matters (default: 1%%)")
+    stats.add_argument("--alpha", type=fraction, default=0.01, metavar="A", help="significance level of --test wilcoxon (default: 0.01)")
+    stats.add_argument("--resamples", type=positive_int, default=1000, metavar="N", help="bootstrap resamples per simulated test (default: 1000; the CI bounds of a 99%% interval are stable to about 1%% of its width there)")
+    stats.add_argument("--seed", type=positive_int, default=DEFAULT_SEED, metavar="S", help=f"random seed (default: {DEFAULT_SEED})")
+    stats.add_argument("--metric", default="primary", metavar="NAME", help="primary (default), all, or one metric name")
+    output = parser.add_argument_group("output")
+    output.add_argument("--format", choices=tuple(POWER_RENDERERS), default="text", help="output format (default: text)")
+    output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    if args.target is not None and args.target <= args.threshold:
+        raise UsageError(f"--target {args.target:.1%} must be above --threshold {args.threshold:.1%}")
+    dataset = dataset_from_args(args)
+    settings = Settings(confidence=args.confidence, resamples=args.resamples, seed=args.seed, threshold=args.threshold,
+                        test=args.test, alpha=args.alpha, metric=args.metric)
+    options = PowerOptions(args.simulations, tuple(args.slowdowns), args.strategy, args.group_size, args.target)
+    report = power_dataset(dataset, settings, options)
+    if not report.benchmarks:
+        raise UserError(f"no {args.metric} metric with measurements found in the input")
+    write_output(render_power(report, args.format), args.output, stdout)
+    return 0
+

@@ -1,0 +1,134 @@
+"""Renderers of ``rigorbench power``: a text table, markdown and JSON.
+
+JSON has a list ``benchmarks``, one object per benchmark case, metric and strategy, with
+``benchmark``, ``params``, ``metric``, ``strategy``, ``group_size``, ``simulations``,
+``false_positive_rate``, ``detection_rate`` (slowdown in percent -> rate), ``mds_pct`` and
+``recommended_trials`` (issue #6).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from rigorbench import __version__
+from rigorbench.analysis.power import BenchmarkPower, PowerReport
+from rigorbench.errors import UserError
+from rigorbench.report.documents import FORMAT_VERSION, _num
+from rigorbench.report.markdown import escape_cell
+from rigorbench.report.table import short_names
+from rigorbench.stats.power import MAX_FALSE_POSITIVES
+
+
+def _pct(fraction: float | None) -> str:
+    return "none" if fraction is None else f"{fraction * 100:g}%"
+
+
+def settings_line(report: PowerReport) -> str:
+    s, o = report.settings, report.options
+    rule = f"bootstrap rule ({s.confidence:.0%} CI, threshold {s.threshold:.0%})" if s.test == "bootstrap" else \
+        f"wilcoxon rule (alpha {s.alpha:g}, |delta| >= {s.min_delta:g})"
+    return (f"power {report.label}: {rule}, {o.simulations} simulations per slowdown, "
+            f"{s.resamples} resamples, seed {s.seed}")
+
+
+def summary_sentence(report: PowerReport) -> str:
+    """'with this setup, 14 of 20 benchmarks can detect a 5% slowdown; 3 cannot detect even 50%'."""
+    judged = [b for b in report.benchmarks if b.result is not None]
+    if not judged:
+        return "no benchmark has enough trials to simulate (at least 4 are needed)"
+    target = report.options.target or 0.05
+    able = sum(b.result.mds is not None and b.result.mds <= target for b in judged)
+    largest = max(report.options.slowdowns)
+    false_alarms = sum(b.result.false_positive_rate > MAX_FALSE_POSITIVES for b in judged)
+    unable = sum(b.result.mds is None and b.result.false_positive_rate <= MAX_FALSE_POSITIVES for b in judged)
+    text = f"with this setup, {able} of {len(judged)} benchmarks can detect a {_pct(target)} slowdown"
+    if unable:
+        text += f"; {unable} cannot detect even {_pct(largest)} (too noisy: see 'rigorbench analyze')"
+    if false_alarms:
+        text += f"; {false_alarms} report identical code as changed in more than 5% of A/A tests (add trials)"
+    skipped = len(report.benchmarks) - len(judged)
+    return text + (f"; {skipped} have too few trials to tell" if skipped else "")
+
+
+def _row(b: BenchmarkPower, name: str) -> list[str]:
+    if b.result is None:
+        return [name, b.strategy, f"{b.units}", "-", "-", "-", "-", b.note]
+    r = b.result
+    low, high = r.false_positive_interval
+    rec = "-" if b.recommended is None else f"{b.recommended}{' (extrapolated)' if b.extrapolated else ''}"
+    return [name, b.strategy, f"{b.units}", f"{r.group_size}", f"{r.false_positive_rate:.0%} [{low:.0%}, {high:.0%}]",
+            _pct(r.mds), rec, b.note]
+
+
+HEADERS = ["benchmark", "strategy", "units", "group", "A/A false positives [95% CI]", "MDS", "trials for target", "note"]
+
+
+def render_text(report: PowerReport) -> str:
+    names = short_names([b.case.display_name for b in report.benchmarks])
+    rows = [HEADERS] + [_row(b, names[b.case.display_name]) for b in report.benchmarks]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
+    lines = [settings_line(report), ""]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    lines.append("")
+    for b in report.benchmarks:
+        if b.result is not None:
+            rates = ", ".join(f"{_pct(s)}: {rate:.0%}" for s, rate in zip(b.result.slowdowns, b.result.detection_rate))
+            lines.append(f"{names[b.case.display_name]}: detected {rates}")
+    lines += ["", summary_sentence(report)]
+    if report.options.target is not None:
+        lines.append(f"trials for target: units per version to detect a {_pct(report.options.target)} slowdown in 95% of experiments")
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(report: PowerReport) -> str:
+    names = short_names([b.case.display_name for b in report.benchmarks])
+    out = [f"### {escape_cell(settings_line(report))}", "", "| " + " | ".join(HEADERS) + " |",
+           "| " + " | ".join("---" for _ in HEADERS) + " |"]
+    out += ["| " + " | ".join(escape_cell(c) for c in _row(b, names[b.case.display_name])) + " |" for b in report.benchmarks]
+    return "\n".join(out + ["", escape_cell(summary_sentence(report))]) + "\n"
+
+
+def benchmark_object(b: BenchmarkPower) -> dict:
+    r = b.result
+    return {
+        "benchmark": b.case.name,
+        "params": b.case.params_dict,
+        "metric": b.metric.name,
+        "strategy": b.strategy,
+        "units": b.units,
+        "group_size": None if r is None else r.group_size,
+        "simulations": None if r is None else r.simulations,
+        "false_positive_rate": None if r is None else _num(r.false_positive_rate),
+        "false_positive_interval": None if r is None else [_num(x) for x in r.false_positive_interval],
+        "detection_rate": {} if r is None else {f"{s * 100:g}": _num(x) for s, x in zip(r.slowdowns, r.detection_rate)},
+        "mds_pct": None if r is None or r.mds is None else _num(r.mds * 100),
+        "recommended_trials": b.recommended,
+        "recommendation_extrapolated": b.extrapolated,
+        "note": b.note,
+    }
+
+
+def render_json(report: PowerReport) -> str:
+    o = report.options
+    document = {
+        "tool": "rigorbench", "tool_version": __version__, "format_version": FORMAT_VERSION, "command": "power",
+        **report.settings.as_dict(),
+        "simulations": o.simulations, "slowdowns_pct": [s * 100 for s in o.slowdowns],
+        "target_pct": None if o.target is None else o.target * 100, "label": report.label,
+        "files": list(report.sources),
+        "benchmarks": [benchmark_object(b) for b in report.benchmarks],
+        "summary": summary_sentence(report),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+POWER_RENDERERS: dict[str, Callable[[PowerReport], str]] = {"text": render_text, "markdown": render_markdown, "json": render_json}
+
+
+def render_power(report: PowerReport, format: str) -> str:
+    try:
+        renderer = POWER_RENDERERS[format]
+    except KeyError:
+        raise UserError(f"unknown format {format!r}; allowed values are {', '.join(POWER_RENDERERS)}") from None
+    return renderer(report)

@@ -1,0 +1,133 @@
+"""A/A false-positive rate and minimal detectable slowdown by simulation from real data.
+
+Laaber et al. (``shared/reference/004``, section 5): split one version's measurements into
+two disjoint groups the way an experiment would produce them (disjoint trials of the same
+instances, or disjoint instances), run the decision rule of ``compare`` on the pair (an A/A
+test: any verdict other than "no change" is a false positive), then multiply one group by
+``1 + s`` for slowdowns ``s`` and count how often the rule says "slower". The minimal
+detectable slowdown (MDS) is the smallest ``s`` detected in at least 95% of simulations
+while the A/A false-positive rate stays at or below 5%.
+
+Shared work (why it stays exact): for the bootstrap rule, each simulation resamples the two
+groups once. The statistics (mean, median) are scale-equivariant, so the resampled statistic
+of ``(1 + s) x`` is ``(1 + s)`` times that of ``x`` for the same resample indices, and the
+percentile interval of ``k`` times a distribution is ``k`` times its interval (quantiles
+commute with a positive scale). The ratio CI under slowdown ``s`` is therefore the A/A ratio
+CI times ``1 + s``, and all slowdowns are decided from one bootstrap per simulation. The
+Wilcoxon rule has no such shortcut for its p-value, but needs no bootstrap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from scipy import stats as sps
+
+from rigorbench.stats.bootstrap import bootstrap_ratio
+from rigorbench.stats.decision import DecisionRule, Evidence, Verdict
+from rigorbench.stats.effect import cliffs_delta
+from rigorbench.stats.ranktest import mann_whitney_u
+
+# Laaber et al.'s slowdowns (section 5.2), as fractions.
+DEFAULT_SLOWDOWNS = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.05, 0.1, 0.5, 1.0)
+DETECTION = 0.95
+MAX_FALSE_POSITIVES = 0.05
+
+
+@dataclass(frozen=True)
+class PowerResult:
+    group_size: int                      # units (trials or instances) per group
+    simulations: int
+    slowdowns: tuple[float, ...]         # fractions: 0.05 is 5%
+    false_positive_rate: float
+    false_positive_interval: tuple[float, float]   # Wilson 95% interval
+    detection_rate: tuple[float, ...]    # per slowdown
+    ci_half_width: float                 # mean relative half width of the A/A ratio CI (bootstrap rule)
+
+    @property
+    def mds(self) -> float | None:
+        """The smallest slowdown detected in >= 95% of simulations, if the A/A rate allows."""
+        if self.false_positive_rate > MAX_FALSE_POSITIVES:
+            return None
+        for slowdown, rate in zip(self.slowdowns, self.detection_rate):
+            if rate >= DETECTION:
+                return slowdown
+        return None
+
+
+def _split(rng: np.random.Generator, unit: np.ndarray, units: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    chosen = rng.permutation(units)[: 2 * size]
+    return np.isin(unit, chosen[:size]), np.isin(unit, chosen[size:])
+
+
+def _wilcoxon(base: np.ndarray, cont: np.ndarray, factor: float) -> Evidence:
+    scaled = cont * factor
+    ratio = float(np.mean(scaled) / np.mean(base))
+    return Evidence(ratio, ratio, ratio, mann_whitney_u(base, scaled).p_value, cliffs_delta(base, scaled))
+
+
+def _check(values: np.ndarray, unit: np.ndarray, group_size: int, slowdowns: Sequence[float], simulations: int) -> np.ndarray:
+    if len(values) != len(unit):
+        raise ValueError("unit codes must be as long as values")
+    units = np.unique(unit)
+    if group_size < 1 or 2 * group_size > len(units):
+        raise ValueError(f"two disjoint groups of {group_size} need {2 * group_size} units; the data has {len(units)}")
+    if simulations < 1 or any(s < 0 for s in slowdowns):
+        raise ValueError("simulations must be positive and slowdowns non-negative")
+    return units
+
+
+def simulate_power(
+    values, levels: Sequence, unit, *, group_size: int, rule: DecisionRule, higher_is_better: bool,
+    slowdowns: Sequence[float] = DEFAULT_SLOWDOWNS, simulations: int = 100, statistic: str = "mean",
+    confidence: float = 0.99, resamples: int = 1000, seed: int = 0,
+) -> PowerResult:
+    """A/A false-positive rate and detection rate per slowdown for groups of ``group_size`` units.
+
+    ``levels`` are the hierarchy codes the bootstrap resamples (outermost first); ``unit``
+    says which experimental unit (trial or instance) each value belongs to.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    unit = np.asarray(unit)
+    units = _check(values, unit, group_size, slowdowns, simulations)
+    slowdowns = tuple(float(s) for s in slowdowns)
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    false_positives, detected, widths = 0, np.zeros(len(slowdowns)), []
+    for sim in range(simulations):
+        a, b = _split(rng, unit, units, group_size)
+        base, cont = values[a], values[b]
+        if rule.name == "bootstrap":
+            ratio = bootstrap_ratio(base, [lv[a] for lv in levels], cont, [lv[b] for lv in levels],
+                                    statistic=statistic, confidence=confidence, resamples=resamples,
+                                    seed=np.random.SeedSequence(seed, spawn_key=(sim,)))
+            widths.append((ratio.high - ratio.low) / 2 / ratio.estimate)
+            evidence = lambda k: Evidence(ratio.estimate * k, ratio.low * k, ratio.high * k, np.nan, np.nan)  # noqa: E731
+        else:
+            evidence = lambda k: _wilcoxon(base, cont, k)  # noqa: E731
+        false_positives += rule.decide(evidence(1.0), higher_is_better) in (Verdict.SLOWER, Verdict.FASTER)
+        for i, s in enumerate(slowdowns):
+            # A slowdown makes time larger and throughput smaller.
+            factor = 1 / (1 + s) if higher_is_better else 1 + s
+            detected[i] += rule.decide(evidence(factor), higher_is_better) == Verdict.SLOWER
+    ci = sps.binomtest(false_positives, simulations).proportion_ci(0.95, method="wilson")
+    return PowerResult(
+        group_size, simulations, slowdowns, false_positives / simulations, (float(ci.low), float(ci.high)),
+        tuple(float(d) for d in detected / simulations), float(np.mean(widths)) if widths else float("nan"),
+    )
+
+
+def extrapolated_group_size(result: PowerResult, target: float, threshold: float, confidence: float) -> int | None:
+    """Units per group for detecting ``target`` in 95% of experiments, beyond the data.
+
+    The ratio's standard error shrinks as one over the square root of the units per group
+    (the outermost level dominates the variance of the mean); detection in 95% needs the
+    target to clear the threshold by the CI half width plus 1.645 standard errors.
+    """
+    if not np.isfinite(result.ci_half_width) or target <= threshold:
+        return None
+    z = sps.norm.ppf(0.5 + confidence / 2)
+    se = result.ci_half_width / z
+    needed = result.group_size * (se * (z + sps.norm.ppf(DETECTION)) / (target - threshold)) ** 2
+    return max(2, int(np.ceil(needed)))
