@@ -181,3 +181,20 @@ format = "json"
     assert [short_name(c["benchmark"]) for c in doc["comparisons"]] == ["PrimeCountBenchmark"]
     with ResultStore.open(tmp_path / "store" / "results.db", create=False) as store:
         assert [v.label for v in store.run(1).versions] == ["before", "after"]
+
+
+def test_power_on_a_real_aa_run(project, tmp_path):
+    """An A/A run of the example (v1 against itself), then ``power`` on its stored trials."""
+    db = tmp_path / "aa.db"
+    code, _, err = ab(str(project), "--base", "v1", "--contender", "v1", "--base-label", "a", "--contender-label", "b",
+                      "--trials", "6", "--bench", "CsvParse", *TINY, "--store", str(db))
+    assert code == 0, err[-2000:]
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["power", "--store", str(db), "--version", "a", "--format", "json", "--simulations", "40"], out, err) == 0, err.getvalue()
+    (bench,) = json.loads(out.getvalue())["benchmarks"]
+    print(bench)
+    assert short_name(bench["benchmark"]) == "CsvParseBenchmark"
+    assert (bench["strategy"], bench["units"], bench["group_size"], bench["simulations"]) == ("trial", 6, 3, 40)
+    assert 0 <= bench["false_positive_rate"] <= 1
+    # Doubling the time of one group is seen in nearly every simulated experiment.
+    assert bench["detection_rate"]["100"] >= 0.9
