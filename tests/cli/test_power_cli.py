@@ -56,6 +56,8 @@ def test_json_fields_and_the_summary(tmp_path):
     assert quiet["recommended_trials"] is not None and quiet["recommended_trials"] <= 5
     assert noisy["mds_pct"] is None or noisy["mds_pct"] > quiet["mds_pct"]
     assert document["summary"].startswith("with this setup, ")
+    assert document["suite_trials"] == max(b["recommended_trials"] for b in document["benchmarks"] if b["recommended_trials"])
+    assert document["trial_seconds"] is None and document["suite_seconds"] is None  # files carry no timing
 
 
 def test_text_report_and_too_little_data(tmp_path):

@@ -64,6 +64,20 @@ class PowerReport:
     options: PowerOptions
     benchmarks: tuple[BenchmarkPower, ...]
     sources: tuple[str, ...] = ()
+    trial_seconds: float | None = None   # one trial of the whole suite, one version (stored runs)
+
+    @property
+    def suite_trials(self) -> int | None:
+        """Trials per version that give every benchmark with an answer its --target."""
+        needed = [b.recommended for b in self.benchmarks if b.recommended is not None]
+        return max(needed) if needed else None
+
+    @property
+    def suite_seconds(self) -> float | None:
+        """Wall time of an A/B experiment with ``suite_trials`` trials of two versions."""
+        if self.suite_trials is None or self.trial_seconds is None:
+            return None
+        return 2 * self.suite_trials * self.trial_seconds
 
 
 def _units(levels: list[np.ndarray], strategy: str) -> tuple[str, np.ndarray]:
@@ -125,9 +139,10 @@ def benchmark_power(case, metric, table, settings: Settings, options: PowerOptio
     return BenchmarkPower(case, metric, strategy, count, result, recommended, extrapolated, note)
 
 
-def power_dataset(dataset: Dataset, settings: Settings, options: PowerOptions) -> PowerReport:
+def power_dataset(dataset: Dataset, settings: Settings, options: PowerOptions,
+                  trial_seconds: float | None = None) -> PowerReport:
     found = []
     for (case, metric), table in dataset.series.items():
         if settings.wants_metric(metric):
             found.append(benchmark_power(case, metric, table, settings, options))
-    return PowerReport(dataset.label, settings, options, tuple(found), dataset.sources)
+    return PowerReport(dataset.label, settings, options, tuple(found), dataset.sources, trial_seconds)

@@ -69,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
 
 
-def _from_store(args: argparse.Namespace) -> Dataset:
+def _from_store(args: argparse.Namespace) -> tuple[Dataset, float | None]:
+    """The version's data and the mean seconds one of its trials took (harness time)."""
     if args.files:
         raise UsageError("give result files or --store, not both")
     with ResultStore.open(args.store, create=False) as store:
@@ -84,22 +85,24 @@ def _from_store(args: argparse.Namespace) -> Dataset:
         if label not in labels:
             choice = "choose one with --version" if label is None else f"{label!r} is not one of them"
             raise UsageError(f"{args.store}: run {run.run_id} has versions {', '.join(labels)}; {choice}")
-        return dataset_from_store(store, run.run_id, label)
+        seconds = [e.harness_seconds for e in store.executions(run.run_id) if e.label == label and e.harness_seconds]
+        return dataset_from_store(store, run.run_id, label), (sum(seconds) / len(seconds) if seconds else None)
 
 
-def dataset_from_args(args: argparse.Namespace) -> Dataset:
-    """One version's data: result files, or a version of a stored run (analyze, power)."""
+def dataset_from_args(args: argparse.Namespace) -> tuple[Dataset, float | None]:
+    """One version's data (result files, or a version of a stored run) and, for a stored
+    run, the mean seconds of one trial of that version (analyze, power)."""
     if args.store:
         return _from_store(args)
     if args.files:
         if args.version_label or args.run:
             raise UsageError("--version and --run go with --store")
-        return load_dataset(args.files, args.label)
+        return load_dataset(args.files, args.label), None
     raise UsageError(f"give result files of one version, or --store DB (see 'rigorbench {args.command} --help')")
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    dataset = dataset_from_args(args)
+    dataset, _ = dataset_from_args(args)
     settings = Settings(
         confidence=args.confidence, resamples=args.resamples, seed=args.seed, metric=args.metric,
         steady_only=args.steady_only,

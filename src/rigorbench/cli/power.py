@@ -80,11 +80,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if args.target is not None and args.target <= args.threshold:
         raise UsageError(f"--target {args.target:.1%} must be above --threshold {args.threshold:.1%}")
-    dataset = dataset_from_args(args)
+    dataset, trial_seconds = dataset_from_args(args)
     settings = Settings(confidence=args.confidence, resamples=args.resamples, seed=args.seed, threshold=args.threshold,
                         test=args.test, alpha=args.alpha, metric=args.metric)
     options = PowerOptions(args.simulations, tuple(args.slowdowns), args.strategy, args.group_size, args.target)
-    report = power_dataset(dataset, settings, options)
+    report = power_dataset(dataset, settings, options, trial_seconds)
     if not report.benchmarks:
         raise UserError(f"no {args.metric} metric with measurements found in the input")
     write_output(render_power(report, args.format), args.output, stdout)

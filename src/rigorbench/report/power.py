@@ -78,7 +78,27 @@ def render_text(report: PowerReport) -> str:
     lines += ["", summary_sentence(report)]
     if report.options.target is not None:
         lines.append(f"trials for target: units per version to detect a {_pct(report.options.target)} slowdown in 95% of experiments")
+        lines.append(cost_sentence(report))
     return "\n".join(lines) + "\n"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def cost_sentence(report: PowerReport) -> str:
+    trials = report.suite_trials
+    if trials is None:
+        return "no benchmark's data tells how many trials the target needs"
+    if report.suite_seconds is None:
+        return (f"the suite needs {trials} trials per version for every benchmark that can reach the target; "
+                "its time per trial is known only for stored runs (--store)")
+    return (f"the suite needs {trials} trials per version; at {_duration(report.trial_seconds)} per trial "
+            f"and version, an A/B run takes about {_duration(report.suite_seconds)}")
 
 
 def render_markdown(report: PowerReport) -> str:
@@ -119,6 +139,9 @@ def render_json(report: PowerReport) -> str:
         "files": list(report.sources),
         "benchmarks": [benchmark_object(b) for b in report.benchmarks],
         "summary": summary_sentence(report),
+        "trial_seconds": _num(report.trial_seconds),
+        "suite_trials": report.suite_trials,
+        "suite_seconds": _num(report.suite_seconds),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
