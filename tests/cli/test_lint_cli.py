@@ -168,10 +168,12 @@ def test_explain_and_list_rules():
         ([], "give one or more PATHs"),
         (["missing-dir"], "missing-dir: no such file or directory"),
         (["--fix", "--diff", "."], "--fix and --diff do not go together"),
+        (["notes.txt"], "notes.txt: not a Java source file"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("not java")
     code, out, err = lint(*args)
     assert code == 2
     assert message in err
@@ -210,3 +212,9 @@ def test_ab_lints_sources_before_building_and_strict_stops(tmp_path, fake):
     out, err = io.StringIO(), io.StringIO()
     main([*argv, "--no-lint"], out, err)
     assert "lint v2" not in err.getvalue()
+
+
+def test_a_directory_without_java_files_says_so(tmp_path):
+    code, out, err = lint(str(tmp_path))
+    assert code == 0 and "no findings in 0 files" in out
+    assert err == f"rigorbench: warning: no .java files under {tmp_path}\n"

@@ -11,7 +11,7 @@ from typing import IO
 
 from rigorbench.cli.compare import write_output
 from rigorbench.cli.parser import UsageError
-from rigorbench.errors import UserError
+from rigorbench.errors import InputError, UserError
 from rigorbench.lint import RULES, LintResult, fix_findings, lint_paths
 from rigorbench.model import SEVERITIES
 from rigorbench.report.lint import LINT_RENDERERS, render_lint, severity_rank
@@ -130,7 +130,12 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if args.fix and args.diff:
         raise UsageError("--fix and --diff do not go together: --diff shows what --fix would write")
     selected = _selected(args.rules)
+    for path in args.paths:
+        if Path(path).is_file() and not path.endswith(".java"):
+            raise InputError(path, None, "not a Java source file (lint reads .java files and directories)")
     result = lint_paths(args.paths, rules=selected)
+    if result.files == 0:
+        stderr.write(f"rigorbench: warning: no .java files under {', '.join(args.paths)}\n")
     if args.diff:
         fixes = fix_findings(result)
         write_output(unified_diff(fixes), args.output, stdout)
