@@ -33,6 +33,10 @@ def _steady_text(b: BenchmarkAnalysis) -> str:
     return f"steady state: {b.steady.verdict}" if b.steady.assessed else "steady state: not checked"
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def summary_text(b: BenchmarkAnalysis) -> str:
     unit = b.metric.unit
     parts = [
@@ -40,7 +44,8 @@ def summary_text(b: BenchmarkAnalysis) -> str:
         f"median {format_number(b.median.estimate)}",
         f"RCIW {b.rciw:.1%}",
         _cv_text(b),
-        f"n={b.n} ({b.forks} forks, {b.trials} trials" + (f", {b.instances} instances)" if b.instances > 1 else ")"),
+        f"n={b.n} ({_count(b.forks, 'fork')}, {_count(b.trials, 'trial')}"
+        + (f", {b.instances} instances)" if b.instances > 1 else ")"),
     ]
     if b.alloc is not None:
         parts.append(f"alloc {format_number(b.alloc[0])} {b.alloc[1]}")
