@@ -52,6 +52,7 @@ def test_clean_data_gives_no_warnings_and_a_steady_verdict():
     rng = np.random.default_rng(1)
     a = analyze(clean_forks(rng), warmup=10)
     assert codes(a) == set()
+    assert "steady_state_unchecked" not in codes(a, ("info",))
     assert a.steady.verdict == "steady"
     assert a.n == 10 * 50 and a.forks == 10 and a.trials == 5
     assert a.mean.low < 100.3 and a.mean.high > 99.7
@@ -230,5 +231,8 @@ def test_jit_during_measurement():
 
 def test_single_fork():
     rng = np.random.default_rng(17)
-    assert "single_fork" in codes(analyze([100 + rng.normal(0, 1, 40)]))
+    single = analyze([100 + rng.normal(0, 1, 40)])
+    assert "single_fork" in codes(single)
+    # One fork has only the iteration level: no level to name as dominant.
+    assert "dominant_variance" not in codes(single, ("info",))
     assert "single_fork" not in codes(analyze(clean_forks(rng, forks=2, n=40)))
