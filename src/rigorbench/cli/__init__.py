@@ -33,7 +33,7 @@ COMMANDS = {
 def build_parser(stdout: IO[str] | None = None) -> Parser:
     parser = Parser(
         prog="rigorbench",
-        description="Trustworthy microbenchmark results: compare versions with statistics that hold for performance data.",
+        description="Trustworthy microbenchmark results: lint benchmark code, run versions as designed experiments, analyze the data, and decide with statistics that hold for performance data.",
         epilog="exit status: 0 success, 1 a --fail-on condition was met, 2 bad usage or input",
         stdout=stdout,
     )
