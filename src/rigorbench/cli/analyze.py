@@ -49,13 +49,18 @@ examples:
 """
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_version_inputs(parser: argparse.ArgumentParser) -> None:
+    """One version's data: result files, or --store with --version (analyze, power)."""
     inputs = parser.add_argument_group("inputs")
     inputs.add_argument("files", nargs="*", metavar="FILE", help="result files of one version (one per trial)")
     inputs.add_argument("--label", metavar="NAME", help="name of the version in the output (default: file name)")
     inputs.add_argument("--store", metavar="DB", help="read the version from this results store (see 'rigorbench runs')")
-    inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: the version to analyze")
+    inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: the version (label) to read")
     inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_version_inputs(parser)
     stats = parser.add_argument_group("statistics")
     stats.add_argument("--confidence", type=fraction, default=0.99, metavar="C", help="confidence level of the CIs (default: 0.99)")
     stats.add_argument("--resamples", type=positive_int, default=10_000, metavar="N", help="bootstrap resamples (default: 10000)")

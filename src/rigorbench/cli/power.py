@@ -8,7 +8,7 @@ from typing import IO
 
 from rigorbench.analysis.power import STRATEGIES, PowerOptions, power_dataset
 from rigorbench.analysis.settings import DEFAULT_SEED, TESTS, Settings
-from rigorbench.cli.analyze import dataset_from_args
+from rigorbench.cli.analyze import add_version_inputs, dataset_from_args
 from rigorbench.cli.compare import write_output
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 from rigorbench.errors import UserError
@@ -52,12 +52,7 @@ def _slowdowns(text: str) -> tuple[float, ...]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    inputs = parser.add_argument_group("inputs")
-    inputs.add_argument("files", nargs="*", metavar="FILE", help="result files of one version (one per trial)")
-    inputs.add_argument("--label", metavar="NAME", help="name of the version in the output (default: file name)")
-    inputs.add_argument("--store", metavar="DB", help="read the version from this results store")
-    inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: the version to use")
-    inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
+    add_version_inputs(parser)
     sim = parser.add_argument_group("simulation")
     sim.add_argument("--strategy", choices=STRATEGIES, default="auto", help="split disjoint trials (the RMIT setting) or disjoint instances (default: auto, from the data)")
     sim.add_argument("--group-size", type=positive_int, metavar="N", help="trials (or instances) per group (default: half of those available)")
