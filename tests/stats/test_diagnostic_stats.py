@@ -170,3 +170,13 @@ def test_long_series_are_tested_on_block_means_with_the_same_drift():
     t = trend(long)
     assert t.significant and t.direction == "up" and t.relative_drift == pytest.approx(0.04, abs=0.005)
     assert not trend(100 + rng.normal(0, 1, 3000)).significant
+
+
+@pytest.mark.parametrize("sd", [0.3, 0.6, 1.0])
+def test_values_rounded_to_a_grid_are_not_called_multimodal(sd):
+    # Integer ns/op with a spread of about one step: every integer is a spike.
+    rng = np.random.default_rng(10)
+    alarms = sum(modes(np.round(rng.normal(100, sd, 500))).multimodal for _ in range(20))
+    assert alarms <= 2
+    high = rng.random(1000) < 0.3
+    assert modes(np.round(np.where(high, rng.normal(130, 2, 1000), rng.normal(100, 2, 1000)))).multimodal
