@@ -93,7 +93,8 @@ def simulate_power(
     unit = np.asarray(unit)
     units = _check(values, unit, group_size, slowdowns, simulations)
     slowdowns = tuple(float(s) for s in slowdowns)
-    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    # Splits and bootstraps draw from separate streams: (0,) for splits, (1, i) for simulation i.
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0,)))
     false_positives, detected, widths = 0, np.zeros(len(slowdowns)), []
     for sim in range(simulations):
         a, b = _split(rng, unit, units, group_size)
@@ -101,7 +102,7 @@ def simulate_power(
         if rule.name == "bootstrap":
             ratio = bootstrap_ratio(base, [lv[a] for lv in levels], cont, [lv[b] for lv in levels],
                                     statistic=statistic, confidence=confidence, resamples=resamples,
-                                    seed=np.random.SeedSequence(seed, spawn_key=(sim,)))
+                                    seed=np.random.SeedSequence(seed, spawn_key=(1, sim)))
             widths.append((ratio.high - ratio.low) / 2 / ratio.estimate)
             evidence = lambda k: Evidence(ratio.estimate * k, ratio.low * k, ratio.high * k, np.nan, np.nan)  # noqa: E731
         else:
