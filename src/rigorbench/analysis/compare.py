@@ -62,6 +62,8 @@ class Comparison:
     effect_size: str
     verdict: Verdict
     warnings: tuple[Diagnostic, ...] = ()
+    # The bootstrap ratios the CI came from (the HTML report plots them); not part of JSON.
+    distribution: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def change_pct(self) -> float:
@@ -172,6 +174,7 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
         effect_size=effect_magnitude(delta),
         verdict=Verdict.INCONCLUSIVE,
         warnings=tuple(notes + _warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate)),
+        distribution=ratio.distribution,
     )
 
 

@@ -10,7 +10,7 @@ import sys
 from typing import IO, Sequence
 
 from rigorbench import __version__
-from rigorbench.cli import ab, analyze, compare, export, lint, power, run, runs
+from rigorbench.cli import ab, analyze, compare, export, lint, power, report, run, runs
 from rigorbench.cli.parser import HelpRequested, Parser
 from rigorbench.errors import UserError
 from rigorbench.experiment.runner import Interrupted
@@ -23,6 +23,7 @@ COMMANDS = {
     "compare": compare,
     "analyze": analyze,
     "power": power,
+    "report": report,
     "ab": ab,
     "run": run,
     "runs": runs,

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import IO
 
 from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import dataset_from_store
+from rigorbench.analysis.report import build_report
 from rigorbench.cli.compare import add_output_arguments, add_statistics_arguments, finish_comparison, settings_from
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.cli.prelint import LintFailed, add_lint_arguments, lint_before_build
+from rigorbench.cli.report import run_facts, write_html
 from rigorbench.experiment.options import (
     DEFAULT_SETTINGS, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
 )
@@ -53,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_experiment_arguments(parser)
     add_statistics_arguments(parser)
     add_output_arguments(parser)
+    add_html_argument(parser)
 
 
 def add_experiment_arguments(parser: argparse.ArgumentParser) -> None:
@@ -131,8 +135,14 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
 
 
 def before_build(args: argparse.Namespace, reporter):
-    """The pre-build hook of ``ab`` and ``run``: lint the sources unless --no-lint."""
-    return None if args.no_lint else lint_before_build(reporter, args.strict)
+    """The pre-build hook of ``ab`` and ``run``: lint the sources unless --no-lint. The
+    results are kept on ``args`` for the HTML report (--html)."""
+    args.lint_results = {}
+    return None if args.no_lint else lint_before_build(reporter, args.strict, args.lint_results)
+
+
+def add_html_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--html", metavar="FILE", help="also write the HTML report of the comparison to FILE (see 'rigorbench report')")
 
 
 def conclude(store, result: ExperimentResult, baseline: str, contenders: list[str], args, stdout, reporter) -> int:
@@ -146,6 +156,21 @@ def conclude(store, result: ExperimentResult, baseline: str, contenders: list[st
     code = 0
     base = dataset_from_store(store, result.run_id, baseline)
     for label in contenders:
-        report = compare_datasets(base, dataset_from_store(store, result.run_id, label), settings)
+        contender = dataset_from_store(store, result.run_id, label)
+        report = compare_datasets(base, contender, settings)
         code = max(code, finish_comparison(report, args, stdout))
+        if getattr(args, "html", None):
+            path = html_path(args.html, label, len(contenders))
+            lint = {v: r for v, r in getattr(args, "lint_results", {}).items() if v in (baseline, label)}
+            full = build_report([base, contender], settings, lint=lint, run=run_facts(store.run(result.run_id)))
+            reporter.message(f"HTML report: {write_html(full, path)}")
     return code
+
+
+def html_path(path: str, label: str, contenders: int) -> str:
+    """``--html`` names one file; with several contenders each gets its own, named after it."""
+    if contenders == 1:
+        return path
+    stem, dot, suffix = path.rpartition(".")
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", label)
+    return f"{stem}-{safe}.{suffix}" if dot else f"{path}-{safe}"

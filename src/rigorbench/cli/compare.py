@@ -59,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
 
 
-def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
+def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = True) -> None:
     stats = parser.add_argument_group("statistics")
     stats.add_argument("--statistic", choices=STATISTICS, default="mean", help="statistic compared (default: mean)")
     stats.add_argument("--confidence", type=fraction, default=0.99, metavar="C", help="confidence level (default: 0.99)")
@@ -69,7 +69,8 @@ def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
     stats.add_argument("--test", choices=TESTS, default="bootstrap", help="decision rule: bootstrap CI vs threshold (default), or wilcoxon: the papers' rule, p <= --alpha and |Cliff's delta| >= 0.33")
     stats.add_argument("--alpha", type=fraction, default=0.01, metavar="A", help="significance level of --test wilcoxon (default: 0.01)")
     stats.add_argument("--correction", choices=CORRECTIONS, default="none", help="multiple-comparison correction of p-values (default: none)")
-    stats.add_argument("--metric", default="primary", metavar="NAME", help="primary (default), all (adds alloc, gc.count, ...), or one metric name such as alloc")
+    if metric:
+        stats.add_argument("--metric", default="primary", metavar="NAME", help="primary (default), all (adds alloc, gc.count, ...), or one metric name such as alloc")
     stats.add_argument("--steady-only", action="store_true", help="use only iterations at or after each fork's detected steady state (forks of 20+ iterations; see 'rigorbench analyze')")
 
 
@@ -89,7 +90,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         threshold=args.threshold,
         test=args.test,
         alpha=args.alpha,
-        metric=args.metric,
+        metric=getattr(args, "metric", "primary"),
         correction=args.correction,
         steady_only=args.steady_only,
     )

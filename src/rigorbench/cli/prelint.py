@@ -8,7 +8,9 @@ with ``--strict``, and then before anything is built or stored.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
+from typing import MutableMapping
 
 from rigorbench.errors import UserError
 from rigorbench.experiment.progress import Reporter
@@ -32,11 +34,17 @@ def _relative(path: str, root: Path) -> str:
         return path
 
 
-def lint_before_build(reporter: Reporter, strict: bool):
-    """The ``before_build`` hook: lint one version's checked-out sources and report."""
+def lint_before_build(reporter: Reporter, strict: bool, collected: MutableMapping | None = None):
+    """The ``before_build`` hook: lint one version's checked-out sources and report.
+
+    ``collected`` receives each version's result (paths relative to its sources), for the
+    HTML report."""
 
     def hook(label: str, source_dir: Path) -> None:
         result = lint_paths([source_dir])
+        if collected is not None:
+            findings = tuple(replace(f, path=_relative(f.path, source_dir)) for f in result.findings)
+            collected[label] = replace(result, findings=findings)
         for f in result.findings:
             reporter.message(f"lint {label}: {_relative(f.path, source_dir)}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}")
         advice = "; see 'rigorbench lint --explain RULE'" if result.findings else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.cli.ab import before_build, conclude
+from rigorbench.cli.ab import add_html_argument, before_build, conclude
 from rigorbench.cli.compare import add_output_arguments, add_statistics_arguments
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 from rigorbench.cli.prelint import LintFailed, add_lint_arguments
@@ -41,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_lint_arguments(parser.add_argument_group("lint"))
     add_statistics_arguments(parser)
     add_output_arguments(parser)
+    add_html_argument(parser)
     # What a flag left at its default may be set by the file, within the flag's choices.
     parser.set_defaults(_options={a.dest: (a.default, a.choices) for a in parser._actions})
 

@@ -87,7 +87,7 @@ CSV_COLUMNS = (
 )
 
 
-def _csv_safe(text: str) -> str:
+def csv_safe(text: str) -> str:
     """Keep untrusted names from being read as formulas by spreadsheet programs."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
@@ -99,7 +99,7 @@ def render_csv(report: ComparisonReport) -> str:
     for c in report.comparisons:
         obj = comparison_object(c)
         params = ";".join(f"{k}={v}" for k, v in c.case.params)
-        row = [_csv_safe(c.case.name), _csv_safe(params), c.metric.name, c.metric.unit, c.metric.higher_is_better]
+        row = [csv_safe(c.case.name), csv_safe(params), c.metric.name, c.metric.unit, c.metric.higher_is_better]
         for side in ("baseline", "contender"):
             row += [obj[side][k] for k in ("n", "mean", "median", "ci_low", "ci_high", "cv")]
         row += [obj["ratio"]["estimate"], obj["ratio"]["ci_low"], obj["ratio"]["ci_high"]]

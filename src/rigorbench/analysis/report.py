@@ -1,0 +1,315 @@
+"""Everything the HTML report and the series export show, computed once.
+
+The report puts the figures people look at next to the numbers (issue #7): per benchmark
+case, each version's iteration series per fork with warmup, steady-state start, GC and JIT
+marks (Shipilev reads iteration series, ``shared/reference/002``; Eichelberger et al. found
+their answer by plotting time and GC side by side, ``001``), the distribution of both
+versions with their fork means, the bootstrap distribution of the ratio that ``compare``
+decided on, allocation per op, and ``analyze``'s diagnostics. Benchmarks swept over a
+numeric parameter get time against the parameter on log-log axes with the fitted growth
+exponent (Sestoft section 6, ``003``).
+
+Nothing here draws: ``report.plots`` and ``report.html`` lay these values out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from rigorbench.analysis.analyze import EVENT_METRICS, AnalysisReport, BenchmarkAnalysis, analyze_series
+from rigorbench.analysis.compare import Comparison, ComparisonReport, compare_datasets
+from rigorbench.analysis.dataset import Dataset, iteration_observations
+from rigorbench.analysis.settings import Settings
+from rigorbench.model import ALLOC, SEVERITIES, BenchmarkCase, Metric, SampleTable
+from rigorbench.stats import Verdict
+
+# "Regressions first": the order of the navigation table and of the sections.
+VERDICT_RANK = {Verdict.SLOWER: 0, Verdict.FASTER: 1, Verdict.INCONCLUSIVE: 2, Verdict.UNCHANGED: 3}
+# Iteration-level events marked on the iteration series when they were recorded.
+GC_EVENT, JIT_EVENT = "gc.count", "compiler.time.profiled"
+
+
+@dataclass(frozen=True, eq=False)
+class ForkTrace:
+    """One fork's scores in the order taken (warmup first) and where things happened."""
+
+    instance: int
+    trial: int
+    fork: int
+    warmup: int                     # warmup iterations at the start of ``values``
+    values: np.ndarray
+    steady_start: int | None        # index into ``values``; None: not reached or not checked
+    gc: np.ndarray                  # indices into ``values`` of iterations with a GC
+    jit: np.ndarray                 # indices of iterations with JIT compilation
+
+    @property
+    def label(self) -> str:
+        return f"trial {self.trial + 1} fork {self.fork + 1}" + (f" instance {self.instance + 1}" if self.instance else "")
+
+
+@dataclass(frozen=True, eq=False)
+class VersionView:
+    """One version's data for one benchmark case."""
+
+    label: str
+    analysis: BenchmarkAnalysis
+    forks: tuple[ForkTrace, ...]
+    values: np.ndarray              # measurement values used by the statistics
+    fork_means: np.ndarray          # one mean per fork of ``values``
+    alloc_fork_means: np.ndarray | None
+    events_recorded: tuple[str, ...]  # which of GC_EVENT / JIT_EVENT the data has
+
+
+@dataclass(frozen=True, eq=False)
+class CaseReport:
+    case: BenchmarkCase
+    metric: Metric
+    anchor: str                     # the HTML id of the case's section
+    versions: tuple[VersionView, ...]
+    comparison: Comparison | None
+
+    @property
+    def worst_severity(self) -> str | None:
+        found = [d.severity for v in self.versions for d in v.analysis.diagnostics]
+        if self.comparison is not None:
+            found += [d.severity for d in self.comparison.warnings]
+        return max(found, key=SEVERITIES.index) if found else None
+
+
+@dataclass(frozen=True)
+class ScalingLine:
+    """One version's means over a numeric parameter, with their CIs and the fitted exponent."""
+
+    label: str
+    x: tuple[float, ...]
+    mean: tuple[float, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    exponent: float                 # slope of log(mean) against log(x), least squares
+    intercept: float                # log(mean) at log(x) = 0
+
+
+@dataclass(frozen=True)
+class ScalingGroup:
+    """Cases of one benchmark that differ only in one numeric parameter."""
+
+    name: str
+    parameter: str
+    fixed: tuple[tuple[str, str], ...]
+    metric: Metric
+    lines: tuple[ScalingLine, ...]
+    anchor: str
+
+    @property
+    def title(self) -> str:
+        fixed = ",".join(f"{k}={v}" for k, v in self.fixed)
+        return f"{self.name}{{{fixed}}}" if fixed else self.name
+
+
+@dataclass(frozen=True, eq=False)
+class Report:
+    """A comparison of two versions, or one version's analysis, ready to lay out."""
+
+    labels: tuple[str, ...]         # one label (analysis) or baseline, contender
+    settings: Settings
+    cases: tuple[CaseReport, ...]
+    scaling: tuple[ScalingGroup, ...]
+    comparison: ComparisonReport | None
+    analyses: tuple[AnalysisReport, ...]
+    environments: Mapping[str, tuple[Mapping[str, str], ...]]
+    sources: Mapping[str, tuple[str, ...]]
+    warnings: tuple[str, ...] = ()
+    lint: Mapping[str, object] = field(default_factory=dict)   # label -> lint.LintResult
+    run: Mapping[str, str] = field(default_factory=dict)        # facts of a stored run
+
+    @property
+    def compares(self) -> bool:
+        return self.comparison is not None
+
+
+Progress = Callable[[int, int], None]
+
+
+def build_report(
+    datasets: Sequence[Dataset], settings: Settings, *, lint: Mapping[str, object] | None = None,
+    run: Mapping[str, str] | None = None, progress: Progress | None = None,
+) -> Report:
+    """Analyze one version, or compare two (baseline first), for the report.
+
+    Only the primary metric of each case gets a section; allocation per op and the GC and
+    JIT events are shown inside it when they were recorded. ``progress(done, total)`` is
+    called after each case.
+    """
+    if len(datasets) not in (1, 2):
+        raise ValueError("a report covers one or two versions")
+    settings = Settings(**{**settings.__dict__, "metric": "primary"})
+    comparison = compare_datasets(datasets[0], datasets[1], settings) if len(datasets) == 2 else None
+    by_key = {(c.case, c.metric): c for c in comparison.comparisons} if comparison else {}
+    keys = list(by_key) if comparison else [k for k in datasets[0].series if settings.wants_metric(k[1])]
+    analyses: list[list[BenchmarkAnalysis]] = [[] for _ in datasets]
+    cases = []
+    for number, (case, metric) in enumerate(keys):
+        views = []
+        for position, dataset in enumerate(datasets):
+            view = _version_view(dataset, case, metric, settings)
+            if view is not None:
+                views.append(view)
+                analyses[position].append(view.analysis)
+        if len(views) == len(datasets):
+            cases.append(CaseReport(case, metric, f"b{number + 1}", tuple(views), by_key.get((case, metric))))
+        if progress is not None:
+            progress(number + 1, len(keys))
+    cases.sort(key=_case_order)
+    labels = tuple(d.label for d in datasets)
+    return Report(
+        labels=labels,
+        settings=settings,
+        cases=tuple(cases),
+        scaling=scaling_groups(cases),
+        comparison=comparison,
+        analyses=tuple(
+            AnalysisReport(d.label, settings, tuple(found), d.sources, d.warnings, tuple(d.environments))
+            for d, found in zip(datasets, analyses)
+        ),
+        environments={d.label: tuple(d.environments) for d in datasets},
+        sources={d.label: tuple(d.sources) for d in datasets},
+        warnings=tuple(w for d in datasets for w in d.warnings),
+        lint=dict(lint or {}),
+        run=dict(run or {}),
+    )
+
+
+def _case_order(case: CaseReport):
+    """Regressions first, then by size of the change; one version: most severe first."""
+    if case.comparison is not None:
+        c = case.comparison
+        change = abs(c.change_pct) if math.isfinite(c.change_pct) else math.inf
+        return (VERDICT_RANK[c.verdict], -change, case.case.display_name)
+    worst = case.worst_severity
+    return (-(SEVERITIES.index(worst) + 1 if worst else 0), case.case.display_name)
+
+
+def _version_view(dataset: Dataset, case: BenchmarkCase, metric: Metric, settings: Settings) -> VersionView | None:
+    table = dataset.series.get((case, metric))
+    if table is None:
+        return None
+    events = {m.name: t for (c, m), t in dataset.series.items() if c == case and m.name in EVENT_METRICS}
+    alloc = next(((m, t) for (c, m), t in dataset.series.items() if c == case and m.name == ALLOC), None)
+    analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc)
+    if analysis is None:
+        return None
+    obs = iteration_observations(table, outlier_factor=settings.outlier_factor)
+    return VersionView(
+        label=dataset.label,
+        analysis=analysis,
+        forks=_traces(table, analysis, events),
+        values=obs.values,
+        fork_means=_group_means(obs.values, obs.levels),
+        alloc_fork_means=_alloc_fork_means(alloc[1]) if alloc else None,
+        events_recorded=tuple(name for name in (GC_EVENT, JIT_EVENT) if name in events),
+    )
+
+
+def _traces(table: SampleTable, analysis: BenchmarkAnalysis, events: Mapping[str, SampleTable]) -> tuple[ForkTrace, ...]:
+    """Each fork's series with the iterations where GC or compilation happened."""
+    iteration_table = table.iteration_means() if table.has_histogram else table
+    marks = {name: _event_keys(events[name]) for name in (GC_EVENT, JIT_EVENT) if name in events}
+    states = analysis.steady.states or (None,) * len(analysis.steady.forks)
+    traces = []
+    for fork, state in zip(analysis.steady.forks, states):
+        keys = [
+            (fork.instance, fork.trial, fork.fork, bool(iteration_table.warmup[row]), int(iteration_table.iteration[row]))
+            for row in fork.rows
+        ]
+        found = {name: np.array([i for i, key in enumerate(keys) if key in hits], dtype=int) for name, hits in marks.items()}
+        start = state.start if state is not None and state.reached else None
+        traces.append(ForkTrace(
+            fork.instance, fork.trial, fork.fork, fork.warmup, fork.values, start,
+            found.get(GC_EVENT, np.array([], dtype=int)), found.get(JIT_EVENT, np.array([], dtype=int)),
+        ))
+    return tuple(traces)
+
+
+def _event_keys(table: SampleTable) -> set[tuple]:
+    """The iterations in which the event happened at least once (value > 0)."""
+    hit = np.nan_to_num(table.value) > 0
+    return {
+        (int(i), int(t), int(f), bool(w), int(n))
+        for i, t, f, w, n in zip(table.instance[hit], table.trial[hit], table.fork[hit], table.warmup[hit], table.iteration[hit])
+    }
+
+
+def _group_means(values: np.ndarray, levels: Sequence[np.ndarray]) -> np.ndarray:
+    """The mean of each innermost group (fork) of the observations."""
+    if not len(values):
+        return np.array([])
+    keys = np.stack(levels, axis=1)
+    _, group = np.unique(keys, axis=0, return_inverse=True)
+    group = group.ravel()
+    return np.bincount(group, weights=values) / np.bincount(group)
+
+
+def _alloc_fork_means(table: SampleTable) -> np.ndarray | None:
+    measured = table.measurement()
+    finite = np.isfinite(measured.value)
+    if not finite.any():
+        return None
+    levels = [measured.instance[finite], measured.trial[finite], measured.fork[finite]]
+    return _group_means(measured.value[finite], levels)
+
+
+def growth_exponent(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+    """Least-squares slope and intercept of log(y) against log(x): ``y ~ e^a * x^b``.
+
+    Sestoft (section 6) reads an algorithm's complexity off the slope of time against
+    problem size on log-log axes; the slope is that growth exponent.
+    """
+    lx, ly = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(y, dtype=float))
+    slope, intercept = np.polyfit(lx, ly, 1)
+    return float(slope), float(intercept)
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value > 0 else None
+
+
+def scaling_groups(cases: Sequence[CaseReport]) -> tuple[ScalingGroup, ...]:
+    """Every (benchmark, other parameters) with two or more positive numeric values of one
+    parameter, in the order the cases were first seen."""
+    groups: dict[tuple, list[tuple[float, CaseReport]]] = {}
+    for case in sorted(cases, key=lambda c: int(c.anchor[1:])):
+        params = case.case.params
+        for name, value in params:
+            x = _number(value)
+            if x is None:
+                continue
+            fixed = tuple((k, v) for k, v in params if k != name)
+            groups.setdefault((case.case.harness, case.case.name, name, fixed, case.metric), []).append((x, case))
+    found = []
+    for (_, bench, parameter, fixed, metric), members in groups.items():
+        members.sort(key=lambda m: m[0])
+        xs = [x for x, _ in members]
+        if len(set(xs)) < 2 or len(set(xs)) != len(xs):
+            continue
+        lines = []
+        for position in range(len(members[0][1].versions)):
+            means = [c.versions[position].analysis.mean for _, c in members]
+            if any(not (m.estimate > 0) for m in means):
+                break
+            slope, intercept = growth_exponent(xs, [m.estimate for m in means])
+            lines.append(ScalingLine(
+                members[0][1].versions[position].label, tuple(xs),
+                tuple(m.estimate for m in means), tuple(m.low for m in means), tuple(m.high for m in means),
+                slope, intercept,
+            ))
+        else:
+            found.append(ScalingGroup(bench, parameter, fixed, metric, tuple(lines), f"s{len(found) + 1}"))
+    return tuple(found)

@@ -1,0 +1,181 @@
+"""``rigorbench report``: the data and the verdicts as one self-contained HTML page, or the
+plotted series as plain columns for gnuplot and spreadsheets."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import IO, Mapping
+
+from rigorbench.analysis.dataset import Dataset, dataset_from_store, load_dataset
+from rigorbench.analysis.report import Report, build_report
+from rigorbench.cli.compare import add_statistics_arguments, settings_from, write_output
+from rigorbench.cli.parser import UsageError, positive_int
+from rigorbench.errors import UserError
+from rigorbench.lint import lint_paths
+from rigorbench.report.html import render_html
+from rigorbench.report.series import render_series_csv, write_data_dir
+from rigorbench.store import ResultStore
+
+SUMMARY = "write a self-contained HTML report with plots (or the plotted series as CSV / gnuplot columns)"
+
+DESCRIPTION = """\
+Write what compare (two versions) or analyze (one version) found as one HTML file that
+needs no network to view, with the plots people judge benchmark data by:
+  summary        the verdict table with CIs, coloured by verdict, sortable, linking to each
+                 benchmark (regressions first); counts; settings; lint findings (--lint)
+  environment    the facts recorded per trial, differences between versions marked
+  per benchmark  the iteration series of every fork (warmup shaded, steady-state start,
+                 GC and JIT compilation marked when recorded); both versions' distributions
+                 with every fork mean; the bootstrap distribution of the change with its CI
+                 and the threshold band; allocation per op; analyze's diagnostics in words
+  scaling        for a benchmark run at several values of a numeric parameter: the
+                 statistic against it on log-log axes with CI error bars and the fitted
+                 growth exponent
+--format csv writes every plotted iteration series as one CSV table instead; --data-dir
+writes whitespace-separated columns with '#' comments, one file per benchmark, for gnuplot.
+
+Inputs are those of compare (two files, --baseline/--contender files, or --store with two
+labels) or of analyze (one file, --one-version FILE..., or --store with --version). With
+--store alone the newest run is used: its first two versions are compared.
+"""
+
+EPILOG = """\
+examples:
+  rigorbench report old.json new.json --html report.html
+  rigorbench report --baseline a1.json a2.json --contender b1.json b2.json --html report.html
+  rigorbench report --store .rigorbench/results.db --html report.html --lint src/jmh
+  rigorbench report --store .rigorbench/results.db --version v2 --html v2.html
+  rigorbench report trial1.json trial2.json --one-version --format csv -o series.csv
+  rigorbench report old.json new.json --data-dir plots/    # then: gnuplot, 'using 1:2'
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    inputs = parser.add_argument_group("inputs")
+    inputs.add_argument("files", nargs="*", metavar="FILE", help="BASELINE and CONTENDER result files, or one version's file(s) with --one-version")
+    inputs.add_argument("--baseline", nargs="+", metavar="FILE", help="result files of the baseline (one per trial), or its label with --store")
+    inputs.add_argument("--contender", nargs="+", metavar="FILE", help="result files of the contender (one per trial), or its label with --store")
+    inputs.add_argument("--baseline-label", metavar="NAME", help="name of the baseline in the report (default: file name)")
+    inputs.add_argument("--contender-label", metavar="NAME", help="name of the contender in the report (default: file name)")
+    inputs.add_argument("--one-version", action="store_true", help="the FILEs are trials of one version: report it as analyze does")
+    inputs.add_argument("--label", metavar="NAME", help="with --one-version: name of the version (default: file name)")
+    inputs.add_argument("--store", metavar="DB", help="read the versions from this results store (see 'rigorbench runs')")
+    inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
+    inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: report this one version")
+    inputs.add_argument("--lint", action="append", metavar="PATH", help="lint these benchmark sources and show the findings (repeatable)")
+    add_statistics_arguments(parser, metric=False)
+    output = parser.add_argument_group("output")
+    output.add_argument("--html", metavar="FILE", help="write the HTML report to FILE")
+    output.add_argument("--format", choices=("html", "csv"), default="html", help="html (default), or csv: the iteration series, one row per iteration")
+    output.add_argument("-o", "--output", metavar="FILE", help="write --format's output to FILE (csv: default standard output)")
+    output.add_argument("--data-dir", metavar="DIR", help="also write gnuplot-ready columns, one file per benchmark and scaling plot, to DIR")
+
+
+def _datasets(args: argparse.Namespace) -> tuple[list[Dataset], dict[str, str]]:
+    if args.store:
+        return _from_store(args)
+    if args.version_label or args.run:
+        raise UsageError("--version and --run go with --store")
+    if args.baseline or args.contender:
+        if args.files or args.one_version:
+            raise UsageError("give --baseline/--contender, or FILEs, not both")
+        if not (args.baseline and args.contender):
+            raise UsageError("--baseline and --contender go together")
+        return [load_dataset(args.baseline, args.baseline_label), load_dataset(args.contender, args.contender_label)], {}
+    if not args.files:
+        raise UsageError("give result files or --store DB (see 'rigorbench report --help')")
+    if args.one_version or len(args.files) == 1:
+        return [load_dataset(args.files, args.label)], {}
+    if len(args.files) != 2:
+        raise UsageError(
+            f"got {len(args.files)} files: give BASELINE CONTENDER, --baseline/--contender FILE..., "
+            "or --one-version for the trials of one version"
+        )
+    return [load_dataset([args.files[0]], args.baseline_label), load_dataset([args.files[1]], args.contender_label)], {}
+
+
+def _from_store(args: argparse.Namespace) -> tuple[list[Dataset], dict[str, str]]:
+    if args.files:
+        raise UsageError("give result files or --store, not both")
+    wanted = [args.version_label] if args.version_label else [*(args.baseline or []), *(args.contender or [])]
+    if args.version_label and (args.baseline or args.contender):
+        raise UsageError("give --version LABEL (one version) or --baseline/--contender LABEL, not both")
+    if bool(args.baseline) != bool(args.contender) or len(args.baseline or []) > 1 or len(args.contender or []) > 1:
+        raise UsageError("with --store, give one label each: --baseline LABEL --contender LABEL")
+    with ResultStore.open(args.store, create=False) as store:
+        info = store.run(args.run) if args.run else store.latest_run(wanted or None)
+        if info is None:
+            raise UserError(f"{args.store}: no run" + (f" with {', '.join(map(repr, wanted))}" if wanted else ""))
+        labels = [v.label for v in info.versions]
+        missing = [label for label in wanted if label not in labels]
+        if missing:
+            raise UsageError(f"{args.store}: run {info.run_id} has versions {', '.join(labels)}; not {', '.join(missing)}")
+        chosen = wanted or labels[:2]
+        return [dataset_from_store(store, info.run_id, label) for label in chosen], run_facts(info)
+
+
+def run_facts(info) -> dict[str, str]:
+    """What the report says about a stored run: what ran, where from, with which settings."""
+    facts = {
+        "run": f"{info.run_id} ({info.status}), created {info.created}",
+        "project": f"{info.project} ({info.harness})",
+        "design": f"{len({e.trial for e in info.schedule})} trials, {info.order} order, seed {info.seed}",
+    }
+    for version in info.versions:
+        commit = f" at {version.commit[:12]}{' (dirty)' if version.dirty else ''}" if version.commit else ""
+        facts[f"version {version.label}"] = f"{version.source}{commit}"
+    for key, value in info.settings.items():
+        if value not in (None, "", [], {}):
+            facts[f"setting {key}"] = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+    return facts
+
+
+def progress_printer(stderr: IO[str]):
+    """``report: 120/200 benchmarks`` on a terminal, overwritten in place; quiet otherwise."""
+    if not getattr(stderr, "isatty", lambda: False)():
+        return None
+
+    def show(done: int, total: int) -> None:
+        stderr.write(f"\rreport: {done}/{total} benchmarks" + ("\n" if done == total else ""))
+        stderr.flush()
+
+    return show
+
+
+def write_html(report: Report, path: str | os.PathLike, stderr: IO[str] | None = None) -> Path:
+    """Render and write the HTML report; the written path, absolute."""
+    html = render_html(report, progress=progress_printer(stderr) if stderr else None)
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"{path}: cannot write: {error.strerror}") from None
+    return target.resolve()
+
+
+def lint_results(paths: list[str] | None) -> Mapping[str, object]:
+    return {path: lint_paths([path]) for path in paths or ()}
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    if args.format == "html" and not (args.html or args.output or args.data_dir):
+        raise UsageError("say where to write: --html FILE, --format csv, or --data-dir DIR")
+    if args.html and args.output and args.format == "html":
+        raise UsageError("--html FILE and --output FILE name the same HTML file; give one")
+    datasets, facts = _datasets(args)
+    lint = lint_results(args.lint)
+    report = build_report(datasets, settings_from(args), lint=lint, run=facts)
+    if not report.cases:
+        raise UserError("no benchmark case with measurements " + ("on both sides" if len(datasets) == 2 else "found"))
+    html_path = args.html or (args.output if args.format == "html" else None)
+    if html_path:
+        stderr.write(f"report: {write_html(report, html_path, stderr)}\n")
+    if args.format == "csv":
+        write_output(render_series_csv(report), args.output, stdout)
+    if args.data_dir:
+        written = write_data_dir(report, args.data_dir)
+        stderr.write(f"report: {len(written)} files in {args.data_dir}\n")
+    return 0

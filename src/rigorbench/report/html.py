@@ -1,0 +1,379 @@
+"""The self-contained HTML report: one file, no network access needed to view it.
+
+Layout: a summary (verdict counts and the sortable table that links to every benchmark,
+regressions first), the scaling plots, lint findings, the environment and settings, then one
+section per benchmark case with its figures (``report.plots``) and diagnostics in words.
+
+Every piece of text that comes from the data (benchmark names, parameters, labels,
+environment values, file names, lint messages) goes through :func:`html.escape`; the only
+markup not written here is the SVG matplotlib produces, which escapes its own text. The CSS
+and the script (table sorting, a name filter, opening a collapsed section when its link is
+followed) are inline and small.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+from html import escape
+from typing import Callable, Iterable, Mapping
+
+from rigorbench import __version__
+from rigorbench.analysis.report import CaseReport, Report
+from rigorbench.model import SEVERITIES
+from rigorbench.report import plots
+from rigorbench.report.analysis import summary_text
+from rigorbench.report.lint import summary_line
+from rigorbench.report.table import change_cell, format_number, format_p, settings_line, short_names, side_cell, verdict_counts
+
+# Above this many cases, only the first ones (regressions first) start expanded.
+OPEN_SECTIONS = 25
+
+_CSS = """
+:root{--fg:#1d1d1f;--muted:#666;--line:#ddd;--slower:#fbe3e0;--slower-fg:#a4260f;--faster:#e0f3e5;
+--faster-fg:#17692f;--unchanged:#eeeeee;--inconclusive:#fff1cc;--inconclusive-fg:#7a5a00}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);margin:0 auto;max-width:1180px;padding:0 20px 60px}
+header{border-bottom:1px solid var(--line);padding:14px 0 8px}
+h1{font-size:21px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line)}
+h3{font-size:15px;margin:0;display:inline;word-break:break-all} h4{font-size:13px;margin:12px 0 4px}
+nav{position:sticky;top:0;background:#fff;padding:6px 0;border-bottom:1px solid var(--line);z-index:2}
+nav a{margin-right:14px} .muted{color:var(--muted)} code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
+table{border-collapse:collapse;margin:6px 0;font-size:13px} th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.sortable th{cursor:pointer;user-select:none;background:#fafafa} table.sortable th:after{content:" \\2195";color:#bbb}
+.verdict{display:inline-block;padding:0 7px;border-radius:9px;font-weight:600;font-size:12px}
+.v-slower{background:var(--slower);color:var(--slower-fg)} .v-faster{background:var(--faster);color:var(--faster-fg)}
+.v-unchanged{background:var(--unchanged)} .v-inconclusive{background:var(--inconclusive);color:var(--inconclusive-fg)}
+tr.v-slower td,tr.v-faster td,tr.v-inconclusive td,tr.v-unchanged td{background:none} tr.v-slower td.verdict-cell{background:var(--slower)}
+tr.v-faster td.verdict-cell{background:var(--faster)} tr.v-inconclusive td.verdict-cell{background:var(--inconclusive)} tr.v-unchanged td.verdict-cell{background:var(--unchanged)}
+.sev-error{color:#a4260f;font-weight:600} .sev-warning{color:#8a5a00;font-weight:600} .sev-info{color:var(--muted)}
+.counts span{margin-right:10px}
+section.case{border-top:1px solid var(--line);padding:8px 0} section.case summary{cursor:pointer;padding:4px 0}
+.figs{display:flex;flex-wrap:wrap;gap:10px 18px;align-items:flex-start;margin-top:6px}
+.figs figure{margin:0} .figs figure.wide{flex-basis:100%}
+svg.plot{max-width:100%;height:auto;display:block}
+ul.diag{margin:4px 0;padding-left:18px} ul.diag li{margin:2px 0}
+#filter{padding:3px 6px;width:260px;margin:4px 0}
+details.env summary{cursor:pointer}
+"""
+
+# Sorting by a column (numbers by their data-sort value), a name filter, and opening a
+# collapsed section when a link to it is followed. Kept small: the page must work without it.
+_SCRIPT = """
+(function(){
+function key(td){var v=td.getAttribute('data-sort');return v===null?td.textContent.trim():v;}
+document.querySelectorAll('table.sortable').forEach(function(table){
+  table.querySelectorAll('th').forEach(function(th,col){
+    th.addEventListener('click',function(){
+      var body=table.tBodies[0],rows=Array.prototype.slice.call(body.rows);
+      var asc=th.getAttribute('data-dir')!=='asc';th.setAttribute('data-dir',asc?'asc':'desc');
+      var numeric=th.hasAttribute('data-num');
+      rows.sort(function(a,b){var x=key(a.cells[col]),y=key(b.cells[col]);
+        var c=numeric?(parseFloat(x)-parseFloat(y)):x.localeCompare(y);return asc?c:-c;});
+      rows.forEach(function(r){body.appendChild(r);});
+    });
+  });
+});
+var filter=document.getElementById('filter');
+if(filter){filter.addEventListener('input',function(){var q=filter.value.toLowerCase();
+  document.querySelectorAll('#overview tbody tr').forEach(function(r){
+    r.style.display=r.cells[0].textContent.toLowerCase().indexOf(q)<0?'none':'';});});}
+function openTarget(){var id=decodeURIComponent(location.hash.slice(1));if(!id)return;
+  var el=document.getElementById(id);if(el){var d=el.querySelector('details');if(d&&!d.open){d.open=true;el.scrollIntoView();}}}
+window.addEventListener('hashchange',openTarget);openTarget();
+})();
+"""
+
+
+def _e(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def render_html(report: Report, *, progress: Callable[[int, int], None] | None = None, now: datetime | None = None) -> str:
+    """The whole report as one HTML document."""
+    now = now or datetime.now(timezone.utc)
+    title = " vs ".join(report.labels[::-1]) if report.compares else report.labels[0]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>rigorbench report: {_e(title)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<header>",
+        f"<h1>rigorbench report: {_e(title)}</h1>",
+        f'<div class="muted">{_e(_subtitle(report))}; generated {now:%Y-%m-%d %H:%M} UTC by rigorbench {_e(__version__)}</div>',
+        "</header>",
+        _navigation(report),
+        _summary(report),
+        _scaling(report),
+        _lint(report),
+        _environment(report),
+        '<h2 id="benchmarks">Benchmarks</h2>',
+    ]
+    for number, case in enumerate(report.cases):
+        parts.append(_case_section(case, report, open_=number < OPEN_SECTIONS))
+        if progress is not None:
+            progress(number + 1, len(report.cases))
+    parts.append(f"<script>{_SCRIPT}</script></body></html>\n")
+    return "\n".join(p for p in parts if p)
+
+
+def _subtitle(report: Report) -> str:
+    n = len(report.cases)
+    what = f"{report.labels[0]} (baseline) against {report.labels[1]} (contender)" if report.compares else f"one version, {report.labels[0]}"
+    return f"{what}; {n} benchmark case{'s' if n != 1 else ''}"
+
+
+def _navigation(report: Report) -> str:
+    links = [("summary", "Summary")]
+    if report.scaling:
+        links.append(("scaling", "Scaling"))
+    if report.lint:
+        links.append(("lint", "Lint"))
+    links += [("environment", "Environment and settings"), ("benchmarks", "Benchmarks")]
+    return "<nav>" + "".join(f'<a href="#{a}">{_e(t)}</a>' for a, t in links) + "</nav>"
+
+
+# --- summary -------------------------------------------------------------------------------
+
+
+def _summary(report: Report) -> str:
+    out = ['<h2 id="summary">Summary</h2>']
+    if report.compares:
+        out.append(f'<p class="counts">{_counts(report)}</p>')
+        out.append(f'<p class="muted">{_e(settings_line(report.comparison))}</p>')
+    else:
+        out.append(f'<p class="counts">{_severity_counts(report)}</p>')
+    for warning in report.warnings:
+        out.append(f'<p class="sev-warning">{_e(warning)}</p>')
+    if report.comparison is not None:
+        for title, keys in (("only in the baseline", report.comparison.only_in_baseline), ("only in the contender", report.comparison.only_in_contender)):
+            if keys:
+                listed = ", ".join(case.display_name for case, _ in keys)
+                out.append(f'<p class="muted">Not compared, {title}: {_e(listed)}</p>')
+    if not report.cases:
+        out.append("<p>No benchmark case has measurements on every side.</p>")
+        return "\n".join(out)
+    out.append('<input id="filter" type="search" placeholder="filter by name" aria-label="filter benchmarks by name">')
+    out.append(_overview_compare(report) if report.compares else _overview_single(report))
+    return "\n".join(out)
+
+
+def _counts(report: Report) -> str:
+    c = report.comparison
+    spans = [f'<span class="verdict v-{v}">{n} {v}</span>' for v, n in (
+        (verdict, sum(case.comparison.verdict.value == verdict for case in report.cases))
+        for verdict in ("slower", "faster", "inconclusive", "unchanged"))]
+    return f"{_e(verdict_counts(c).split(':')[0])}: " + " ".join(spans)
+
+
+def _severity_counts(report: Report) -> str:
+    found = [d.severity for case in report.cases for v in case.versions for d in v.analysis.diagnostics]
+    spans = [f'<span class="sev-{s}">{sum(x == s for x in found)} {s}</span>' for s in reversed(SEVERITIES)]
+    return f"{len(report.cases)} benchmark cases; diagnostics: " + " ".join(spans)
+
+
+def _names(report: Report) -> dict[str, str]:
+    return short_names(sorted({case.case.name for case in report.cases}))
+
+
+def _case_label(case: CaseReport, names: Mapping[str, str]) -> str:
+    return names.get(case.case.name, case.case.name) + case.case.display_name[len(case.case.name):]
+
+
+def _num(value: float) -> str:
+    return repr(float(value)) if value is not None and math.isfinite(value) else "0"
+
+
+def _worst(case: CaseReport) -> str:
+    worst = case.worst_severity
+    if worst is None:
+        return '<td data-sort="0">none</td>'
+    count = sum(d.severity == worst for v in case.versions for d in v.analysis.diagnostics)
+    count += sum(d.severity == worst for d in (case.comparison.warnings if case.comparison else ()))
+    return f'<td data-sort="{SEVERITIES.index(worst) + 1}" class="sev-{worst}">{count} {worst}</td>'
+
+
+def _overview_compare(report: Report) -> str:
+    names = _names(report)
+    base, cont = report.labels
+    stat = report.settings.statistic
+    rows = []
+    for rank, case in enumerate(report.cases):
+        c = case.comparison
+        rows.append(
+            f'<tr class="v-{c.verdict.value}">'
+            f'<td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(_case_label(case, names))}</a></td>'
+            f"<td>{_e(case.metric.unit)}</td>"
+            f'<td class="num" data-sort="{_num(c.baseline.mean)}">{_e(side_cell(c.baseline, stat))}</td>'
+            f'<td class="num" data-sort="{_num(c.contender.mean)}">{_e(side_cell(c.contender, stat))}</td>'
+            f'<td class="num" data-sort="{_num(c.change_pct)}">{_e(change_cell(c))}</td>'
+            f'<td class="num" data-sort="{_num(c.p_value)}">{_e(format_p(c.p_value))}</td>'
+            f'<td class="num" data-sort="{_num(c.cliffs_delta)}">{c.cliffs_delta:+.2f} {_e(c.effect_size)}</td>'
+            f'<td class="verdict-cell" data-sort="{rank:06d}"><span class="verdict v-{c.verdict.value}">{c.verdict.value}</span></td>'
+            f"{_worst(case)}</tr>"
+        )
+    head = (
+        "<tr><th>benchmark</th><th>unit</th>"
+        f"<th data-num>{_e(base)}</th><th data-num>{_e(cont)}</th><th data-num>change [{report.settings.confidence:.0%} CI]</th>"
+        "<th data-num>p</th><th data-num>Cliff's delta</th><th>verdict</th><th data-num>diagnostics</th></tr>"
+    )
+    return f'<table id="overview" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _overview_single(report: Report) -> str:
+    names = _names(report)
+    rows = []
+    for rank, case in enumerate(report.cases):
+        b = case.versions[0].analysis
+        steady = b.steady.verdict or "not checked"
+        cv = b.cv
+        rows.append(
+            f'<tr><td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(_case_label(case, names))}</a></td>'
+            f"<td>{_e(case.metric.unit)}</td>"
+            f'<td class="num" data-sort="{_num(b.mean.estimate)}">{_e(format_number(b.mean.estimate))}</td>'
+            f'<td class="num">[{_e(format_number(b.mean.low))}, {_e(format_number(b.mean.high))}]</td>'
+            f'<td class="num" data-sort="{_num(b.rciw)}">{b.rciw:.1%}</td>'
+            f'<td class="num" data-sort="{_num(cv) if cv is not None else 0}">{"n/a" if cv is None else f"{cv:.1%}"}</td>'
+            f'<td class="num" data-sort="{b.n}">{b.n}</td>'
+            f"<td>{_e(steady)}</td>{_worst(case)}</tr>"
+        )
+    head = (
+        f"<tr><th>benchmark</th><th>unit</th><th data-num>mean</th><th>{report.settings.confidence:.0%} CI</th>"
+        "<th data-num>RCIW</th><th data-num>CV</th><th data-num>n</th><th>steady state</th><th data-num>diagnostics</th></tr>"
+    )
+    return f'<table id="overview" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+# --- scaling, lint, environment -------------------------------------------------------------
+
+
+def _scaling(report: Report) -> str:
+    if not report.scaling:
+        return ""
+    out = ['<h2 id="scaling">Scaling</h2>',
+           '<p class="muted">Benchmarks run at several values of a numeric parameter: the statistic against the '
+           "parameter on log-log axes, with CI error bars; the growth exponent is the slope of a least-squares "
+           "line through the log means (Sestoft, section 6). An exponent of 1 is linear growth, 2 quadratic.</p>",
+           '<div class="figs">']
+    for group in report.scaling:
+        exponents = "; ".join(f"{line.label}: {line.exponent:.2f}" for line in group.lines)
+        out.append(
+            f'<figure id="{group.anchor}"><figcaption><b>{_e(group.title)}</b> over <code>{_e(group.parameter)}</code> '
+            f'<span class="muted">(exponent {_e(exponents)})</span></figcaption>{plots.scaling(group, group.anchor)}</figure>'
+        )
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _lint(report: Report) -> str:
+    if not report.lint:
+        return ""
+    out = ['<h2 id="lint">Lint findings</h2>']
+    for label, result in report.lint.items():
+        out.append(f"<h4>{_e(label)}: {_e(summary_line(result))}</h4>")
+        if result.findings:
+            rows = "".join(
+                f'<tr><td class="mono">{_e(f.path)}:{f.line}:{f.column}</td><td>{_e(f.rule)}</td>'
+                f'<td class="sev-{_e(f.severity)}">{_e(f.severity)}</td><td>{_e(f.benchmark or "")}</td><td>{_e(f.message)}</td></tr>'
+                for f in result.findings
+            )
+            out.append("<table><thead><tr><th>where</th><th>rule</th><th>severity</th><th>benchmark</th>"
+                       f"<th>finding</th></tr></thead><tbody>{rows}</tbody></table>")
+    out.append("<p class=\"muted\">'rigorbench lint --explain RULE' explains a rule and its fix.</p>")
+    return "\n".join(out)
+
+
+def _environment(report: Report) -> str:
+    out = ['<h2 id="environment">Environment and settings</h2>']
+    rows = [("statistics", settings_line(report.comparison) if report.comparison else _analysis_settings(report))]
+    rows += [(k, v) for k, v in report.run.items()]
+    for label, sources in report.sources.items():
+        rows.append((f"inputs of {label}", ", ".join(sources)))
+    out.append("<table>" + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows) + "</table>")
+    table = _environment_table(report.environments)
+    if table:
+        out.append('<p class="muted">Recorded per trial (the installation protocol); values that differ between '
+                   "the versions are marked.</p>" + table)
+    return "\n".join(out)
+
+
+def _analysis_settings(report: Report) -> str:
+    s = report.settings
+    return f"{s.confidence:.0%} CIs from {s.resamples} hierarchical bootstrap resamples (seed {s.seed})"
+
+
+def _environment_table(environments: Mapping[str, Iterable[Mapping[str, str]]]) -> str:
+    labels = list(environments)
+    values: dict[str, dict[str, list[str]]] = {}
+    for label in labels:
+        for env in environments[label]:
+            for key, value in env.items():
+                seen = values.setdefault(key, {}).setdefault(label, [])
+                if value not in seen:
+                    seen.append(value)
+    if not values:
+        return ""
+    head = "<tr><th>fact</th>" + "".join(f"<th>{_e(label)}</th>" for label in labels) + "</tr>"
+    rows = []
+    for key in sorted(values):
+        cells = [", ".join(values[key].get(label, [])) for label in labels]
+        differs = len(set(cells)) > 1
+        mark = ' class="sev-warning"' if differs else ""
+        rows.append(f"<tr><th{mark}>{_e(key)}</th>" + "".join(f'<td class="mono">{_e(c)}</td>' for c in cells) + "</tr>")
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+# --- one benchmark case ---------------------------------------------------------------------
+
+
+def _case_section(case: CaseReport, report: Report, *, open_: bool) -> str:
+    c = case.comparison
+    head = f"<h3>{_e(case.case.display_name)}</h3> <span class=\"muted\">{_e(case.metric.name)} [{_e(case.metric.unit)}]</span>"
+    if c is not None:
+        head += f' <span class="verdict v-{c.verdict.value}">{c.verdict.value}</span> <span class="mono">{_e(change_cell(c))}</span>'
+    figures = "".join(
+        f'<figure class="{"wide" if kind == "iterations" else ""}" data-kind="{kind}">{svg}</figure>'
+        for kind, svg in plots.case_figures(case, report.settings)
+    )
+    body = [f'<div class="figs">{figures}</div>', _facts(case), _diagnostics(case)]
+    return (
+        f'<section class="case" id="{case.anchor}"><details{" open" if open_ else ""}>'
+        f"<summary>{head}</summary>{''.join(body)}</details></section>"
+    )
+
+
+def _facts(case: CaseReport) -> str:
+    rows = "".join(f"<li><b>{_e(v.label)}</b>: {_e(summary_text(v.analysis))}{_events(v)}</li>" for v in case.versions)
+    return f'<h4>Summary</h4><ul class="diag">{rows}</ul>'
+
+
+def _events(view) -> str:
+    if not view.events_recorded:
+        return ""
+    counts = []
+    if "gc.count" in view.events_recorded:
+        counts.append(f"GC in {sum(len(f.gc) for f in view.forks)} of {sum(len(f.values) for f in view.forks)} iterations")
+    if "compiler.time.profiled" in view.events_recorded:
+        counts.append(f"JIT compilation in {sum(len(f.jit) for f in view.forks)}")
+    return _e("; " + ", ".join(counts))
+
+
+def _diagnostics(case: CaseReport) -> str:
+    items = []
+    for view in case.versions:
+        items += [_diagnostic_item(view.label, d) for d in view.analysis.diagnostics]
+    if case.comparison is not None:
+        items += [_diagnostic_item("comparison", d) for d in case.comparison.warnings]
+    if not items:
+        return '<h4>Diagnostics</h4><p class="muted">None: nothing in the data calls for attention.</p>'
+    return f'<h4>Diagnostics</h4><ul class="diag">{"".join(items)}</ul>'
+
+
+def _diagnostic_item(where: str, d) -> str:
+    hint = f' <span class="muted">{_e(d.hint)}</span>' if d.hint else ""
+    return (f'<li><span class="sev-{_e(d.severity)}">{_e(d.severity)}</span> <b>{_e(where)}</b>: '
+            f'{_e(d.message)} <code class="muted">{_e(d.code)}</code>.{hint}</li>')
+
+
+__all__ = ["render_html"]

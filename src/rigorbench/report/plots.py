@@ -1,0 +1,259 @@
+"""The report's figures, drawn with matplotlib and inlined as SVG.
+
+Why matplotlib: it is the plotting library the scientific Python stack is built on, it
+renders SVG without a browser or a JavaScript runtime, and the SVG it writes escapes text as
+XML. Interactive libraries (Bokeh, Plotly) would put a megabyte of JavaScript into every
+report; a static SVG per figure keeps the file self-contained and viewable offline.
+
+Each figure function returns an ``<svg>`` element as a string, ready to be placed in an HTML
+page: the XML prologue is dropped and every ``id`` (and reference to one) is prefixed, so
+that many figures can share one document without their clip paths and markers colliding.
+Benchmark names are never drawn inside figures; the HTML around them names the benchmark.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from html import escape
+import matplotlib
+
+matplotlib.use("svg")  # no display, no GUI toolkit: only SVG is ever written
+
+import numpy as np  # noqa: E402
+from matplotlib import ticker  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CaseReport, ScalingGroup, VersionView  # noqa: E402
+from rigorbench.analysis.settings import Settings  # noqa: E402
+
+_STYLE = {
+    "svg.fonttype": "none",         # text stays text: smaller files, selectable, crisp
+    "svg.hashsalt": "rigorbench",   # same data, same SVG
+    "text.parse_math": False,       # "$" in a label is a dollar sign, not TeX
+    "path.simplify": True,
+    "path.simplify_threshold": 0.3,
+    "font.size": 8.5,
+    "axes.titlesize": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.color": "#e6e6e6",
+    "grid.linewidth": 0.6,
+    "legend.frameon": False,
+    "legend.fontsize": 7.5,
+}
+# Baseline and contender colours (Okabe-Ito blue and vermillion: colour-blind safe).
+VERSION_COLORS = ("#0072B2", "#D55E00")
+GC_COLOR, JIT_COLOR, WARMUP_COLOR, STEADY_COLOR = "#CC79A7", "#009E73", "#ececec", "#222222"
+_MAX_LINES = 40  # forks drawn one line each; beyond that, a sample of them and a note
+
+
+def _svg(fig: Figure, prefix: str, description: str) -> str:
+    buffer = io.StringIO()
+    with matplotlib.rc_context(_STYLE):
+        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight", pad_inches=0.04)
+    return inline_svg(buffer.getvalue(), prefix, description)
+
+
+def inline_svg(svg: str, prefix: str, description: str) -> str:
+    """An SVG document as an element of an HTML page: prologue and metadata dropped, ids
+    made unique with ``prefix``, and an accessible name."""
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    svg = re.sub(r'\bid="([^"]+)"', rf'id="{prefix}-\1"', svg)
+    svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}-\1)", svg)
+    svg = re.sub(r'href="#([^"]+)"', rf'href="#{prefix}-\1"', svg)
+    return svg.replace("<svg ", f'<svg class="plot" role="img" aria-label="{escape(description)}" ', 1)
+
+
+def _figure(width: float, height: float) -> Figure:
+    with matplotlib.rc_context(_STYLE):
+        return Figure(figsize=(width, height), layout="constrained")
+
+
+def _color(position: int) -> str:
+    return VERSION_COLORS[position % len(VERSION_COLORS)]
+
+
+def iteration_series(case: CaseReport, prefix: str) -> str:
+    """Each version's scores iteration by iteration, one line per fork, on one y scale."""
+    views = case.versions
+    with matplotlib.rc_context(_STYLE):
+        fig = _figure(7.4, 0.6 + 1.9 * len(views))
+        axes = fig.subplots(len(views), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
+        for position, (ax, view) in enumerate(zip(axes, views)):
+            _draw_forks(ax, view, _color(position))
+            ax.set_ylabel(case.metric.unit)
+            ax.set_title(f"{view.label}: {len(view.forks)} fork(s)", loc="left")
+        axes[-1].set_xlabel("iteration within fork (warmup included)")
+        axes[-1].xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+        handles = [Line2D([], [], color=_color(0), lw=1, label="one line per fork")]
+        if any(f.warmup for v in views for f in v.forks):
+            handles.append(Patch(color=WARMUP_COLOR, label="warmup"))
+        if any(f.steady_start is not None for v in views for f in v.forks):
+            handles.append(Line2D([], [], ls="", marker="v", color=STEADY_COLOR, label="steady state starts"))
+        if any(GC_EVENT in v.events_recorded for v in views):
+            handles.append(Line2D([], [], ls="", marker="|", color=GC_COLOR, label="GC in iteration"))
+        if any(JIT_EVENT in v.events_recorded for v in views):
+            handles.append(Line2D([], [], ls="", marker="|", color=JIT_COLOR, label="JIT compilation in iteration"))
+        axes[0].legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.12), ncol=len(handles), borderaxespad=0)
+    return _svg(fig, prefix, f"iteration series per fork of {', '.join(v.label for v in views)}")
+
+
+def _draw_forks(ax, view: VersionView, color: str) -> None:
+    forks = view.forks
+    if len(forks) > _MAX_LINES:
+        chosen = np.linspace(0, len(forks) - 1, _MAX_LINES).round().astype(int)
+        forks = tuple(forks[i] for i in chosen)
+        ax.text(0.99, 0.97, f"{_MAX_LINES} of {len(view.forks)} forks shown", transform=ax.transAxes, ha="right", va="top")
+    warmup = max((f.warmup for f in forks), default=0)
+    if warmup:
+        ax.axvspan(-0.5, warmup - 0.5, color=WARMUP_COLOR, lw=0, zorder=0)
+    alpha = max(0.25, 0.9 / np.sqrt(max(len(forks), 1)))
+    finite = np.concatenate([f.values[np.isfinite(f.values)] for f in forks]) if forks else np.array([])
+    for fork in forks:
+        x = np.arange(len(fork.values))
+        ax.plot(x, fork.values, color=color, lw=0.9, alpha=alpha, marker="." if len(x) <= 30 else None, ms=3)
+        if fork.steady_start is not None:
+            ax.plot([fork.steady_start], [fork.values[fork.steady_start]], ls="", marker="v", ms=5, color=STEADY_COLOR, zorder=4)
+    if not len(finite):
+        return
+    # Events as rugs along the bottom (GC) and the top (JIT) of the panel.
+    for events, where, color in (("gc", 0.0, GC_COLOR), ("jit", 1.0, JIT_COLOR)):
+        x = np.concatenate([getattr(f, events) for f in forks]) if forks else np.array([])
+        if len(x):
+            ax.plot(x, np.full(len(x), where), ls="", marker="|", ms=6, color=color, alpha=0.6,
+                    transform=ax.get_xaxis_transform(), clip_on=False)
+
+
+def distributions(case: CaseReport, prefix: str) -> str:
+    """A bean plot per version: the density of the measurement iterations, every fork mean
+    as a dot, and the mean as a bar."""
+    views = case.versions
+    with matplotlib.rc_context(_STYLE):
+        fig = _figure(3.5, 2.9)
+        ax = fig.add_subplot()
+        positions = np.arange(len(views))
+        for position, view in zip(positions, views):
+            color = _color(int(position))
+            values = view.values[np.isfinite(view.values)]
+            if len(values) > 1 and np.ptp(values) > 0:
+                parts = ax.violinplot([values], [position], widths=0.8, showextrema=False)
+                for body in parts["bodies"]:
+                    body.set_facecolor(color)
+                    body.set_alpha(0.3)
+                    body.set_edgecolor(color)
+            jitter = np.random.default_rng(int(position)).uniform(-0.12, 0.12, len(view.fork_means))
+            ax.plot(position + jitter, view.fork_means, ls="", marker="o", ms=3.5, color=color, mec="white", mew=0.4)
+            if len(values):
+                ax.hlines(values.mean(), position - 0.3, position + 0.3, color=STEADY_COLOR, lw=1.4)
+        ax.set_xticks(positions, [_short(v.label) for v in views])
+        ax.set_xlim(-0.6, len(views) - 0.4)
+        ax.set_ylabel(case.metric.unit)
+        ax.set_title("distribution; dots: fork means, bar: mean", loc="left")
+    return _svg(fig, prefix, f"distribution of {', '.join(v.label for v in views)} with fork means")
+
+
+def ratio_distribution(case: CaseReport, settings: Settings, prefix: str) -> str | None:
+    """The bootstrap distribution of contender/baseline as a % change, its CI and the band
+    of changes too small to matter."""
+    c = case.comparison
+    if c is None or c.distribution is None or not np.isfinite(c.ratio):
+        return None
+    change = (np.asarray(c.distribution) - 1.0) * 100.0
+    change = change[np.isfinite(change)]
+    with matplotlib.rc_context(_STYLE):
+        fig = _figure(3.5, 2.9)
+        ax = fig.add_subplot()
+        band = settings.threshold * 100.0
+        ax.axvspan(-band, band, color="#dddddd", lw=0, label=f"within +-{band:g}%")
+        ax.hist(change, bins=60, color=_color(1), alpha=0.55, label="bootstrap ratios")
+        low, high = (c.ratio_low - 1) * 100, (c.ratio_high - 1) * 100
+        ax.axvline(low, color=STEADY_COLOR, ls="--", lw=1, label=f"{settings.confidence:.0%} CI")
+        ax.axvline(high, color=STEADY_COLOR, ls="--", lw=1)
+        ax.axvline(c.change_pct, color=STEADY_COLOR, lw=1.4, label=f"estimate {c.change_pct:+.1f}%")
+        ax.axvline(0, color="#888888", lw=0.6)
+        better = "higher is better" if c.metric.higher_is_better else "lower is better"
+        ax.set_xlabel(f"% change of the {settings.statistic} ({better})")
+        ax.set_yticks([])
+        ax.set_title(f"{case.versions[1].label} vs {case.versions[0].label}: {c.verdict.value}", loc="left")
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.28), ncol=2, borderaxespad=0)
+    return _svg(fig, prefix, f"bootstrap distribution of the change, {c.verdict.value}")
+
+
+def allocation(case: CaseReport, prefix: str) -> str | None:
+    """Allocation per operation (JMH -prof gc) per version: fork means and their mean."""
+    views = [v for v in case.versions if v.alloc_fork_means is not None]
+    if not views:
+        return None
+    unit = case.versions[0].analysis.alloc[1] if case.versions[0].analysis.alloc else "B/op"
+    with matplotlib.rc_context(_STYLE):
+        fig = _figure(3.5, 1.2 + 0.35 * len(views))
+        ax = fig.add_subplot()
+        for position, view in enumerate(case.versions):
+            if view.alloc_fork_means is None:
+                continue
+            y = np.full(len(view.alloc_fork_means), position) + np.random.default_rng(position).uniform(-0.15, 0.15, len(view.alloc_fork_means))
+            ax.plot(view.alloc_fork_means, y, ls="", marker="o", ms=3.5, color=_color(position), mec="white", mew=0.4)
+            ax.vlines(float(np.mean(view.alloc_fork_means)), position - 0.3, position + 0.3, color=STEADY_COLOR, lw=1.4)
+        ax.set_yticks(range(len(case.versions)), [_short(v.label) for v in case.versions])
+        ax.set_ylim(-0.6, len(case.versions) - 0.4)
+        ax.set_xlabel(f"allocation per operation ({unit})")
+        ax.set_title("allocation; dots: fork means, bar: mean", loc="left")
+        low = min(float(np.min(v.alloc_fork_means)) for v in views)
+        if low >= 0:
+            ax.set_xlim(left=0)
+    return _svg(fig, prefix, "allocation per operation by version")
+
+
+def scaling(group: ScalingGroup, prefix: str) -> str:
+    """Mean against the parameter on log-log axes with CI error bars and the fitted power law."""
+    with matplotlib.rc_context(_STYLE):
+        fig = _figure(4.6, 3.2)
+        ax = fig.add_subplot()
+        for position, line in enumerate(group.lines):
+            x, y = np.array(line.x), np.array(line.mean)
+            err = np.vstack([y - np.array(line.low), np.array(line.high) - y]).clip(min=0)
+            color = _color(position)
+            ax.errorbar(x, y, yerr=err, ls="", marker="o", ms=4, capsize=3, color=color,
+                        label=f"{_short(line.label)}: exponent {line.exponent:.2f}")
+            grid = np.geomspace(x.min(), x.max(), 50)
+            ax.plot(grid, np.exp(line.intercept) * grid ** line.exponent, color=color, ls="--", lw=0.9)
+        for axis, values in ((ax.xaxis, [x for line in group.lines for x in line.x]),
+                             (ax.yaxis, [v for line in group.lines for v in line.low + line.high])):
+            _log_axis(ax, axis, values)
+        ax.set_xlabel(group.parameter)
+        ax.set_ylabel(group.metric.unit)
+        ax.set_title("log-log; dashed: least-squares power law", loc="left")
+        ax.legend(loc="best")
+    return _svg(fig, prefix, f"{group.metric.unit} against {group.parameter} on log-log axes")
+
+
+def _log_axis(ax, axis, values) -> None:
+    """A log scale labelled with plain numbers (1000, not TeX's 10^3: math text is off so
+    that labels from the data are never parsed), minor labels only within one decade."""
+    (ax.set_xscale if axis is ax.xaxis else ax.set_yscale)("log")
+    plain = ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    axis.set_major_formatter(plain)
+    positive = [v for v in values if v > 0]
+    narrow = positive and max(positive) / min(positive) < 10
+    axis.set_minor_formatter(plain if narrow else ticker.NullFormatter())
+
+
+def _short(label: str, limit: int = 18) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def case_figures(case: CaseReport, settings: Settings) -> list[tuple[str, str]]:
+    """All figures of one case as (kind, svg), in reading order."""
+    figures = [("iterations", iteration_series(case, f"{case.anchor}i")), ("distribution", distributions(case, f"{case.anchor}d"))]
+    ratio = ratio_distribution(case, settings, f"{case.anchor}r")
+    if ratio is not None:
+        figures.append(("ratio", ratio))
+    alloc = allocation(case, f"{case.anchor}a")
+    if alloc is not None:
+        figures.append(("allocation", alloc))
+    return figures
