@@ -52,8 +52,9 @@ def short_name(benchmark: str) -> str:
 
 def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(project, tmp_path):
     db = tmp_path / "results.db"
+    html = tmp_path / "report.html"
     code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--quick",
-                        "--store", str(db), "--format", "json", "--fail-on", "regression")
+                        "--store", str(db), "--format", "json", "--fail-on", "regression", "--html", str(html))
     doc = json.loads(out)
     verdicts = {short_name(c["benchmark"]) + json.dumps(c["params"]): c["verdict"] for c in doc["comparisons"]}
     print(err[-2000:], verdicts)
@@ -65,6 +66,11 @@ def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(projec
     assert {v for k, v in verdicts.items() if k.startswith("StatsBenchmark")} <= {"unchanged", "inconclusive"}
     assert code == (1 if "slower" in verdicts.values() else 0)
     assert "orchestration overhead" in err
+    # The HTML report of the real run: every benchmark with its figures, the lint results.
+    assert f"HTML report: {html.resolve()}" in err
+    text = html.read_text()
+    assert text.count('<section class="case"') == len(doc["comparisons"])
+    assert text.count('data-kind="iterations"') == len(doc["comparisons"]) and 'id="lint"' in text
 
     with ResultStore.open(db, create=False) as store:
         run = store.run(1)

@@ -40,7 +40,8 @@ nav{position:sticky;top:0;background:#fff;padding:6px 0;border-bottom:1px solid 
 nav a{margin-right:14px} .muted{color:var(--muted)} code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 table{border-collapse:collapse;margin:6px 0;font-size:13px} th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-table.sortable th{cursor:pointer;user-select:none;background:#fafafa} table.sortable th:after{content:" \\2195";color:#bbb}
+table.sortable th{cursor:pointer;user-select:none;background:#fafafa;white-space:nowrap}
+.scroll{overflow-x:auto} table.sortable th:after{content:" \\2195";color:#bbb}
 .verdict{display:inline-block;padding:0 7px;border-radius:9px;font-weight:600;font-size:12px}
 .v-slower{background:var(--slower);color:var(--slower-fg)} .v-faster{background:var(--faster);color:var(--faster-fg)}
 .v-unchanged{background:var(--unchanged)} .v-inconclusive{background:var(--inconclusive);color:var(--inconclusive-fg)}
@@ -218,7 +219,11 @@ def _overview_compare(report: Report) -> str:
         f"<th data-num>{_e(base)}</th><th data-num>{_e(cont)}</th><th data-num>change [{report.settings.confidence:.0%} CI]</th>"
         "<th data-num>p</th><th data-num>Cliff's delta</th><th>verdict</th><th data-num>diagnostics</th></tr>"
     )
-    return f'<table id="overview" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return _overview_table(head, rows)
+
+
+def _overview_table(head: str, rows: list[str]) -> str:
+    return f'<div class="scroll"><table id="overview" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 def _overview_single(report: Report) -> str:
@@ -242,7 +247,7 @@ def _overview_single(report: Report) -> str:
         f"<tr><th>benchmark</th><th>unit</th><th data-num>mean</th><th>{report.settings.confidence:.0%} CI</th>"
         "<th data-num>RCIW</th><th data-num>CV</th><th data-num>n</th><th>steady state</th><th data-num>diagnostics</th></tr>"
     )
-    return f'<table id="overview" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return _overview_table(head, rows)
 
 
 # --- scaling, lint, environment -------------------------------------------------------------
@@ -251,7 +256,7 @@ def _overview_single(report: Report) -> str:
 def _scaling(report: Report) -> str:
     if not report.scaling:
         return ""
-    out = ['<h2 id="scaling">Scaling</h2>',
+    out = ['<section id="scaling"><h2>Scaling</h2>',
            '<p class="muted">Benchmarks run at several values of a numeric parameter: the statistic against the '
            "parameter on log-log axes, with CI error bars; the growth exponent is the slope of a least-squares "
            "line through the log means (Sestoft, section 6). An exponent of 1 is linear growth, 2 quadratic.</p>",
@@ -262,7 +267,7 @@ def _scaling(report: Report) -> str:
             f'<figure id="{group.anchor}"><figcaption><b>{_e(group.title)}</b> over <code>{_e(group.parameter)}</code> '
             f'<span class="muted">(exponent {_e(exponents)})</span></figcaption>{plots.scaling(group, group.anchor)}</figure>'
         )
-    out.append("</div>")
+    out.append("</div></section>")
     return "\n".join(out)
 
 

@@ -66,12 +66,11 @@ def _slug(number: int, name: str) -> str:
 
 
 def _header(report: Report, title: str) -> list[str]:
+    """The title and, as Sestoft asks, the platform: the first trial's recorded environment."""
     lines = [f"# {_comment(title)}"]
     for label, environments in report.environments.items():
         first = environments[0] if environments else {}
-        for key in ("jvm", "vm_version", "jdk_version", "os", "cpu_model", "cpu_count", "hostname"):
-            if key in first:
-                lines.append(f"# {_comment(label)} {key}: {_comment(first[key])}")
+        lines += [f"# {_comment(label)} {_comment(key)}: {_comment(value)}" for key, value in sorted(first.items())]
     return lines
 
 

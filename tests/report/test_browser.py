@@ -1,0 +1,147 @@
+"""The report in a real browser: headless Chromium (Debian's package), driven by Playwright.
+
+The page must load without console errors, show its plots (present, laid out, visible),
+show a benchmark named ``<script>alert(1)</script>`` as text (no dialog may open), sort its
+table and open a collapsed section when its link is followed. Screenshots go to pytest's
+temporary directory, and also to $RIGORBENCH_SCREENSHOTS when that is set, to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from synthetic_suite import HOSTILE_NAME
+
+# The flags this machine's Chromium needs to start headless without reaching the network
+# (environment notes: without the background-networking flags it tries Google's hosts).
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.skip("Chromium is not installed (Debian package 'chromium', which 'make test' installs where it can); "
+                    "the browser checks of the HTML report are skipped")
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = _chromium()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=executable, headless=True, args=CHROMIUM_FLAGS,
+            viewport={"width": 1280, "height": 900},
+        )
+        yield context
+        context.close()
+
+
+class Visit:
+    def __init__(self, context, path: Path, shots: Path) -> None:
+        self.problems: list[str] = []
+        self.dialogs: list[str] = []
+        self.page = context.new_page()
+        self.page.on("console", lambda m: self.problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url}"))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.goto(path.as_uri(), wait_until="load")
+        self.shots = shots
+
+    def screenshot(self, name: str, **options) -> Path:
+        path = self.shots / name
+        self.page.screenshot(path=str(path), **options)
+        extra = os.environ.get("RIGORBENCH_SCREENSHOTS")
+        if extra:
+            Path(extra).mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, Path(extra) / name)
+        assert path.stat().st_size > 10_000   # a real picture, not an empty page
+        return path
+
+
+def _visible_plots(section) -> int:
+    plots = section.locator("svg.plot")
+    count = plots.count()
+    for i in range(count):
+        plot = plots.nth(i)
+        box = plot.bounding_box()
+        assert plot.is_visible() and box and box["width"] > 150 and box["height"] > 80, (i, box)
+    return count
+
+
+def test_example_report_renders_without_errors_and_shows_its_plots(browser, example_html, tmp_path):
+    visit = Visit(browser, example_html, tmp_path)
+    assert visit.problems == []
+    sections = visit.page.locator("section.case")
+    assert sections.count() == 4
+    for i in range(4):
+        assert _visible_plots(sections.nth(i)) == 4   # iterations, distribution, ratio, allocation
+    assert _visible_plots(visit.page.locator("#scaling")) == 1
+    # The figures' text is real text in the page (fonts resolved, nothing as paths).
+    assert sections.first.locator("svg text", has_text="iteration within fork").count() == 1
+    visit.screenshot("example-top.png")
+    visit.page.locator("section.case").first.scroll_into_view_if_needed()
+    visit.screenshot("example-first-benchmark.png")
+    visit.screenshot("example-full.png", full_page=True)
+    assert visit.problems == []
+
+
+def test_one_version_report_in_the_browser(browser, long_html, tmp_path):
+    visit = Visit(browser, long_html, tmp_path)
+    first = visit.page.locator("section.case").first
+    assert _visible_plots(first) == 3                 # iterations, distribution, allocation
+    assert first.locator("svg text", has_text="steady state starts").count() == 1
+    first.scroll_into_view_if_needed()
+    visit.screenshot("one-version-first-benchmark.png")
+    assert visit.problems == []
+
+
+def test_hostile_name_is_text_and_the_suite_navigates(browser, suite_html, tmp_path):
+    visit = Visit(browser, suite_html, tmp_path)
+    page = visit.page
+    assert visit.problems == [] and visit.dialogs == []
+    heading = page.locator("section.case h3", has_text="alert(1)")
+    assert heading.count() == 1 and heading.inner_text() == HOSTILE_NAME
+    link = page.locator("#overview a", has_text="alert(1)")
+    assert link.inner_text() == HOSTILE_NAME
+
+    # Regressions first; a click on the change column sorts by the change, both ways.
+    rows = page.locator("#overview tbody tr")
+    assert rows.count() == 200 and rows.first.get_attribute("class") == "v-slower"
+    header = page.locator("#overview th", has_text="change")
+    header.click()
+    ascending = [float(v) for v in page.locator("#overview tbody tr td:nth-child(5)").evaluate_all(
+        "cells => cells.map(c => c.getAttribute('data-sort'))")]
+    assert ascending == sorted(ascending)
+    header.click()
+    descending = [float(v) for v in page.locator("#overview tbody tr td:nth-child(5)").evaluate_all(
+        "cells => cells.map(c => c.getAttribute('data-sort'))")]
+    assert descending == sorted(ascending, reverse=True)
+
+    # The filter narrows the table to matching names.
+    page.fill("#filter", "op13")
+    assert page.locator("#overview tbody tr:visible").count() >= 1
+    assert all("op13" in t for t in page.locator("#overview tbody tr:visible td:first-child").all_inner_texts())
+    page.fill("#filter", "")
+
+    # A collapsed section (beyond the first ones) opens when its link is followed.
+    last = page.locator("section.case").last
+    anchor = last.get_attribute("id")
+    assert last.locator("details").get_attribute("open") is None
+    page.locator(f'#overview a[href="#{anchor}"]').click()
+    page.wait_for_function(f"document.getElementById('{anchor}').querySelector('details').open")
+    assert _visible_plots(last) == 4
+    visit.screenshot("suite-opened-section.png")
+    page.goto(suite_html.as_uri() + "#summary")
+    visit.screenshot("suite-summary.png")
+    assert visit.problems == [] and visit.dialogs == []

@@ -1,0 +1,161 @@
+"""The HTML report as a document: complete, self-contained, escaped, navigable."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from rigorbench.analysis.dataset import load_dataset
+from rigorbench.analysis.report import build_report
+from rigorbench.analysis.settings import Settings
+from rigorbench.report.html import OPEN_SECTIONS, render_html
+from rigorbench.report.plots import inline_svg
+
+from .conftest import JMH
+from synthetic_suite import HOSTILE_NAME, SLOWDOWN
+
+
+class Page(HTMLParser):
+    """Tags, ids, link targets, section headings and text, as a browser would parse them."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: Counter = Counter()
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.urls: list[str] = []
+        self.headings: list[str] = []
+        self.sections: list[tuple[str, bool]] = []   # (id, open)
+        self._in_h3 = False
+        self._section = None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags[tag] += 1
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        for name in ("src", "href", "xlink:href"):
+            if attrs.get(name):
+                (self.links if attrs[name].startswith("#") else self.urls).append(attrs[name])
+        if tag == "section":
+            self._section = attrs.get("id")
+        if tag == "details" and self._section:
+            self.sections.append((self._section, "open" in attrs))
+        if tag == "h3":
+            self._in_h3 = True
+            self.headings.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "h3":
+            self._in_h3 = False
+
+    def handle_data(self, data):
+        if self._in_h3:
+            self.headings[-1] += data
+
+
+def _case_anchors(page: Page) -> list[str]:
+    return [i for i, _ in page.sections]
+
+
+def test_example_report_has_every_part(example_html):
+    text = example_html.read_text()
+    page = Page(text)
+    assert len(page.sections) == 4 and len(page.headings) == 4
+    # Each case: iteration series, distributions, ratio and allocation (all recorded).
+    kinds = re.findall(r'data-kind="(\w+)"', text)
+    assert Counter(kinds) == {"iterations": 4, "distribution": 4, "ratio": 4, "allocation": 4}
+    assert page.tags["svg"] == 4 * 4 + 1   # plus the scaling plot of StatsBenchmark over size
+    assert 'id="scaling"' in text and "exponent" in text
+    assert 'id="lint"' in text and "RETU" in text and "ParseBenchmark.java" in text
+    assert "jdk_version" in text and "17.0.15" in text   # the environment JMH recorded
+    assert "steady_state_unchecked" in text              # analyze's diagnostics, in words
+    # The navigation table links to every section, and every link has a target.
+    targets = {link[1:] for link in page.links}
+    assert set(_case_anchors(page)) <= targets
+    assert targets <= set(page.ids)
+
+
+def test_the_page_is_self_contained(example_html):
+    page = Page(example_html.read_text())
+    assert page.urls == []                  # no src/href leaving the page
+    assert page.tags["link"] == 0 and page.tags["img"] == 0 and page.tags["iframe"] == 0
+    assert page.tags["script"] == 1         # ours: sorting, filter, opening sections
+
+
+def test_ids_are_unique_across_all_figures(suite_html):
+    page = Page(suite_html.read_text())
+    duplicated = [i for i, n in Counter(page.ids).items() if n > 1]
+    assert duplicated == []
+    assert len(page.ids) > 1000             # clip paths and markers of hundreds of figures
+
+
+def test_hostile_names_are_text_not_markup(suite_html):
+    text = suite_html.read_text()
+    page = Page(text)
+    assert HOSTILE_NAME in page.headings    # shown as the heading's text ...
+    assert HOSTILE_NAME not in text         # ... because it was never written as markup
+    assert page.tags["script"] == 1
+
+
+def test_a_hostile_label_and_environment_are_escaped(tmp_path):
+    evil = '"><img src=x onerror=alert(1)>'
+    base = load_dataset([JMH / "v1-trial1.json"], evil)
+    head = load_dataset([JMH / "v2-trial1.json"], "v2")
+    env = {"os": "<b>bold</b>", "hostname": "a'b\"c"}
+    base = type(base)(base.label, base.series, base.sources, (env,), base.warnings)
+    text = render_html(build_report([base, head], Settings(resamples=500)))
+    page = Page(text)
+    assert page.tags["img"] == 0 and "<b>bold" not in text
+    assert "onerror=alert(1)&gt;" in text and "&lt;b&gt;bold&lt;/b&gt;" in text
+
+
+def test_suite_sections_are_ordered_regressions_first_and_large_suites_start_collapsed(suite_html):
+    text = suite_html.read_text()
+    page = Page(text)
+    assert len(page.sections) == 200
+    verdicts = re.findall(r'<section class="case" id="b\d+"><details(?: open)?><summary>.*?class="verdict v-(\w+)"', text)
+    assert len(verdicts) == 200
+    rank = {"slower": 0, "faster": 1, "inconclusive": 2, "unchanged": 3}
+    assert [rank[v] for v in verdicts] == sorted(rank[v] for v in verdicts)
+    assert verdicts.count("slower") >= 15    # the planted slowdowns (every 10th, +25%) are found
+    opened = [is_open for _, is_open in page.sections]
+    assert opened == [True] * OPEN_SECTIONS + [False] * (200 - OPEN_SECTIONS)
+
+
+def test_scaling_exponent_of_the_suite_is_recovered(suite_html):
+    text = suite_html.read_text()
+    exponents = [float(x) for x in re.findall(r"base: (-?\d+\.\d+)", text)]
+    assert len(exponents) >= 20
+    # The suite plants time = 2 n^1.5 with 3% noise: every fitted exponent is close to 1.5.
+    assert all(abs(e - 1.5) < 0.05 for e in exponents), exponents
+
+
+def test_inline_svg_prefixes_every_id_and_reference():
+    svg = ('<?xml version="1.0"?><!DOCTYPE svg><svg xmlns:xlink="x" width="1pt"><defs><clipPath id="p1"/></defs>'
+           '<path id="m2" d="M 0.123456 1.987654"/><g clip-path="url(#p1)"><use xlink:href="#m2"/></g></svg>')
+    out = inline_svg(svg, "b7i", 'a "quoted" <label>')
+    assert out.startswith('<svg class="plot" role="img" aria-label="a &quot;quoted&quot; &lt;label&gt;"')
+    assert 'id="b7i-p1"' in out and 'url(#b7i-p1)' in out and 'href="#b7i-m2"' in out
+    assert 'd="M 0.12 1.98"' in out and "<?xml" not in out
+
+
+@pytest.mark.parametrize("fixture", ["long_html"])
+def test_one_version_report_marks_steady_state_gc_and_jit(fixture, request):
+    text = Path(request.getfixturevalue(fixture)).read_text()
+    assert "steady state starts" in text                     # legend of the steady-state marks
+    assert "GC in iteration" in text and "JIT compilation in iteration" in text
+    assert "change [" not in text and 'data-kind="ratio"' not in text   # nothing to compare
+    assert "RCIW" in text
+
+
+def test_planted_change_is_visible_in_the_summary(suite_html):
+    text = suite_html.read_text()
+    # Every planted slowdown is 25%: the 'slower' rows' changes are near +25%.
+    changes = [float(x) for x in re.findall(r'<tr class="v-slower">.*?data-sort="(-?[\d.e+-]+)">[^<]*\[', text)]
+    assert changes and all(abs(c - (SLOWDOWN - 1) * 100) < 6 for c in changes), changes
