@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test bench clean testdata
+.PHONY: demo test bench clean testdata chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,14 +23,29 @@ $(SARIF_TOOL):
 	npm install --silent --no-audit --no-fund --prefix .tools/sarif @microsoft/sarif-multitool@$(SARIF_VERSION)
 	chmod u+x $(SARIF_TOOL)
 
-test: $(STAMP) $(SARIF_TOOL)
+# Headless Chromium (Debian's package) for the HTML report's browser test, driven by
+# Playwright from the test extras. Where it cannot be installed (not root, no apt-get, no
+# network), the browser test says so and skips; everything else still runs.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium (Debian package) for the report's browser test"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get install -y -q chromium >/dev/null 2>&1 \
+	      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; } \
+	      || echo "chromium could not be installed; the browser test will skip"; \
+	  else echo "chromium is not installed and cannot be here (needs root and apt-get); the browser test will skip"; fi; }
+
+test: $(STAMP) $(SARIF_TOOL) chromium
 	$(BIN)/python -m pytest -q
 
 # The main job on the bundled example: build both versions, run them as randomized
-# interleaved trials, store every iteration, compare. Exit 1 means "found a regression",
-# which is what the demo plants, so it is not a failure of the demo.
+# interleaved trials, store every iteration, compare, and write the HTML report (its path is
+# printed last). Exit 1 means "found a regression", which is what the demo plants, so it is
+# not a failure of the demo.
+DEMO_REPORT = examples/jmh-demo/.rigorbench/report.html
 demo: $(STAMP)
-	$(BIN)/rigorbench ab examples/jmh-demo --base v1 --contender v2 --quick --fail-on regression || test $$? -eq 1
+	$(BIN)/rigorbench ab examples/jmh-demo --base v1 --contender v2 --quick --fail-on regression --html $(DEMO_REPORT) || test $$? -eq 1
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -111,8 +111,9 @@ def render_html(report: Report, *, progress: Callable[[int, int], None] | None =
         _environment(report),
         '<h2 id="benchmarks">Benchmarks</h2>',
     ]
-    for number, case in enumerate(report.cases):
-        parts.append(_case_section(case, report, open_=number < OPEN_SECTIONS))
+    figures = plots.all_case_figures(report.cases, report.settings)
+    for number, (case, svgs) in enumerate(zip(report.cases, figures)):
+        parts.append(_case_section(case, svgs, open_=number < OPEN_SECTIONS))
         if progress is not None:
             progress(number + 1, len(report.cases))
     parts.append(f"<script>{_SCRIPT}</script></body></html>\n")
@@ -332,14 +333,14 @@ def _environment_table(environments: Mapping[str, Iterable[Mapping[str, str]]]) 
 # --- one benchmark case ---------------------------------------------------------------------
 
 
-def _case_section(case: CaseReport, report: Report, *, open_: bool) -> str:
+def _case_section(case: CaseReport, svgs: list[tuple[str, str]], *, open_: bool) -> str:
     c = case.comparison
     head = f"<h3>{_e(case.case.display_name)}</h3> <span class=\"muted\">{_e(case.metric.name)} [{_e(case.metric.unit)}]</span>"
     if c is not None:
         head += f' <span class="verdict v-{c.verdict.value}">{c.verdict.value}</span> <span class="mono">{_e(change_cell(c))}</span>'
     figures = "".join(
         f'<figure class="{"wide" if kind == "iterations" else ""}" data-kind="{kind}">{svg}</figure>'
-        for kind, svg in plots.case_figures(case, report.settings)
+        for kind, svg in svgs
     )
     body = [f'<div class="figs">{figures}</div>', _facts(case), _diagnostics(case)]
     return (
