@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_analyze import best_of  # noqa: E402
 from synthetic_suite import write_suite  # noqa: E402
 
 from rigorbench.analysis.dataset import load_dataset  # noqa: E402
@@ -32,15 +33,6 @@ from rigorbench.report.html import render_html  # noqa: E402
 
 GOAL_SECONDS = 120.0
 SIZE = 200
-
-
-def best_of(function, repeats: int = 2) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def main() -> int:
@@ -56,8 +48,8 @@ def main() -> int:
         def compare() -> int:
             return cli(["compare", *inputs], io.StringIO(), io.StringIO())
 
-        seconds, code = best_of(report)
-        reference, ref_code = best_of(compare)
+        seconds, code = best_of(report, repeats=2)
+        reference, ref_code = best_of(compare, repeats=2)
         assert code == 0 and ref_code == 0, (code, ref_code)
         size = out.stat().st_size
 

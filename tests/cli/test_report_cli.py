@@ -84,3 +84,13 @@ def test_ab_writes_the_report_with_lint_findings_and_report_reads_the_store(tmp_
     assert code == 0 and "one version, v2" in (tmp_path / "one.html").read_text()
     code, _, err_text = report("--store", store, "--baseline", "v1", "--contender", "v9", "--html", str(tmp_path / "x.html"))
     assert code == 2 and "no run with 'v1', 'v9'" in err_text
+
+
+@pytest.mark.parametrize("name, cases", [("go/bench.txt", 9), ("jmh/v1-sample.json", 1), ("jmh/v1-sample.log", 1)])
+def test_every_input_format_reports(name, cases, tmp_path):
+    path = tmp_path / "r.html"
+    code, _, err = report(str(JMH.parent / name), "--html", str(path), "--resamples", "500")
+    assert code == 0, err
+    text = path.read_text()
+    assert text.count('<section class="case"') == cases
+    assert text.count('data-kind="iterations"') == cases

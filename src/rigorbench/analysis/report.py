@@ -15,7 +15,7 @@ Nothing here draws: ``report.plots`` and ``report.html`` lay these values out.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -146,7 +146,7 @@ def build_report(
     """
     if len(datasets) not in (1, 2):
         raise ValueError("a report covers one or two versions")
-    settings = Settings(**{**settings.__dict__, "metric": "primary"})
+    settings = replace(settings, metric="primary")
     comparison = compare_datasets(datasets[0], datasets[1], settings) if len(datasets) == 2 else None
     by_key = {(c.case, c.metric): c for c in comparison.comparisons} if comparison else {}
     keys = list(by_key) if comparison else [k for k in datasets[0].series if settings.wants_metric(k[1])]

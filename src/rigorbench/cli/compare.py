@@ -49,14 +49,19 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     inputs = parser.add_argument_group("inputs")
     inputs.add_argument("files", nargs="*", metavar="FILE", help="BASELINE and CONTENDER result files (exactly two)")
-    inputs.add_argument("--baseline", nargs="+", metavar="FILE", help="result files of the baseline (one per trial), or its version label with --store")
-    inputs.add_argument("--contender", nargs="+", metavar="FILE", help="result files of the contender (one per trial), or its version label with --store")
-    inputs.add_argument("--baseline-label", metavar="NAME", help="name of the baseline in the output (default: file name)")
-    inputs.add_argument("--contender-label", metavar="NAME", help="name of the contender in the output (default: file name)")
+    add_side_arguments(inputs)
     inputs.add_argument("--store", metavar="DB", help="read both versions from this results store (see 'rigorbench runs')")
     inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run to read (default: the newest run with both labels)")
     add_statistics_arguments(parser)
     add_output_arguments(parser)
+
+
+def add_side_arguments(inputs: argparse._ArgumentGroup) -> None:
+    """--baseline/--contender (files, or labels with --store) and their names (compare, report)."""
+    inputs.add_argument("--baseline", nargs="+", metavar="FILE", help="result files of the baseline (one per trial), or its version label with --store")
+    inputs.add_argument("--contender", nargs="+", metavar="FILE", help="result files of the contender (one per trial), or its version label with --store")
+    inputs.add_argument("--baseline-label", metavar="NAME", help="name of the baseline in the output (default: file name)")
+    inputs.add_argument("--contender-label", metavar="NAME", help="name of the contender in the output (default: file name)")
 
 
 def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = True) -> None:

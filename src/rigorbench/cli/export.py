@@ -10,7 +10,7 @@ from typing import IO
 import numpy as np
 
 from rigorbench.cli.parser import UsageError, positive_int
-from rigorbench.errors import UserError
+from rigorbench.files import write_files
 from rigorbench.formats.writers import write_jmh_json, write_pa_csv
 from rigorbench.model import Series
 from rigorbench.store import DEFAULT_STORE, ResultStore
@@ -64,12 +64,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
                 for trial, part in sorted(_by_trial(series).items()):
                     name = _file_name("run", info.run_id, version.label, f"trial{trial + 1}")
                     files[out_dir / f"{name}.json"] = write_jmh_json(part)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for path, text in files.items():
-            path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"{out_dir}: cannot write: {error.strerror}") from None
+    write_files(out_dir, files)
     for path in files:
         stdout.write(f"{path}\n")
     return 0

@@ -10,7 +10,7 @@ from typing import IO, Mapping
 
 from rigorbench.analysis.dataset import Dataset, dataset_from_store, load_dataset
 from rigorbench.analysis.report import Report, build_report
-from rigorbench.cli.compare import add_statistics_arguments, settings_from, write_output
+from rigorbench.cli.compare import add_side_arguments, add_statistics_arguments, settings_from, write_output
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.errors import UserError
 from rigorbench.lint import lint_paths
@@ -31,7 +31,7 @@ needs no network to view, with the plots people judge benchmark data by:
                  with every fork mean; the bootstrap distribution of the change with its CI
                  and the threshold band; allocation per op; analyze's diagnostics in words
   scaling        for a benchmark run at several values of a numeric parameter: the
-                 statistic against it on log-log axes with CI error bars and the fitted
+                 mean against it on log-log axes with CI error bars and the fitted
                  growth exponent
 --format csv writes every plotted iteration series as one CSV table instead; --data-dir
 writes whitespace-separated columns with '#' comments, one file per benchmark, for gnuplot.
@@ -55,10 +55,7 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     inputs = parser.add_argument_group("inputs")
     inputs.add_argument("files", nargs="*", metavar="FILE", help="BASELINE and CONTENDER result files, or one version's file(s) with --one-version")
-    inputs.add_argument("--baseline", nargs="+", metavar="FILE", help="result files of the baseline (one per trial), or its label with --store")
-    inputs.add_argument("--contender", nargs="+", metavar="FILE", help="result files of the contender (one per trial), or its label with --store")
-    inputs.add_argument("--baseline-label", metavar="NAME", help="name of the baseline in the report (default: file name)")
-    inputs.add_argument("--contender-label", metavar="NAME", help="name of the contender in the report (default: file name)")
+    add_side_arguments(inputs)
     inputs.add_argument("--one-version", action="store_true", help="the FILEs are trials of one version: report it as analyze does")
     inputs.add_argument("--label", metavar="NAME", help="with --one-version: name of the version (default: file name)")
     inputs.add_argument("--store", metavar="DB", help="read the versions from this results store (see 'rigorbench runs')")

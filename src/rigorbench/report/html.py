@@ -24,7 +24,7 @@ from rigorbench.model import SEVERITIES
 from rigorbench.report import plots
 from rigorbench.report.analysis import summary_text
 from rigorbench.report.lint import summary_line
-from rigorbench.report.table import change_cell, format_number, format_p, settings_line, short_names, side_cell, verdict_counts
+from rigorbench.report.table import change_cell, format_number, format_p, settings_line, short_names, side_cell
 
 # Above this many cases, only the first ones (regressions first) start expanded.
 OPEN_SECTIONS = 25
@@ -162,11 +162,10 @@ def _summary(report: Report) -> str:
 
 
 def _counts(report: Report) -> str:
-    c = report.comparison
-    spans = [f'<span class="verdict v-{v}">{n} {v}</span>' for v, n in (
-        (verdict, sum(case.comparison.verdict.value == verdict for case in report.cases))
-        for verdict in ("slower", "faster", "inconclusive", "unchanged"))]
-    return f"{_e(verdict_counts(c).split(':')[0])}: " + " ".join(spans)
+    n = len(report.cases)
+    spans = [f'<span class="verdict v-{v}">{sum(case.comparison.verdict.value == v for case in report.cases)} {v}</span>'
+             for v in ("slower", "faster", "inconclusive", "unchanged")]
+    return f"{n} comparison{'s' if n != 1 else ''}: " + " ".join(spans)
 
 
 def _severity_counts(report: Report) -> str:
@@ -258,7 +257,7 @@ def _scaling(report: Report) -> str:
     if not report.scaling:
         return ""
     out = ['<section id="scaling"><h2>Scaling</h2>',
-           '<p class="muted">Benchmarks run at several values of a numeric parameter: the statistic against the '
+           '<p class="muted">Benchmarks run at several values of a numeric parameter: the mean against the '
            "parameter on log-log axes, with CI error bars; the growth exponent is the slope of a least-squares "
            "line through the log means (Sestoft, section 6). An exponent of 1 is linear growth, 2 quadratic.</p>",
            '<div class="figs">']

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from rigorbench.analysis.report import CaseReport, Report, ScalingGroup
-from rigorbench.errors import UserError
+from rigorbench.files import write_files
 from rigorbench.report.documents import csv_safe
 
 SERIES_COLUMNS = (
@@ -125,10 +125,5 @@ def write_data_dir(report: Report, directory: str | os.PathLike) -> list[Path]:
         files[path] = scaling_data(report, group)
         index.append(f"{path.name} {_comment(group.title)} over {_comment(group.parameter)}")
     files[out / "index.txt"] = "\n".join(index) + "\n"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for path, text in files.items():
-            path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"{out}: cannot write: {error.strerror}") from None
+    write_files(out, files)
     return list(files)

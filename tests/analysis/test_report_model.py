@@ -1,0 +1,88 @@
+"""What the report shows, computed: traces with events, scaling groups, growth exponents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from rigorbench.analysis.dataset import Dataset, load_dataset
+from rigorbench.analysis.report import build_report, growth_exponent, scaling_groups
+from rigorbench.analysis.settings import Settings
+from rigorbench.model import BenchmarkCase, Metric, SampleTable
+from rigorbench.stats import percentile_interval
+
+JMH = Path(__file__).resolve().parents[1] / "testdata" / "jmh"
+TIME = Metric("time", "ns/op", False, True)
+
+
+def test_growth_exponent_is_the_least_squares_slope_on_log_log_axes():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x = np.sort(rng.uniform(1, 1e5, rng.integers(2, 9)))
+        y = 3.0 * x ** rng.uniform(-1, 3) * rng.lognormal(0, 0.2, len(x))
+        slope, intercept = growth_exponent(x, y)
+        oracle = stats.linregress(np.log(x), np.log(y))
+        assert slope == pytest.approx(oracle.slope, rel=1e-9, abs=1e-9)
+        assert intercept == pytest.approx(oracle.intercept, rel=1e-9, abs=1e-9)
+
+
+def _dataset(label: str, cases: dict[BenchmarkCase, float], seed: int = 1) -> Dataset:
+    rng = np.random.default_rng(seed)
+    series = {}
+    for case, mean in cases.items():
+        values = mean * rng.lognormal(0, 0.02, 40)
+        series[(case, TIME)] = SampleTable.build(values, fork=np.repeat(np.arange(4), 10), iteration=np.tile(np.arange(10), 4))
+    return Dataset(label, series)
+
+
+def test_scaling_groups_vary_one_numeric_parameter_with_the_others_fixed():
+    cases = {}
+    for n in (8, 64, 512):
+        for kind in ("array", "list"):
+            cases[BenchmarkCase.of("jmh", "Sort.sort", {"kind": kind, "n": str(n)})] = n * np.log2(n)
+    cases[BenchmarkCase.of("jmh", "Hash.put", {"n": "10"})] = 5.0           # one value: no group
+    cases[BenchmarkCase.of("jmh", "Parse.go", {"input": "small"})] = 5.0     # not numeric
+    cases[BenchmarkCase.of("jmh", "Parse.go", {"input": "large"})] = 9.0
+    report = build_report([_dataset("a", cases)], Settings(resamples=200))
+    groups = scaling_groups(report.cases)
+    assert [(g.name, g.parameter, g.fixed) for g in groups] == [
+        ("Sort.sort", "n", (("kind", "array"),)), ("Sort.sort", "n", (("kind", "list"),)),
+    ]
+    line = groups[0].lines[0]
+    assert line.x == (8.0, 64.0, 512.0)
+    # n log n over 8..512: a slope between 1 and 1.3 on log-log axes.
+    assert 1.0 < line.exponent < 1.3
+    assert all(lo <= m <= hi for lo, m, hi in zip(line.low, line.mean, line.high))
+
+
+def test_traces_carry_steady_state_and_the_iterations_with_gc_and_jit():
+    data = load_dataset([JMH / "long-v2-trial1.json.gz", JMH / "long-v2-trial2.json.gz"], "v2")
+    report = build_report([data], Settings(resamples=200))
+    assert len(report.cases) == 4
+    for case in report.cases:
+        view = case.versions[0]
+        assert view.events_recorded == ("gc.count", "compiler.time.profiled")
+        for name, attribute in (("gc.count", "gc"), ("compiler.time.profiled", "jit")):
+            events = data.series[next(k for k in data.series if k[0] == case.case and k[1].name == name)]
+            assert sum(len(getattr(f, attribute)) for f in view.forks) == int((events.value > 0).sum())
+        for trace, state in zip(view.forks, view.analysis.steady.states):
+            assert trace.steady_start == (state.start if state.reached else None)
+        assert len(view.fork_means) == len(view.forks) == 4
+
+
+def test_comparison_carries_the_bootstrap_ratios_its_interval_came_from():
+    base = load_dataset([JMH / "v1-trial1.json", JMH / "v1-trial2.json"], "v1")
+    head = load_dataset([JMH / "v2-trial1.json", JMH / "v2-trial2.json"], "v2")
+    settings = Settings(resamples=2000)
+    report = build_report([base, head], settings)
+    for case in report.cases:
+        c = case.comparison
+        assert len(c.distribution) == settings.resamples
+        low, high = percentile_interval(c.distribution, settings.confidence)
+        assert (low, high) == pytest.approx((c.ratio_low, c.ratio_high), rel=1e-12)
+    # Regressions first: the order is by verdict, then by the size of the change.
+    ranks = [("slower", "faster", "inconclusive", "unchanged").index(c.comparison.verdict.value) for c in report.cases]
+    assert ranks == sorted(ranks)
