@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,8 @@ def test_ab_writes_the_report_with_lint_findings_and_report_reads_the_store(tmp_
     text = html.read_text()
     assert 'id="lint"' in text and "src/B.java:4" in text and "RETU" in text   # from the pre-build lint
     assert "version v1" in text and "3 trials, rmit order" in text               # the stored run's facts
+    run_setting = re.search(r"<th>setting run</th><td>(.*?)</td>", text).group(1)
+    assert "forks=" in run_setting and "None" not in run_setting and "{" not in run_setting   # readable, unset left out
 
     code, _, err_text = report("--store", store, "--html", str(tmp_path / "s.html"), "--resamples", "500")
     assert code == 0, err_text

@@ -125,8 +125,17 @@ def run_facts(info) -> dict[str, str]:
         facts[f"version {version.label}"] = f"{version.source}{commit}"
     for key, value in info.settings.items():
         if value not in (None, "", [], {}):
-            facts[f"setting {key}"] = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+            facts[f"setting {key}"] = _setting_text(value)
     return facts
+
+
+def _setting_text(value) -> str:
+    """``forks=2, profilers=gc`` rather than a Python dict: unset (None or empty) entries left out."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_setting_text(v)}" for k, v in value.items() if v not in (None, "", [], {}))
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(_setting_text, value))
+    return str(value)
 
 
 def progress_printer(stderr: IO[str]):

@@ -236,8 +236,10 @@ def allocation(case: CaseReport, prefix: str) -> str | None:
         ax.set_xlabel(f"allocation per operation ({unit})")
         ax.set_title("allocation; dots: fork means, bar: mean", loc="left")
         low = min(float(np.min(v.alloc_fork_means)) for v in views)
+        high = max(float(np.max(v.alloc_fork_means)) for v in views)
         if low >= 0:
-            ax.set_xlim(left=0)
+            # From zero so that sizes compare at a glance, with room for the dots at the top end.
+            ax.set_xlim(0, high * 1.08 if high > 0 else 1)
     return _svg(fig, prefix, "allocation per operation by version")
 
 
