@@ -30,6 +30,21 @@ def test_two_files_make_a_comparison_report(tmp_path):
     assert text.count('class="verdict v-') >= 8   # counts, plus one chip per case
 
 
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_sees_progress_of_both_stages(tmp_path):
+    err = Terminal()
+    code = main(["report", str(GOOD), str(OTHER), "--html", str(tmp_path / "r.html"), "--resamples", "500"], io.StringIO(), err)
+    assert code == 0
+    lines = err.getvalue().split("\n")
+    assert lines[0].endswith("\rreport: analysing 4/4 benchmarks") and "\rreport: analysing 1/4 benchmarks" in lines[0]
+    assert lines[1].endswith("\rreport: drawing 4/4 benchmarks")
+    assert lines[2] == f"report: {(tmp_path / 'r.html').resolve()}"
+
+
 def test_one_file_is_one_version(tmp_path):
     code, _, err = report(str(GOOD), "-o", str(tmp_path / "r.html"), "--resamples", "500")
     assert code == 0, err

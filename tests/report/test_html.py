@@ -150,6 +150,8 @@ def test_one_version_report_marks_steady_state_gc_and_jit(fixture, request):
     text = Path(request.getfixturevalue(fixture)).read_text()
     assert "steady state starts" in text                     # legend of the steady-state marks
     assert "GC in iteration" in text and "JIT compilation in iteration" in text
+    counts = re.search(r"GC in (\d+) of (\d+) iterations, JIT compilation in (\d+) of (\d+) iterations", text)
+    assert counts and counts.group(2) == counts.group(4) and int(counts.group(1)) <= int(counts.group(2))
     assert "change [" not in text and 'data-kind="ratio"' not in text   # nothing to compare
     assert "RCIW" in text
 

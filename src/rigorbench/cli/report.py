@@ -138,13 +138,13 @@ def _setting_text(value) -> str:
     return str(value)
 
 
-def progress_printer(stderr: IO[str]):
-    """``report: 120/200 benchmarks`` on a terminal, overwritten in place; quiet otherwise."""
+def progress_printer(stderr: IO[str], stage: str):
+    """``report: drawing 120/200 benchmarks`` on a terminal, overwritten in place; quiet otherwise."""
     if not getattr(stderr, "isatty", lambda: False)():
         return None
 
     def show(done: int, total: int) -> None:
-        stderr.write(f"\rreport: {done}/{total} benchmarks" + ("\n" if done == total else ""))
+        stderr.write(f"\rreport: {stage} {done}/{total} benchmarks" + ("\n" if done == total else ""))
         stderr.flush()
 
     return show
@@ -152,7 +152,7 @@ def progress_printer(stderr: IO[str]):
 
 def write_html(report: Report, path: str | os.PathLike, stderr: IO[str] | None = None) -> Path:
     """Render and write the HTML report; the written path, absolute."""
-    html = render_html(report, progress=progress_printer(stderr) if stderr else None)
+    html = render_html(report, progress=progress_printer(stderr, "drawing") if stderr else None)
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -173,7 +173,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("--html FILE and --output FILE name the same HTML file; give one")
     datasets, facts = _datasets(args)
     lint = lint_results(args.lint)
-    report = build_report(datasets, settings_from(args), lint=lint, run=facts)
+    report = build_report(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "analysing"))
     if not report.cases:
         raise UserError("no benchmark case with measurements " + ("on both sides" if len(datasets) == 2 else "found"))
     html_path = args.html or (args.output if args.format == "html" else None)

@@ -19,7 +19,7 @@ from html import escape
 from typing import Callable, Iterable, Mapping
 
 from rigorbench import __version__
-from rigorbench.analysis.report import CaseReport, Report
+from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CaseReport, Report
 from rigorbench.model import SEVERITIES
 from rigorbench.report import plots
 from rigorbench.report.analysis import summary_text
@@ -356,12 +356,13 @@ def _facts(case: CaseReport) -> str:
 def _events(view) -> str:
     if not view.events_recorded:
         return ""
+    total = sum(len(f.values) for f in view.forks)
     counts = []
-    if "gc.count" in view.events_recorded:
-        counts.append(f"GC in {sum(len(f.gc) for f in view.forks)} of {sum(len(f.values) for f in view.forks)} iterations")
-    if "compiler.time.profiled" in view.events_recorded:
-        counts.append(f"JIT compilation in {sum(len(f.jit) for f in view.forks)}")
-    return _e("; " + ", ".join(counts))
+    if GC_EVENT in view.events_recorded:
+        counts.append(f"GC in {sum(len(f.gc) for f in view.forks)} of {total} iterations")
+    if JIT_EVENT in view.events_recorded:
+        counts.append(f"JIT compilation in {sum(len(f.jit) for f in view.forks)} of {total} iterations")
+    return _e("; " + ", ".join(counts) + " (warmup included)")
 
 
 def _diagnostics(case: CaseReport) -> str:
