@@ -86,3 +86,34 @@ def test_comparison_carries_the_bootstrap_ratios_its_interval_came_from():
     # Regressions first: the order is by verdict, then by the size of the change.
     ranks = [("slower", "faster", "inconclusive", "unchanged").index(c.comparison.verdict.value) for c in report.cases]
     assert ranks == sorted(ranks)
+
+
+@pytest.mark.parametrize("steady_only", [False, True])
+def test_plotted_values_are_the_ones_the_analysis_summarized(steady_only):
+    data = load_dataset([JMH / "long-v2-trial1.json.gz", JMH / "long-v2-trial2.json.gz"], "v2")
+    report = build_report([data], Settings(resamples=200, steady_only=steady_only))
+    dropped = 0
+    for case in report.cases:
+        view = case.versions[0]
+        assert len(view.values) == view.analysis.n and view.analysis.steady_only == steady_only
+        assert np.mean(view.values) == pytest.approx(view.analysis.mean.estimate, rel=1e-9)
+        dropped += sum(len(f.values) - f.warmup for f in view.forks) - len(view.values)
+    # The long data has forks that settle only after the warmup: --steady-only leaves some out.
+    assert (dropped > 0) == steady_only
+
+
+def test_a_comparison_already_made_is_reused_for_its_primary_metric():
+    from rigorbench.analysis.compare import compare_datasets
+
+    base = load_dataset([JMH / "v1-trial1.json", JMH / "v1-trial2.json"], "v1")
+    head = load_dataset([JMH / "v2-trial1.json", JMH / "v2-trial2.json"], "v2")
+    every_metric = compare_datasets(base, head, Settings(resamples=300, metric="all"))
+    report = build_report([base, head], Settings(resamples=300), comparison=every_metric)
+    assert report.comparison is every_metric
+    reused = {id(c) for c in every_metric.comparisons}
+    assert report.cases and all(id(case.comparison) in reused and case.metric.primary for case in report.cases)
+    # Made for another metric only: the report makes the primary comparison itself.
+    alloc_only = compare_datasets(base, head, Settings(resamples=300, metric="alloc"))
+    report = build_report([base, head], Settings(resamples=300), comparison=alloc_only)
+    assert report.comparison is not alloc_only and all(case.metric.primary for case in report.cases)
+    assert len(report.cases) == len(build_report([base, head], Settings(resamples=300)).cases)

@@ -161,3 +161,22 @@ def test_planted_change_is_visible_in_the_summary(suite_html):
     # Every planted slowdown is 25%: the 'slower' rows' changes are near +25%.
     changes = [float(x) for x in re.findall(r'<tr class="v-slower">.*?data-sort="(-?[\d.e+-]+)">[^<]*\[', text)]
     assert changes and all(abs(c - (SLOWDOWN - 1) * 100) < 6 for c in changes), changes
+
+
+def test_figures_drawn_in_a_process_pool_or_here_are_the_same(tmp_path, monkeypatch):
+    from synthetic_suite import write_suite
+
+    from rigorbench.report import plots
+
+    base, head = write_suite(tmp_path, size=16, trials=2, forks=2, iterations=5)
+    report = build_report([load_dataset(base, "base"), load_dataset(head, "head")], Settings(resamples=200))
+    assert len(report.cases) >= plots._MIN_PARALLEL_CASES
+    monkeypatch.setattr(plots, "_workers", lambda: 2)
+    pooled = list(plots.all_case_figures(report.cases, report.settings))
+
+    def no_semaphores(*args, **kwargs):
+        raise NotImplementedError("sem_open is not available")
+
+    monkeypatch.setattr(plots, "ProcessPoolExecutor", no_semaphores)   # as in sandboxes without /dev/shm
+    here = list(plots.all_case_figures(report.cases, report.settings))
+    assert here == pooled == [plots.case_figures(case, report.settings) for case in report.cases]

@@ -13,7 +13,7 @@ from rigorbench.stats.coincidence import coincidence
 from rigorbench.stats.modality import fork_clusters, modes
 from rigorbench.stats.outliers import extreme_outliers, tukey_fences
 from rigorbench.stats.trend import trend
-from rigorbench.stats.variability import variability_by_level
+from rigorbench.stats.variability import group_means, variability_by_level
 
 
 def nested(rng, trials=30, forks=4, iterations=20, sd=(2.0, 1.0, 0.5), mean=100.0):
@@ -66,6 +66,15 @@ def test_components_recover_the_dominant_level(level, sd):
     for name, var in truth.items():
         assert v.components[name] == pytest.approx(var / total, abs=0.1), (name, v.components)
     assert sum(v.components.values()) == pytest.approx(1.0)
+
+
+def test_group_means_are_the_means_of_each_label_combination():
+    rng = np.random.default_rng(5)
+    trial, fork = rng.integers(0, 3, 200), rng.integers(0, 4, 200)
+    values = rng.normal(10, 2, 200)
+    expected = [values[(trial == t) & (fork == f)].mean() for t in range(3) for f in range(4) if ((trial == t) & (fork == f)).any()]
+    assert group_means(values, [trial, fork]) == pytest.approx(expected, rel=1e-12)
+    assert len(group_means(np.array([]), [np.array([]), np.array([])])) == 0
 
 
 def test_variability_validates_input():

@@ -81,8 +81,7 @@ def analyze_dataset(dataset: Dataset, settings: Settings) -> AnalysisReport:
     for (case, metric), table in dataset.series.items():
         if not settings.wants_metric(metric) or metric.name in EVENT_METRICS:
             continue
-        events = {name: dataset.series.get((case, m)) for name, m in _event_metrics(dataset, case).items()}
-        alloc = next(((m, t) for (c, m), t in dataset.series.items() if c == case and m.name == ALLOC), None)
+        events, alloc = case_inputs(dataset, case)
         analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc)
         if analysis is not None:
             results.append(analysis)
@@ -91,11 +90,17 @@ def analyze_dataset(dataset: Dataset, settings: Settings) -> AnalysisReport:
     )
 
 
-def _event_metrics(dataset: Dataset, case: BenchmarkCase) -> dict[str, Metric]:
-    return {m.name: m for (c, m) in dataset.series if c == case and m.name in EVENT_METRICS}
+def case_inputs(dataset: Dataset, case: BenchmarkCase) -> tuple[dict[str, SampleTable], tuple[Metric, SampleTable] | None]:
+    """What a case recorded besides its scores: the GC and JIT event series by name, and the
+    allocation per op series (JMH -prof gc) if any."""
+    events = {m.name: t for (c, m), t in dataset.series.items() if c == case and m.name in EVENT_METRICS}
+    alloc = next(((m, t) for (c, m), t in dataset.series.items() if c == case and m.name == ALLOC), None)
+    return events, alloc
 
 
-def _observations(table: SampleTable, report: SteadyReport, settings: Settings) -> tuple[Observations, bool]:
+def observations(table: SampleTable, report: SteadyReport, settings: Settings) -> tuple[Observations, bool]:
+    """The iterations the summary is computed from (steady ones with ``--steady-only`` when
+    the steady state could be assessed), and whether only steady ones were kept."""
     if settings.steady_only and report.assessed:
         steady = steady_rows(table, report)
         if len(steady):
@@ -109,7 +114,7 @@ def analyze_series(
 ) -> BenchmarkAnalysis | None:
     """Summary and diagnostics of one benchmark case and metric (None without measurements)."""
     report = steady_report(table)
-    obs, steady_only = _observations(table, report, settings)
+    obs, steady_only = observations(table, report, settings)
     if len(obs.values) == 0:
         return None
     seed = series_seed(settings.seed, case, metric)

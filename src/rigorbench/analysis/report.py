@@ -20,12 +20,12 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from rigorbench.analysis.analyze import EVENT_METRICS, AnalysisReport, BenchmarkAnalysis, analyze_series
+from rigorbench.analysis.analyze import BenchmarkAnalysis, analyze_series, case_inputs, observations
 from rigorbench.analysis.compare import Comparison, ComparisonReport, compare_datasets
-from rigorbench.analysis.dataset import Dataset, iteration_observations
+from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.settings import Settings
-from rigorbench.model import ALLOC, SEVERITIES, BenchmarkCase, Metric, SampleTable
-from rigorbench.stats import Verdict
+from rigorbench.model import SEVERITIES, BenchmarkCase, Metric, SampleTable
+from rigorbench.stats import Verdict, group_means
 
 # "Regressions first": the order of the navigation table and of the sections.
 VERDICT_RANK = {Verdict.SLOWER: 0, Verdict.FASTER: 1, Verdict.INCONCLUSIVE: 2, Verdict.UNCHANGED: 3}
@@ -119,7 +119,6 @@ class Report:
     cases: tuple[CaseReport, ...]
     scaling: tuple[ScalingGroup, ...]
     comparison: ComparisonReport | None
-    analyses: tuple[AnalysisReport, ...]
     environments: Mapping[str, tuple[Mapping[str, str], ...]]
     sources: Mapping[str, tuple[str, ...]]
     warnings: tuple[str, ...] = ()
@@ -136,45 +135,42 @@ Progress = Callable[[int, int], None]
 
 def build_report(
     datasets: Sequence[Dataset], settings: Settings, *, lint: Mapping[str, object] | None = None,
-    run: Mapping[str, str] | None = None, progress: Progress | None = None,
+    run: Mapping[str, str] | None = None, progress: Progress | None = None, comparison: ComparisonReport | None = None,
 ) -> Report:
     """Analyze one version, or compare two (baseline first), for the report.
 
     Only the primary metric of each case gets a section; allocation per op and the GC and
-    JIT events are shown inside it when they were recorded. ``progress(done, total)`` is
-    called after each case.
+    JIT events are shown inside it when they were recorded. ``comparison``: the comparison
+    of the two datasets already made (``ab`` and ``run`` print it first), so that it is not
+    made twice and the page shows what was printed. ``progress(done, total)`` is called after
+    each case.
     """
     if len(datasets) not in (1, 2):
         raise ValueError("a report covers one or two versions")
+    if comparison is not None and len(datasets) != 2:
+        raise ValueError("a comparison goes with two datasets")
     settings = replace(settings, metric="primary")
-    comparison = compare_datasets(datasets[0], datasets[1], settings) if len(datasets) == 2 else None
-    by_key = {(c.case, c.metric): c for c in comparison.comparisons} if comparison else {}
+    if comparison is not None and comparison.settings.metric not in ("primary", "all"):
+        comparison = None   # made for one other metric (--metric alloc): the report needs the primary one
+    if comparison is None and len(datasets) == 2:
+        comparison = compare_datasets(datasets[0], datasets[1], settings)
+    by_key = {(c.case, c.metric): c for c in comparison.comparisons if settings.wants_metric(c.metric)} if comparison else {}
     keys = list(by_key) if comparison else [k for k in datasets[0].series if settings.wants_metric(k[1])]
-    analyses: list[list[BenchmarkAnalysis]] = [[] for _ in datasets]
     cases = []
     for number, (case, metric) in enumerate(keys):
-        views = []
-        for position, dataset in enumerate(datasets):
-            view = _version_view(dataset, case, metric, settings)
-            if view is not None:
-                views.append(view)
-                analyses[position].append(view.analysis)
+        views = [view for dataset in datasets if (view := _version_view(dataset, case, metric, settings)) is not None]
         if len(views) == len(datasets):
             cases.append(CaseReport(case, metric, f"b{number + 1}", tuple(views), by_key.get((case, metric))))
         if progress is not None:
             progress(number + 1, len(keys))
+    scaling = scaling_groups(cases)     # in the data's order, before regressions go first
     cases.sort(key=_case_order)
-    labels = tuple(d.label for d in datasets)
     return Report(
-        labels=labels,
+        labels=tuple(d.label for d in datasets),
         settings=settings,
         cases=tuple(cases),
-        scaling=scaling_groups(cases),
+        scaling=scaling,
         comparison=comparison,
-        analyses=tuple(
-            AnalysisReport(d.label, settings, tuple(found), d.sources, d.warnings, tuple(d.environments))
-            for d, found in zip(datasets, analyses)
-        ),
         environments={d.label: tuple(d.environments) for d in datasets},
         sources={d.label: tuple(d.sources) for d in datasets},
         warnings=tuple(w for d in datasets for w in d.warnings),
@@ -197,18 +193,17 @@ def _version_view(dataset: Dataset, case: BenchmarkCase, metric: Metric, setting
     table = dataset.series.get((case, metric))
     if table is None:
         return None
-    events = {m.name: t for (c, m), t in dataset.series.items() if c == case and m.name in EVENT_METRICS}
-    alloc = next(((m, t) for (c, m), t in dataset.series.items() if c == case and m.name == ALLOC), None)
+    events, alloc = case_inputs(dataset, case)
     analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc)
     if analysis is None:
         return None
-    obs = iteration_observations(table, outlier_factor=settings.outlier_factor)
+    obs, _ = observations(table, analysis.steady, settings)   # the iterations the analysis summarized
     return VersionView(
         label=dataset.label,
         analysis=analysis,
         forks=_traces(table, analysis, events),
         values=obs.values,
-        fork_means=_group_means(obs.values, obs.levels),
+        fork_means=group_means(obs.values, obs.levels),
         alloc_fork_means=_alloc_fork_means(alloc[1]) if alloc else None,
         events_recorded=tuple(name for name in (GC_EVENT, JIT_EVENT) if name in events),
     )
@@ -243,23 +238,13 @@ def _event_keys(table: SampleTable) -> set[tuple]:
     }
 
 
-def _group_means(values: np.ndarray, levels: Sequence[np.ndarray]) -> np.ndarray:
-    """The mean of each innermost group (fork) of the observations."""
-    if not len(values):
-        return np.array([])
-    keys = np.stack(levels, axis=1)
-    _, group = np.unique(keys, axis=0, return_inverse=True)
-    group = group.ravel()
-    return np.bincount(group, weights=values) / np.bincount(group)
-
-
 def _alloc_fork_means(table: SampleTable) -> np.ndarray | None:
     measured = table.measurement()
     finite = np.isfinite(measured.value)
     if not finite.any():
         return None
     levels = [measured.instance[finite], measured.trial[finite], measured.fork[finite]]
-    return _group_means(measured.value[finite], levels)
+    return group_means(measured.value[finite], levels)
 
 
 def growth_exponent(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
@@ -283,9 +268,9 @@ def _number(text: str) -> float | None:
 
 def scaling_groups(cases: Sequence[CaseReport]) -> tuple[ScalingGroup, ...]:
     """Every (benchmark, other parameters) with two or more positive numeric values of one
-    parameter, in the order the cases were first seen."""
+    parameter, in the order of ``cases``."""
     groups: dict[tuple, list[tuple[float, CaseReport]]] = {}
-    for case in sorted(cases, key=lambda c: int(c.anchor[1:])):
+    for case in cases:
         params = case.case.params
         for name, value in params:
             x = _number(value)

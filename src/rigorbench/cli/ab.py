@@ -159,10 +159,11 @@ def conclude(store, result: ExperimentResult, baseline: str, contenders: list[st
         contender = dataset_from_store(store, result.run_id, label)
         report = compare_datasets(base, contender, settings)
         code = max(code, finish_comparison(report, args, stdout))
-        if getattr(args, "html", None):
+        if args.html:
             path = html_path(args.html, label, len(contenders))
+            # No lint results when a run is resumed: nothing is built again.
             lint = {v: r for v, r in getattr(args, "lint_results", {}).items() if v in (baseline, label)}
-            full = build_report([base, contender], settings, lint=lint, run=run_facts(store.run(result.run_id)))
+            full = build_report([base, contender], settings, lint=lint, run=run_facts(store.run(result.run_id)), comparison=report)
             reporter.message(f"HTML report: {write_html(full, path)}")
     return code
 

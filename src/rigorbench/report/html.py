@@ -151,7 +151,7 @@ def _summary(report: Report) -> str:
     if report.comparison is not None:
         for title, keys in (("only in the baseline", report.comparison.only_in_baseline), ("only in the contender", report.comparison.only_in_contender)):
             if keys:
-                listed = ", ".join(case.display_name for case, _ in keys)
+                listed = ", ".join(dict.fromkeys(case.display_name for case, _ in keys))   # once, not per metric
                 out.append(f'<p class="muted">Not compared, {title}: {_e(listed)}</p>')
     if not report.cases:
         out.append("<p>No benchmark case has measurements on every side.</p>")

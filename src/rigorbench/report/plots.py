@@ -14,11 +14,11 @@ Benchmark names are never drawn inside figures; the HTML around them names the b
 from __future__ import annotations
 
 import io
-import os
 import re
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterator, Sequence
 from html import escape
+from typing import Iterator, Sequence
+
 import matplotlib
 
 matplotlib.use("svg")  # no display, no GUI toolkit: only SVG is ever written
@@ -31,6 +31,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CaseReport, ScalingGroup, VersionView  # noqa: E402
 from rigorbench.analysis.settings import Settings  # noqa: E402
+from rigorbench.cpus import usable_cpus  # noqa: E402
 
 _STYLE = {
     "svg.fonttype": "none",         # text stays text: smaller files, selectable, crisp
@@ -178,8 +179,7 @@ def distributions(case: CaseReport, prefix: str) -> str:
                     body.set_edgecolor(color)
             jitter = np.random.default_rng(int(position)).uniform(-0.12, 0.12, len(view.fork_means))
             ax.plot(position + jitter, view.fork_means, ls="", marker="o", ms=3.5, color=color, mec="white", mew=0.4)
-            if len(values):
-                ax.hlines(values.mean(), position - 0.3, position + 0.3, color=STEADY_COLOR, lw=1.4)
+            ax.hlines(view.analysis.mean.estimate, position - 0.3, position + 0.3, color=STEADY_COLOR, lw=1.4)
         ax.set_xticks(positions, [_short(v.label) for v in views])
         ax.set_xlim(-0.6, len(views) - 0.4)
         ax.set_ylabel(case.metric.unit)
@@ -298,7 +298,7 @@ _MIN_PARALLEL_CASES = 16
 
 
 def _workers() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return usable_cpus()
 
 
 def all_case_figures(cases: Sequence[CaseReport], settings: Settings) -> Iterator[list[tuple[str, str]]]:

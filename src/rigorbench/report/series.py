@@ -19,7 +19,7 @@ import os
 import re
 from pathlib import Path
 
-from rigorbench.analysis.report import CaseReport, Report, ScalingGroup
+from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CaseReport, Report, ScalingGroup
 from rigorbench.files import write_files
 from rigorbench.report.documents import csv_safe
 
@@ -51,8 +51,8 @@ def render_series_csv(report: Report) -> str:
                     writer.writerow([
                         csv_safe(view.label), csv_safe(case.case.name), csv_safe(params), case.metric.name,
                         case.metric.unit, fork.instance, fork.trial, fork.fork, index, int(index < fork.warmup),
-                        _g(value), _flag(index, gc, "gc.count" in view.events_recorded),
-                        _flag(index, jit, "compiler.time.profiled" in view.events_recorded),
+                        _g(value), _flag(index, gc, GC_EVENT in view.events_recorded),
+                        _flag(index, jit, JIT_EVENT in view.events_recorded),
                     ])
     return buffer.getvalue()
 

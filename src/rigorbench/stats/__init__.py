@@ -29,7 +29,7 @@ from rigorbench.stats.modality import ForkClusters, Modality, fork_clusters, mod
 from rigorbench.stats.outliers import Outliers, extreme_outliers, tukey_fences
 from rigorbench.stats.steady import SteadyState, SteadyStateVerdict, classify_forks, detect_steady_state
 from rigorbench.stats.trend import Trend, trend
-from rigorbench.stats.variability import Variability, variability_by_level
+from rigorbench.stats.variability import Variability, group_means, variability_by_level
 
 __all__ = [
     "RULES",
@@ -46,6 +46,7 @@ __all__ = [
     "detect_steady_state",
     "extreme_outliers",
     "fork_clusters",
+    "group_means",
     "modes",
     "trend",
     "tukey_fences",

@@ -32,13 +32,13 @@ the seed, never on the number of threads or the machine.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
+from rigorbench.cpus import usable_cpus
 from rigorbench.stats._hierarchy import Hierarchy, build_hierarchy
 from rigorbench.stats._resample import POINT_ESTIMATORS, SAMPLERS
 
@@ -135,11 +135,7 @@ def _chunk_tasks(h: Hierarchy, statistic: str, resamples: int, seed: Seed) -> li
 
 
 def _workers() -> int:
-    if hasattr(os, "process_cpu_count"):  # Python >= 3.13
-        return os.process_cpu_count() or 1
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
+    return usable_cpus()
 
 
 # Below this many chunks, starting threads costs more than they save (a report of 200

@@ -14,6 +14,7 @@ the components are reported as fractions of their sum.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -48,6 +49,15 @@ def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _means(values: np.ndarray, inverse: np.ndarray) -> np.ndarray:
     return np.bincount(inverse, weights=values) / np.bincount(inverse)
+
+
+def group_means(values: np.ndarray, levels: Sequence[np.ndarray]) -> np.ndarray:
+    """The mean of each group of ``values`` that shares all of ``levels`` (e.g. the fork
+    means for instance, trial and fork labels), in the sorted order of the groups."""
+    if not len(values):
+        return np.array([])
+    _, inverse = _groups(np.stack(levels, axis=1))
+    return _means(np.asarray(values, dtype=float), inverse)
 
 
 def _within(means: np.ndarray, parents: np.ndarray) -> tuple[list[float], list[float], list[int]]:
