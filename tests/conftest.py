@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rigorbench.harness.base import DONE, FAILED, Build, Progress, TrialOutcome
+from rigorbench.harness.base import DONE, FAILED, Build, ListedBenchmark, Progress, TrialOutcome
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
 
 TIME = Metric("time", "ns/op", False, True)
@@ -22,15 +22,19 @@ class FakeHarness:
     interrupt_at: int | None = None
     fail_label: str | None = None
     calls: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)       # label -> benchmarks only that version has
+    includes: list = field(default_factory=list)    # settings.include of every trial
 
-    def build(self, project_dir: Path, log) -> Build:
+    def build(self, project_dir: Path, spec, log, cache=None) -> Build:
         return Build(project_dir, project_dir / "fake.jar", {"jmh": "fake"}, 0.0)
 
-    def list_benchmarks(self, build, settings) -> list[str]:
-        return ["demo.Bench.a"]
+    def list_benchmarks(self, build, settings) -> list[ListedBenchmark]:
+        names = ["demo.Bench.a", *self.extra.get(build.project_dir.name, [])]
+        return [ListedBenchmark(name, (("size", ("1", "2")),)) for name in names]
 
     def run_trial(self, build, settings, work_dir, on_progress) -> TrialOutcome:
         label = build.project_dir.name
+        self.includes.append(settings.include)
         if self.interrupt_at is not None and len(self.calls) == self.interrupt_at:
             raise KeyboardInterrupt
         self.calls.append(label)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import zipfile
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from rigorbench.errors import UserError
 from rigorbench.harness import HARNESSES, get_harness
-from rigorbench.harness.base import HarnessError, RunSettings
+from rigorbench.harness.base import BuildSpec, HarnessError, RunSettings
 from rigorbench.harness.jmh import (
     JmhHarness,
     checked_includes,
@@ -18,14 +19,22 @@ from rigorbench.harness.jmh import (
     parse_benchmark_list,
     trial_command,
 )
-from rigorbench.harness.jmh_jar import find_benchmarks_jar, jmh_version, main_class
+from rigorbench.harness.jmh_jar import (
+    BenchmarkJar,
+    find_benchmarks_jar,
+    jar_from_pattern,
+    jmh_version,
+    main_class,
+    runnable_as_benchmarks,
+)
+from rigorbench.harness.tools import resolve_java
 
 JAR = Path("/p/target/benchmarks.jar")
 RESULT = Path("/w/result.json")
 
 
 def test_default_command_has_every_setting_and_json_output():
-    command = trial_command(("java",), JAR, RunSettings(), RESULT)
+    command = trial_command(("java", "-jar", str(JAR)), RunSettings(), RESULT)
     assert command == [
         "java", "-jar", str(JAR),
         "-f", "3", "-wi", "5", "-i", "10", "-w", "1s", "-r", "1s",
@@ -39,7 +48,7 @@ def test_full_command_in_documented_order():
         mode="avgt", time_unit="us", include=("Stats", r"Csv.*sum$"), params=(("size", "10,100"), ("kind", "a b")),
         jvm_args=("-Xmx1g", "-Dname=a b"), profilers=("gc", "comp"), threads=2,
     )
-    command = trial_command(("java", "-Djava.io.tmpdir=/t"), JAR, settings, RESULT)
+    command = trial_command(("java", "-Djava.io.tmpdir=/t", "-jar", str(JAR)), settings, RESULT)
     assert command == [
         "java", "-Djava.io.tmpdir=/t", "-jar", str(JAR), "Stats", r"Csv.*sum$",
         "-f", "2", "-wi", "1", "-i", "4", "-w", "200ms", "-r", "300ms",
@@ -53,7 +62,7 @@ def test_full_command_in_documented_order():
 
 def test_untrusted_names_stay_single_arguments():
     name = "$(rm -rf /); echo `x` | tee"
-    command = trial_command(("java",), JAR, RunSettings(include=(name,), params=(("p", name),)), RESULT)
+    command = trial_command(("java", "-jar", str(JAR)), RunSettings(include=(name,), params=(("p", name),)), RESULT)
     assert name in command and f"p={name}" in command
 
 
@@ -62,12 +71,12 @@ def test_untrusted_names_stay_single_arguments():
 ])
 def test_values_that_jmh_would_read_as_options_are_refused(field, value):
     with pytest.raises(UserError, match="must not be empty or start with '-'"):
-        trial_command(("java",), JAR, RunSettings(**{field: value}), RESULT)
+        trial_command(("java", "-jar", str(JAR)), RunSettings(**{field: value}), RESULT)
 
 
 def test_bad_parameter_name_is_refused():
     with pytest.raises(UserError, match="parameter name"):
-        trial_command(("java",), JAR, RunSettings(params=(("a=b", "1"),)), RESULT)
+        trial_command(("java", "-jar", str(JAR)), RunSettings(params=(("a=b", "1"),)), RESULT)
 
 
 @pytest.mark.parametrize("jvm_args, options", [
@@ -92,8 +101,22 @@ def test_includes_are_checked():
 
 def test_benchmark_list_is_read_from_jmh_listing():
     lines = ["WARNING: something", "Benchmarks: ", "dev.x.A.one", "  dev.x.B.two$inner  ", "", "not a name!"]
-    assert parse_benchmark_list(lines) == ["dev.x.A.one", "dev.x.B.two$inner"]
+    assert [b.name for b in parse_benchmark_list(lines)] == ["dev.x.A.one", "dev.x.B.two$inner"]
     assert parse_benchmark_list(["Benchmarks: "]) == []
+
+
+def test_parameters_are_read_from_jmh_dash_lp_listing():
+    # As JMH 1.37 prints ``-lp`` (seen on the example project).
+    lines = [
+        "Benchmarks: ", "dev.x.Csv.sum", "dev.x.Stats.standardize", '  param "size" = {100, 1000}',
+        '  param "kind" = {a b, c}', "dev.x.Q.offer", '  param "qType" = {SpscArrayQueue}', '  param "empty" = {}',
+    ]
+    listed = parse_benchmark_list(lines)
+    assert [(b.name, b.params) for b in listed] == [
+        ("dev.x.Csv.sum", ()),
+        ("dev.x.Stats.standardize", (("size", ("100", "1000")), ("kind", ("a b", "c")))),
+        ("dev.x.Q.offer", (("qType", ("SpscArrayQueue",)), ("empty", ()))),
+    ]
 
 
 def test_registry_makes_harnesses_and_lists_names_of_unknown_ones():
@@ -120,27 +143,57 @@ def make_jar(path: Path, main: str | None = None, entries: dict[str, str] | None
     return path
 
 
-def test_benchmarks_jar_is_preferred(tmp_path):
-    make_jar(tmp_path / "target" / "other.jar", "org.openjdk.jmh.Main")
-    jar = make_jar(tmp_path / "target" / "benchmarks.jar")
-    assert find_benchmarks_jar(tmp_path) == jar
+JMH_INSIDE = {"org/openjdk/jmh/Main.class": ""}
+BENCHMARKS = {"META-INF/BenchmarkList": "", **JMH_INSIDE}
 
 
-def test_single_jar_with_jmh_main_class_is_found(tmp_path):
-    make_jar(tmp_path / "target" / "lib.jar", "com.example.App")
-    jar = make_jar(tmp_path / "target" / "perf-1.0-shaded.jar", "org.openjdk.jmh.Main")
+def test_benchmarks_jar_is_preferred_among_runnable_jars(tmp_path):
+    make_jar(tmp_path / "target" / "other.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
+    jar = make_jar(tmp_path / "target" / "benchmarks.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
+    assert find_benchmarks_jar([tmp_path / "target"]).path == jar
+
+
+def test_a_jar_is_recognised_by_what_it_holds_not_by_its_name(tmp_path):
+    target = tmp_path / "target"
+    make_jar(target / "lib.jar", "com.example.App")
+    # The module jar before shading holds the benchmarks but not JMH: it cannot run alone.
+    make_jar(target / "perf-1.0.jar", entries={"META-INF/BenchmarkList": ""})
+    make_jar(target / "original-perf-1.0-shaded.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
+    jar = make_jar(target / "perf-1.0-shaded.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
     assert main_class(jar) == "org.openjdk.jmh.Main"
-    assert find_benchmarks_jar(tmp_path) == jar
+    assert find_benchmarks_jar([target]) == BenchmarkJar(jar, None)
+    # A shaded jar with another main class but JMH and the benchmark list inside: -cp JAR Main.
+    other = tmp_path / "other"
+    app = make_jar(other / "app-all.jar", "com.example.App", BENCHMARKS)
+    assert find_benchmarks_jar([other]) == BenchmarkJar(app, "org.openjdk.jmh.Main")
+    # The Gradle plugin's name wins over other runnable jars; a JMH main without JMH does not run.
+    libs = tmp_path / "build" / "libs"
+    make_jar(libs / "x-1.0-all.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
+    gradle = make_jar(libs / "x-1.0-jmh.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
+    assert find_benchmarks_jar([tmp_path / "nothing-here", libs]).path == gradle
+    assert runnable_as_benchmarks(make_jar(tmp_path / "empty-jmh.jar", "org.openjdk.jmh.Main")) is None
 
 
 def test_missing_or_ambiguous_jar_is_a_harness_error(tmp_path):
     make_jar(tmp_path / "target" / "lib.jar", "com.example.App")
-    with pytest.raises(HarnessError, match=r"no JMH benchmark jar \(found lib.jar\)"):
-        find_benchmarks_jar(tmp_path)
-    make_jar(tmp_path / "target" / "a.jar", "org.openjdk.jmh.Main")
-    make_jar(tmp_path / "target" / "b.jar", "org.openjdk.jmh.Main")
-    with pytest.raises(HarnessError, match="several JMH jars"):
-        find_benchmarks_jar(tmp_path)
+    with pytest.raises(HarnessError, match=r"no JMH benchmark jar \(found lib.jar\).*--jar"):
+        find_benchmarks_jar([tmp_path / "target"])
+    make_jar(tmp_path / "target" / "a.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
+    make_jar(tmp_path / "target" / "b.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
+    with pytest.raises(HarnessError, match=r"several JMH jars \(a.jar, b.jar\); choose one with --jar"):
+        find_benchmarks_jar([tmp_path / "target"])
+
+
+def test_jar_option_takes_a_path_or_a_glob(tmp_path):
+    jar = make_jar(tmp_path / "out" / "bench-2.1.jar", "org.openjdk.jmh.Main", JMH_INSIDE)
+    make_jar(tmp_path / "out" / "lib.jar", "com.example.App")
+    assert jar_from_pattern("out/bench-*.jar", tmp_path).path == jar
+    assert jar_from_pattern("**/*.jar", tmp_path).path == jar
+    assert jar_from_pattern(str(jar), tmp_path / "elsewhere").path == jar
+    with pytest.raises(HarnessError, match="--jar nope/\\*.jar: no file matches"):
+        jar_from_pattern("nope/*.jar", tmp_path)
+    with pytest.raises(HarnessError, match="lib.jar neither runs org.openjdk.jmh.Main"):
+        jar_from_pattern("out/lib.jar", tmp_path)
 
 
 def test_jmh_version_from_pom_properties_or_jar_names(tmp_path):
@@ -157,16 +210,34 @@ def test_jmh_version_from_pom_properties_or_jar_names(tmp_path):
 
 def test_build_of_missing_directory_or_program_is_a_harness_error(tmp_path):
     with pytest.raises(HarnessError, match="no such project directory"):
-        JmhHarness().build(tmp_path / "nope", print)
-    harness = JmhHarness(build_command=("rigorbench-no-such-build-tool", "package"))
+        JmhHarness().build(tmp_path / "nope", BuildSpec(), print)
+    spec = BuildSpec(command=("rigorbench-no-such-build-tool", "package"))
     with pytest.raises(HarnessError, match="cannot run rigorbench-no-such-build-tool package"):
-        harness.build(tmp_path, lambda line: None)
+        JmhHarness().build(tmp_path, spec, lambda line: None)
 
 
-def test_failed_build_reports_command_and_output_tail(tmp_path):
-    script = "import sys\nfor i in range(30): print('line', i)\nsys.exit(3)"
-    harness = JmhHarness(build_command=(sys.executable, "-c", script))
+def test_failed_build_reports_command_to_reproduce_and_output_tail(tmp_path):
+    script = "import sys; [print('line', i) for i in range(30)]; sys.exit(3)"
     with pytest.raises(HarnessError) as error:
-        harness.build(tmp_path, lambda line: None)
+        JmhHarness().build(tmp_path, BuildSpec(command=(sys.executable, "-c", script)), lambda line: None)
     text = str(error.value)
-    assert "exited with code 3" in text and "line 29" in text and "line 10" in text and "line 9\n" not in text
+    assert text.splitlines()[0].startswith("build failed: `") and "exited with code 3" in text.splitlines()[0]
+    assert f"reproduce it with: cd {tmp_path} && {sys.executable} -c" in text
+    assert "line 29" in text and "line 10" in text and "line 9\n" not in text
+
+
+def test_a_project_that_is_neither_maven_nor_gradle_needs_a_build_command(tmp_path):
+    with pytest.raises(UserError, match="neither a Maven project .* give --build-command CMD and --jar PATH"):
+        JmhHarness().build(tmp_path, BuildSpec(), print)
+
+
+def test_java_option_takes_a_jdk_home_or_an_executable(tmp_path):
+    java = Path(shutil.which("java")).resolve()
+    home = java.parent.parent
+    assert resolve_java(str(home)) == (home, java)
+    assert resolve_java(str(java)) == (home, java)
+    with pytest.raises(UserError, match=f"JDK not found: {tmp_path} is neither a JDK home"):
+        resolve_java(str(tmp_path))
+    launcher, env = JmhHarness(java_command=("java", "-Dx=1")).java_for(BuildSpec(java_home=str(home)))
+    assert launcher == (str(java), "-Dx=1")
+    assert env["JAVA_HOME"] == str(home) and env["PATH"].startswith(str(home / "bin"))

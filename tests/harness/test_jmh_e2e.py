@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, RunSettings
+from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, RunSettings
 from rigorbench.harness.jmh import JmhHarness
 
 pytestmark = pytest.mark.e2e
@@ -39,7 +39,7 @@ def build(harness, tmp_path_factory) -> Build:
     project = tmp_path_factory.mktemp("jmh-demo") / "v1"
     shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns("target"))
     messages: list[str] = []
-    return harness.build(project, messages.append)
+    return harness.build(project, BuildSpec(), messages.append)
 
 
 def with_settings(**changes) -> RunSettings:
@@ -55,10 +55,12 @@ def test_build_finds_the_jar_and_records_tool_versions(build):
 
 
 def test_list_benchmarks(harness, build):
-    names = harness.list_benchmarks(build, RunSettings())
+    listed = harness.list_benchmarks(build, RunSettings())
+    names = [b.name for b in listed]
     assert len(names) == len(set(names)) and PRIME in names
-    assert any(name.startswith(STATS_CLASS + ".") for name in names)
-    assert harness.list_benchmarks(build, RunSettings(include=("Prime",))) == [PRIME]
+    (stats,) = [b for b in listed if b.name.startswith(STATS_CLASS + ".")]
+    assert stats.params == (("size", ("100", "1000")),)  # the example's @Param defaults
+    assert [b.name for b in harness.list_benchmarks(build, RunSettings(include=("Prime",)))] == [PRIME]
     assert harness.list_benchmarks(build, RunSettings(include=("NoSuchBenchmark",))) == []
 
 
@@ -83,7 +85,8 @@ def test_tiny_trial(harness, build, tmp_path):
 
 def test_failing_benchmark_is_listed_and_the_trial_goes_on(harness, build, tmp_path):
     """The example's ``-p size=0`` makes StatsBenchmark throw; JMH goes on with ``size=100``."""
-    (stats,) = harness.list_benchmarks(build, RunSettings(include=("StatsBenchmark",)))
+    (listed,) = harness.list_benchmarks(build, RunSettings(include=("StatsBenchmark",)))
+    stats = listed.name
     settings = with_settings(include=("StatsBenchmark",), params=(("size", "0,100"),), profilers=())
     outcome = harness.run_trial(build, settings, tmp_path, lambda event: None)
     assert outcome.status == DONE

@@ -11,6 +11,7 @@ from typing import IO, Sequence
 
 from rigorbench import __version__
 from rigorbench.cli import ab, analyze, compare, export, lint, power, report, run, runs
+from rigorbench.cli import listing
 from rigorbench.cli.parser import HelpRequested, Parser
 from rigorbench.errors import UserError
 from rigorbench.experiment.runner import Interrupted
@@ -24,6 +25,7 @@ COMMANDS = {
     "analyze": analyze,
     "power": power,
     "report": report,
+    "list": listing,
     "ab": ab,
     "run": run,
     "runs": runs,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 from pathlib import Path
 from typing import IO
 
@@ -19,7 +20,9 @@ from rigorbench.experiment.options import (
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import format_duration, make_reporter
-from rigorbench.experiment.runner import ExperimentResult, resume_experiment, start_experiment
+from rigorbench.experiment.runner import BUILDS_DIR, ExperimentResult, list_experiment, resume_experiment, start_experiment
+from rigorbench.harness.base import BuildSpec
+from rigorbench.report.listing import render_selection
 from rigorbench.store import DEFAULT_STORE, ResultStore
 
 SUMMARY = "build and run a baseline and a contender as randomized interleaved trials, then compare"
@@ -29,7 +32,12 @@ Run two versions of a JMH benchmark project as a designed experiment and compare
 
 Each version is a directory (looked up inside PATH first, then as given) or a git revision
 of the repository holding PATH (checked out into a temporary worktree; your working tree is
-not touched). Both are built once with Maven. Then every trial runs every version once, in
+not touched). Both are built once: a Maven project with 'mvn package' (in a multi-module
+build, 'mvn -pl MODULE -am package' from the root, where MODULE is the module that depends
+on jmh-core), a Gradle project with its wrapper's 'jmhJar' task, or --build-command. The jars
+of clean commits are cached next to the store, so a second run of the same revisions does
+not rebuild. Benchmarks that only one version has are reported and not run (--list shows
+them before anything runs). Then every trial runs every version once, in
 a fresh random order (randomized multiple interleaved trials), so slow drifts of a noisy
 machine hit both alike. Every finished trial is committed to the results store at once:
 Ctrl-C or a crash loses at most the running trial, and --resume continues where it stopped.
@@ -42,21 +50,47 @@ EPILOG = """\
 examples:
   rigorbench ab examples/jmh-demo --base v1 --contender v2 --quick
   rigorbench ab . --base main --contender HEAD --trials 5 --bench 'Parse.*' --fail-on regression
+  rigorbench ab . --module benchmarks --base v1.2 --contender HEAD --bench 'Queue.*' --list
+  rigorbench ab . --base HEAD~1 --contender HEAD --java /usr/lib/jvm/temurin-21 --build-command "./build.sh bench"
   rigorbench ab --resume 3 --store .rigorbench/results.db
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     versions = parser.add_argument_group("versions")
-    versions.add_argument("path", nargs="?", metavar="PATH", help="the benchmark project (a Maven project with JMH benchmarks)")
+    versions.add_argument("path", nargs="?", metavar="PATH", help="the benchmark project: a Maven or Gradle project with JMH benchmarks (the repository root or any module)")
     versions.add_argument("--base", metavar="REV|DIR", help="the baseline version")
     versions.add_argument("--contender", metavar="REV|DIR", help="the contender version")
     versions.add_argument("--base-label", metavar="NAME", help="label of the baseline (default: as given to --base)")
     versions.add_argument("--contender-label", metavar="NAME", help="label of the contender (default: as given to --contender)")
+    add_build_arguments(parser)
     add_experiment_arguments(parser)
     add_statistics_arguments(parser)
     add_output_arguments(parser)
     add_html_argument(parser)
+
+
+def add_build_arguments(parser: argparse.ArgumentParser, listing: bool = True) -> None:
+    build = parser.add_argument_group("build", "How each version is built (inferred from pom.xml or build.gradle unless given).")
+    build.add_argument("--module", metavar="NAME", help="the benchmark module of a multi-module build (path from the root, directory name or artifactId); needed when several modules use JMH")
+    build.add_argument("--build-command", metavar="CMD", help="build with CMD instead, run in each version's PATH; split like a shell command line but run without a shell (write 'sh -c \"...\"' to have one)")
+    build.add_argument("--jar", metavar="PATH-OR-GLOB", help="the benchmark jar the build makes, relative to PATH (default: found in the module's target/ or build/libs/)")
+    build.add_argument("--java", metavar="JDK", help="build and run with this JDK (its home directory or its java executable); recorded with the run")
+    build.add_argument("--no-build-cache", action="store_true", help="always build; by default the jars of clean commits are kept next to the store and reused")
+    if listing:
+        build.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only one has), estimate the run's duration, and stop")
+
+
+def build_spec_from(args: argparse.Namespace) -> BuildSpec:
+    command = None
+    if args.build_command is not None:
+        try:
+            command = tuple(shlex.split(args.build_command))
+        except ValueError as error:
+            raise UsageError(f"--build-command: {error}") from None
+        if not command:
+            raise UsageError("--build-command must not be empty")
+    return BuildSpec(command=command, jar=args.jar, module=args.module, java_home=args.java)
 
 
 def add_experiment_arguments(parser: argparse.ArgumentParser) -> None:
@@ -105,9 +139,10 @@ def run_settings_from(args: argparse.Namespace):
 def _plan(args: argparse.Namespace) -> ExperimentPlan:
     if not (args.path and args.base and args.contender):
         raise UsageError("give PATH --base REV|DIR --contender REV|DIR, or --resume RUN_ID --store DB")
+    build = build_spec_from(args)
     versions = (
-        VersionSpec(args.base_label or args.base, args.base),
-        VersionSpec(args.contender_label or args.contender, args.contender),
+        VersionSpec(args.base_label or args.base, args.base, build),
+        VersionSpec(args.contender_label or args.contender, args.contender, build),
     )
     trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
     return ExperimentPlan(args.path, "jmh", versions, trials, args.order, args.seed, run_settings_from(args))
@@ -124,14 +159,25 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
             return conclude(store, result, labels[0], labels[1:], args, stdout, reporter)
     plan = _plan(args)
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
+    if args.list:
+        return print_listing(plan, Path(store_path).parent, args, stdout, reporter)
     with ResultStore.open(store_path) as store:
         try:
-            result = start_experiment(plan, store, reporter, before_build(args, reporter))
+            result = start_experiment(plan, store, reporter, before_build(args, reporter), not args.no_build_cache)
         except LintFailed as error:
             stderr.write(f"rigorbench: {error}\n")
             return 1
         labels = [v.label for v in plan.versions]
         return conclude(store, result, labels[0], labels[1:], args, stdout, reporter)
+
+
+def print_listing(plan: ExperimentPlan, store_dir: Path, args: argparse.Namespace, stdout: IO[str], reporter) -> int:
+    """``--list``: build (or take from the cache), list, estimate, and stop."""
+    cache = None if args.no_build_cache else store_dir / BUILDS_DIR
+    selection = list_experiment(plan.project, plan.harness, plan.versions, plan.settings, reporter, cache)
+    reporter.close()
+    stdout.write(render_selection(selection, plan.settings, plan.trials))
+    return 0
 
 
 def before_build(args: argparse.Namespace, reporter):

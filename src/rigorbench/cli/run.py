@@ -11,7 +11,8 @@ from rigorbench.cli.parser import UsageError, fraction, positive_int
 from rigorbench.cli.prelint import LintFailed, add_lint_arguments
 from rigorbench.experiment.config import load_config
 from rigorbench.experiment.progress import make_reporter
-from rigorbench.experiment.runner import resume_experiment, start_experiment
+from rigorbench.experiment.runner import BUILDS_DIR, list_experiment, resume_experiment, start_experiment
+from rigorbench.report.listing import render_selection
 from rigorbench.store import ResultStore
 
 SUMMARY = "run the experiment described in a rigorbench.toml file (two or more versions)"
@@ -38,6 +39,8 @@ _COMPARE_TYPES = {"threshold": fraction, "confidence": fraction, "alpha": fracti
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", nargs="?", default="rigorbench.toml", metavar="CONFIG", help="the experiment file (default: rigorbench.toml)")
     parser.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run of this experiment's store")
+    parser.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only some have), estimate the run's duration, and stop")
+    parser.add_argument("--no-build-cache", action="store_true", help="always build (the file's [build] cache = false does the same)")
     add_lint_arguments(parser.add_argument_group("lint"))
     add_statistics_arguments(parser)
     add_output_arguments(parser)
@@ -65,6 +68,14 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     config = load_config(args.config)
     _apply_file_settings(args, config.compare)
     reporter = make_reporter(stderr)
+    use_cache = config.build_cache and not args.no_build_cache
+    if args.list:
+        plan = config.plan
+        cache = config.store.parent / BUILDS_DIR if use_cache else None
+        selection = list_experiment(plan.project, plan.harness, plan.versions, plan.settings, reporter, cache)
+        reporter.close()
+        stdout.write(render_selection(selection, plan.settings, plan.trials))
+        return 0
     labels = [v.label for v in config.plan.versions]
     contenders = [label for label in labels if label != config.baseline]
     with ResultStore.open(config.store) as store:
@@ -72,7 +83,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
             result = resume_experiment(args.resume, store, reporter)
         else:
             try:
-                result = start_experiment(config.plan, store, reporter, before_build(args, reporter))
+                result = start_experiment(config.plan, store, reporter, before_build(args, reporter), use_cache)
             except LintFailed as error:
                 stderr.write(f"rigorbench: {error}\n")
                 return 1

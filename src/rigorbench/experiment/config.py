@@ -15,6 +15,14 @@
     [[versions]]
     label = "v2"
     source = "v2"
+    java_home = "/usr/lib/jvm/temurin-21"   # build settings may differ per version
+
+    [build]                        # how every version is built (inferred when absent)
+    module = "benchmarks"          # the JMH module of a multi-module build
+    command = "mvn -B -q -DskipTests -Pbench package"   # no shell; a string or a list
+    jar = "benchmarks/target/*-jmh.jar"                 # relative to project
+    java_home = "/usr/lib/jvm/java-17"
+    cache = true                   # reuse jars of clean commits
 
     [jmh]
     forks = 2
@@ -39,6 +47,7 @@ Unknown keys are errors (a typo must not silently fall back to a default).
 from __future__ import annotations
 
 import re
+import shlex
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,10 +56,14 @@ from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import InputError, UserError
 from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, jmh_time, parse_params, seconds, settings_with
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
+from rigorbench.harness.base import BuildSpec
 
 _EXPERIMENT_KEYS = {"project", "trials", "order", "seed", "store", "baseline", "harness"}
 _JMH_KEYS = {"forks", "warmup_iterations", "iterations", "warmup_time", "iteration_time", "include",
              "params", "jvm_args", "profilers", "timeout", "mode", "time_unit", "threads"}
+_BUILD_KEYS = {"command", "jar", "module", "java_home", "cache"}
+# A version's own build settings (over the [build] table's).
+_VERSION_KEYS = {"label", "source", "build_command", "jar", "module", "java_home"}
 _COMPARE_KEYS = {"threshold", "confidence", "resamples", "statistic", "test", "alpha", "metric",
                  "correction", "fail_on", "format"}
 
@@ -62,6 +75,7 @@ class ExperimentConfig:
     store: Path
     baseline: str
     compare: dict = field(default_factory=dict)
+    build_cache: bool = True
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -110,10 +124,12 @@ def _table(data: dict, name: str, allowed: set[str]) -> dict:
 
 
 def _build(path: Path, data: dict) -> ExperimentConfig:
-    unknown = sorted(set(data) - {"experiment", "versions", "jmh", "compare"})
+    unknown = sorted(set(data) - {"experiment", "versions", "jmh", "compare", "build"})
     if unknown:
-        raise _KeyError(unknown[0], f"unknown table [{unknown[0]}]; allowed: experiment, versions, jmh, compare")
+        raise _KeyError(unknown[0], f"unknown table [{unknown[0]}]; allowed: experiment, versions, build, jmh, compare")
     experiment = _table(data, "experiment", _EXPERIMENT_KEYS)
+    build_table = _table(data, "build", _BUILD_KEYS)
+    common_build = _build_spec(build_table, "command")
     jmh = _table(data, "jmh", _JMH_KEYS)
     compare = _table(data, "compare", _COMPARE_KEYS)
     versions = data.get("versions")
@@ -123,7 +139,11 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
     for version in versions:
         if not isinstance(version, dict) or "source" not in version:
             raise _KeyError("versions", "every [[versions]] needs a source (a directory or a git revision)")
-        specs.append(VersionSpec(str(version.get("label", version["source"])), str(version["source"])))
+        unknown = sorted(set(version) - _VERSION_KEYS)
+        if unknown:
+            raise _KeyError(unknown[0], f"[[versions]]: unknown key {unknown[0]!r}; allowed keys are {', '.join(sorted(_VERSION_KEYS))}")
+        build = common_build.merged(_build_spec(version, "build_command"))
+        specs.append(VersionSpec(str(version.get("label", version["source"])), str(version["source"]), build))
     base_dir = path.parent
     project = base_dir / str(experiment.get("project", "."))
     settings = _keyed(_run_settings, jmh)
@@ -136,7 +156,26 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
     if baseline not in {s.label for s in specs}:
         raise _KeyError("baseline", f"baseline {baseline!r} is not one of the version labels")
     store = base_dir / str(experiment.get("store", ".rigorbench/results.db"))
-    return ExperimentConfig(path, plan, store, baseline, dict(compare))
+    cache = build_table.get("cache", True)
+    if not isinstance(cache, bool):
+        raise _KeyError("cache", "[build] cache must be true or false")
+    return ExperimentConfig(path, plan, store, baseline, dict(compare), cache)
+
+
+def _build_spec(table: dict, command_key: str) -> BuildSpec:
+    """Build settings from ``table`` (``[build]`` or one ``[[versions]]``)."""
+    command = table.get(command_key)
+    if isinstance(command, str):
+        try:
+            command = shlex.split(command)
+        except ValueError as error:
+            raise _KeyError(command_key, f"{command_key}: {error}") from None
+    if command is not None and (not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command)):
+        raise _KeyError(command_key, f"{command_key} must be a non-empty string or list of strings")
+    for key in ("jar", "module", "java_home"):
+        if key in table and not isinstance(table[key], str):
+            raise _KeyError(key, f"{key} must be a string")
+    return BuildSpec(tuple(command) if command is not None else None, table.get("jar"), table.get("module"), table.get("java_home"))
 
 
 def _run_settings(jmh: dict):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rigorbench.errors import UserError
-from rigorbench.harness.base import RunSettings
+from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.store.api import Execution
 
 ORDERS = ("rmit", "sequential")
@@ -22,10 +22,11 @@ ORDERS = ("rmit", "sequential")
 
 @dataclass(frozen=True)
 class VersionSpec:
-    """A version as the user named it: a directory or a git revision, and its label."""
+    """A version as the user named it: a directory or a git revision, its label, and how to build it."""
 
     label: str
     source: str
+    build: BuildSpec = BuildSpec()
 
 
 @dataclass(frozen=True)

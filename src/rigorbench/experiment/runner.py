@@ -14,7 +14,7 @@ import re
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator
@@ -22,10 +22,12 @@ from typing import Callable, Iterator
 from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
-from rigorbench.experiment.progress import Reporter
-from rigorbench.experiment.versions import PreparedVersion, prepare_version, remove_worktree
+from rigorbench.experiment.progress import Reporter, format_duration
+from rigorbench.experiment.selection import Selection, cases, estimated_seconds, exact_includes, select_benchmarks
+from rigorbench.experiment.versions import PreparedVersion, cache_scope, prepare_version, remove_worktree
 from rigorbench.harness import get_harness
-from rigorbench.harness.base import Build, Harness, HarnessError, RunSettings
+from rigorbench.harness.base import Build, BuildSpec, Harness, HarnessError, RunSettings
+from rigorbench.harness.cache import BuildCache
 from rigorbench.harness.environment import capture_environment, fitness_warnings
 from rigorbench.store import ResultStore
 from rigorbench.store.api import RunInfo
@@ -64,13 +66,14 @@ BeforeBuild = Callable[[str, Path], None]
 @contextlib.contextmanager
 def built_versions(
     project: Path, specs: tuple[VersionSpec, ...], harness: Harness, reporter: Reporter,
-    before_build: BeforeBuild | None = None,
+    before_build: BeforeBuild | None = None, cache_dir: Path | None = None,
 ) -> Iterator[dict[str, tuple[PreparedVersion, Build]]]:
     """Check out and build every version; remove temporary worktrees afterwards.
 
     ``before_build(label, source_dir)`` runs on each checked-out version before it is built
     (``ab`` and ``run`` lint the benchmark sources there); an exception from it stops the
-    experiment before anything is built or stored.
+    experiment before anything is built or stored. With ``cache_dir``, the jars of clean
+    commits are kept there and reused (see :mod:`rigorbench.harness.cache`).
     """
     scratch = Path(tempfile.mkdtemp(prefix="rigorbench-"))
     prepared: list[PreparedVersion] = []
@@ -81,14 +84,7 @@ def built_versions(
             prepared.append(version)
             if before_build is not None:
                 before_build(spec.label, version.project_dir)
-            where = version.info.commit[:12] if version.worktree and version.info.commit else str(version.project_dir)
-            reporter.message(f"building {spec.label} ({where}) ...")
-            try:
-                build = harness.build(version.project_dir, reporter.message)
-            except HarnessError as error:
-                raise UserError(f"version {spec.label}: {error}") from None
-            reporter.message(f"built {spec.label} in {build.seconds:.0f} s")
-            builds[spec.label] = (version, build)
+            builds[spec.label] = (version, _build(version, spec, harness, reporter, cache_dir))
         yield builds
     finally:
         for version in prepared:
@@ -97,8 +93,52 @@ def built_versions(
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _build(version: PreparedVersion, spec: VersionSpec, harness: Harness, reporter: Reporter, cache_dir: Path | None) -> Build:
+    where = version.info.commit[:12] if version.worktree and version.info.commit else str(version.project_dir)
+    reporter.message(f"building {spec.label} ({where}) ...")
+    cache = BuildCache(cache_dir, cache_scope(version)) if cache_dir is not None else None
+    try:
+        build = harness.build(version.project_dir, spec.build, reporter.message, cache)
+    except HarnessError as error:
+        raise UserError(f"version {spec.label}: {error}") from None
+    if build.cached:
+        reporter.message(f"{spec.label}: build cache hit, not rebuilt")
+    else:
+        kept = "; kept in the build cache" if cache is not None and cache.scope and build.artifact.is_relative_to(cache_dir) else ""
+        reporter.message(f"built {spec.label} in {format_duration(build.seconds)}{kept}")
+    return build
+
+
+def list_selection(builds: dict, harness: Harness, settings: RunSettings) -> Selection:
+    """Each built version's benchmarks under ``settings``, and which all versions share."""
+    listings = {}
+    for label, (_, build) in builds.items():
+        try:
+            listings[label] = harness.list_benchmarks(build, settings)
+        except HarnessError as error:
+            raise UserError(f"version {label}: {error}") from None
+    return select_benchmarks(listings)
+
+
+def _select(builds: dict, harness: Harness, settings: RunSettings, reporter: Reporter) -> tuple[RunSettings, Selection]:
+    """Narrow ``settings`` to the benchmarks every version has; report the others."""
+    selection = list_selection(builds, harness, settings)
+    counts = ", ".join(f"{label} {len(found)}" for label, found in selection.listings.items())
+    if not selection.common:
+        selected = f" matching {' '.join(settings.include)}" if settings.include else ""
+        raise UserError(f"no benchmark{selected} is in every version (benchmarks per version: {counts})")
+    for name, labels in selection.partial.items():
+        reporter.message(f"not run: {name} is only in {', '.join(labels)}")
+    for name, difference in selection.param_differences.items():
+        reporter.message(f"warning: {name} has other @Param values per version ({difference}); unmatched cases are not compared")
+    if selection.partial:
+        settings = replace(settings, include=exact_includes(selection.common))
+    return settings, selection
+
+
 def start_experiment(
-    plan: ExperimentPlan, store: ResultStore, reporter: Reporter, before_build: BeforeBuild | None = None
+    plan: ExperimentPlan, store: ResultStore, reporter: Reporter, before_build: BeforeBuild | None = None,
+    build_cache: bool = True,
 ) -> ExperimentResult:
     """Plan, build, create the run in the store, and execute it."""
     harness = get_harness(plan.harness)
@@ -107,23 +147,55 @@ def start_experiment(
         raise UserError(f"{plan.project}: no such project directory")
     for warning in fitness_warnings(capture_environment(), plan.settings):
         reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
-    with built_versions(project, plan.versions, harness, reporter, before_build) as builds:
-        settings = {"run": plan.settings.as_dict(), "trials": plan.trials}
+    cache_dir = build_cache_dir(store) if build_cache else None
+    with built_versions(project, plan.versions, harness, reporter, before_build, cache_dir) as builds:
+        run_settings, selection = _select(builds, harness, plan.settings, reporter)
+        settings = {
+            "run": run_settings.as_dict(), "trials": plan.trials,
+            "build": {v.label: v.build.as_dict() for v in plan.versions},
+            "not_run": {name: list(labels) for name, labels in selection.partial.items()},
+            "build_cache": build_cache,
+        }
         run_id = store.create_run(
             harness=plan.harness, project=str(project), order=plan.order, seed=plan.seed, settings=settings,
             versions=[builds[v.label][0].info for v in plan.versions], schedule=plan.schedule(),
             tool_version=__version__,
         )
-        reporter.message(f"run {run_id}: {plan.trials} trials x {len(plan.versions)} versions, order {plan.order}, seed {plan.seed}")
+        reporter.message(
+            f"run {run_id}: {plan.trials} trials x {len(plan.versions)} versions x {len(selection.common)} benchmarks,"
+            f" order {plan.order}, seed {plan.seed}; about {format_duration(estimated_seconds(selection, run_settings, plan.trials))}"
+        )
         return execute_run(store, store.run(run_id), harness, builds, reporter)
+
+
+BUILDS_DIR = "builds"
+
+
+def build_cache_dir(store: ResultStore) -> Path:
+    """The build cache sits next to the store (``.rigorbench/builds``)."""
+    return Path(store.path).parent / BUILDS_DIR
+
+
+def list_experiment(
+    project: str, harness_name: str, versions: tuple[VersionSpec, ...], settings: RunSettings,
+    reporter: Reporter, cache_dir: Path | None,
+) -> Selection:
+    """Build (or take from the cache) every version and list what each has; runs nothing."""
+    harness = get_harness(harness_name)
+    if not Path(project).is_dir():
+        raise UserError(f"{project}: no such project directory")
+    with built_versions(Path(project), versions, harness, reporter, cache_dir=cache_dir) as builds:
+        return list_selection(builds, harness, settings)
 
 
 def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter) -> ExperimentResult:
     """Rebuild the run's versions and execute only what the store does not have yet."""
     run = store.run(run_id)
     harness = get_harness(run.harness)
-    specs = tuple(VersionSpec(v.label, v.source) for v in run.versions)
-    with built_versions(Path(run.project), specs, harness, reporter) as builds:
+    build_settings = run.settings.get("build", {})
+    specs = tuple(VersionSpec(v.label, v.source, BuildSpec.from_dict(build_settings.get(v.label))) for v in run.versions)
+    cache_dir = build_cache_dir(store) if run.settings.get("build_cache", True) else None
+    with built_versions(Path(run.project), specs, harness, reporter, cache_dir=cache_dir) as builds:
         for stored in run.versions:
             now = builds[stored.label][0].info
             if stored.commit and now.commit and stored.commit != now.commit and not stored.dirty:
@@ -138,7 +210,7 @@ def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter) -> Ex
 
 def _expected_iterations(harness: Harness, build: Build, settings: RunSettings) -> int:
     try:
-        benchmarks = len(harness.list_benchmarks(build, settings))
+        benchmarks = sum(cases(b.params, settings) for b in harness.list_benchmarks(build, settings))
     except Exception:  # only an estimate for the progress bar; the run itself reports errors
         benchmarks = 1
     return max(1, benchmarks) * settings.forks * (settings.warmup_iterations + settings.iterations)
@@ -197,6 +269,7 @@ def _environment(version: PreparedVersion, build: Build) -> dict[str, str]:
     environment = capture_environment()
     environment.update({f"tool.{k}": str(v) for k, v in build.tool_versions.items()})
     environment["rigorbench_version"] = __version__
+    environment["build.cached"] = str(build.cached).lower()
     environment["version.source"] = version.info.source
     if version.info.commit:
         environment["version.commit"] = version.info.commit

@@ -79,3 +79,19 @@ def remove_worktree(project: Path, worktree: Path) -> None:
     top = _git(["rev-parse", "--show-toplevel"], project)
     root = Path(top.stdout.strip()) if top.returncode == 0 else project
     _git(["worktree", "remove", "--force", str(worktree)], root)
+
+
+def cache_scope(version: PreparedVersion) -> str | None:
+    """What names a version's sources for the build cache: its commit and its project's
+    path inside the repository; None when the tree is dirty or not under git."""
+    if not version.info.commit or version.info.dirty is not False:
+        return None
+    if version.worktree is not None:
+        top = version.worktree
+    else:
+        found = _git(["rev-parse", "--show-toplevel"], version.project_dir)
+        if found.returncode != 0:
+            return None
+        top = Path(found.stdout.strip())
+    relative = os.path.relpath(version.project_dir.resolve(), Path(top).resolve())
+    return f"{version.info.commit}:{relative}"

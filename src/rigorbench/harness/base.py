@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Callable, Mapping, Protocol
+
+if TYPE_CHECKING:
+    from rigorbench.harness.cache import BuildCache
 
 from rigorbench.model import Series
 
@@ -69,6 +72,45 @@ class RunSettings:
 
 
 @dataclass(frozen=True)
+class BuildSpec:
+    """How one version is built and run, where the user said so (None: inferred).
+
+    ``command`` is an argument list run in the version's project directory (no shell);
+    ``jar`` a path or glob relative to it; ``module`` the benchmark module of a multi-module
+    build (directory or artifactId); ``java_home`` the JDK that builds and runs it.
+    """
+
+    command: tuple[str, ...] | None = None
+    jar: str | None = None
+    module: str | None = None
+    java_home: str | None = None
+
+    def as_dict(self) -> dict:
+        return {
+            "command": list(self.command) if self.command is not None else None,
+            "jar": self.jar, "module": self.module, "java_home": self.java_home,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping | None) -> "BuildSpec":
+        data = data or {}
+        command = data.get("command")
+        return cls(
+            command=tuple(command) if command is not None else None,
+            jar=data.get("jar"), module=data.get("module"), java_home=data.get("java_home"),
+        )
+
+    def merged(self, other: "BuildSpec") -> "BuildSpec":
+        """``other``'s settings where it has them, else ours (a version's over the file's)."""
+        return BuildSpec(*(theirs if theirs is not None else ours
+                           for ours, theirs in zip(_fields(self), _fields(other))))
+
+
+def _fields(spec: BuildSpec) -> tuple:
+    return spec.command, spec.jar, spec.module, spec.java_home
+
+
+@dataclass(frozen=True)
 class Build:
     """A built version: what ``run_trial`` needs to run it."""
 
@@ -76,6 +118,18 @@ class Build:
     artifact: Path                    # e.g. target/benchmarks.jar
     tool_versions: Mapping[str, str] = field(default_factory=dict)  # e.g. {"maven": "3.8.7", "jmh": "1.37"}
     seconds: float = 0.0
+    java_command: tuple[str, ...] = ()   # the JVM that runs the artifact (empty: the harness's)
+    main_class: str | None = None     # run as ``-cp ARTIFACT MAIN`` when the manifest names another main
+    cached: bool = False              # taken from the build cache, not built now
+    description: str = ""             # how it was built, one line (for messages)
+
+
+@dataclass(frozen=True)
+class ListedBenchmark:
+    """A benchmark a built version has, with its parameters' default values."""
+
+    name: str
+    params: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,11 +174,12 @@ class HarnessError(Exception):
 class Harness(Protocol):
     name: str
 
-    def build(self, project_dir: Path, log: Callable[[str], None]) -> Build:
-        """Build the benchmarks of one version (raises HarnessError with the output tail)."""
+    def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache: "BuildCache | None" = None) -> Build:
+        """Build the benchmarks of one version, or take them from ``cache`` (raises
+        HarnessError with the output tail)."""
 
-    def list_benchmarks(self, build: Build, settings: RunSettings) -> list[str]:
-        """Fully qualified names of the benchmarks ``settings`` selects."""
+    def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
+        """The benchmarks ``settings`` selects, with their parameters."""
 
     def run_trial(
         self,

@@ -14,88 +14,140 @@ instance might be running" message rather than measuring a contended machine.
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
+import shutil
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 from rigorbench.errors import UserError
-from rigorbench.harness.base import FAILED, Build, HarnessError, Progress, RunSettings, TrialOutcome
+from rigorbench.harness import gradle
+from rigorbench.harness.base import FAILED, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
+from rigorbench.harness.cache import BuildCache
 from rigorbench.harness.jmh_console import ConsoleTracker
-from rigorbench.harness.jmh_jar import find_benchmarks_jar, jmh_version
+from rigorbench.harness.jmh_jar import find_benchmarks_jar, jar_from_pattern, jmh_version
+from rigorbench.harness.jmh_layout import BuildLayout, plan_build
 from rigorbench.harness.jmh_results import trial_outcome
 from rigorbench.harness.process import DEFAULT_GRACE_S, describe_command, run_streamed, strip_ansi, tail
-from rigorbench.harness.tools import java_version, maven_version
+from rigorbench.harness.tools import java_version, maven_version, resolve_java
 
-DEFAULT_BUILD_COMMAND = ("mvn", "-q", "-B", "-DskipTests", "package")
 DEFAULT_JAVA_COMMAND = ("java",)
 RESULT_FILE, CONSOLE_LOG, COMMAND_FILE = "result.json", "console.log", "command.txt"
 BUILD_TAIL_LINES = 20
 LIST_TIMEOUT_S = 120.0
 _BENCHMARK_NAME = re.compile(r"[\w$.]+")
+_PARAM_LINE = re.compile(r'^\s+param "([^"]+)" = \{(.*)\}\s*$')
 
 
 class JmhHarness:
-    """Builds with Maven (or ``build_command``) and runs JMH uber-jars.
+    """Builds a version's JMH benchmark jar (Maven, Gradle or a given command) and runs it.
 
     ``java_command`` is the launcher and options of the *host* JVM (JMH's own process,
-    which only orchestrates), e.g. ``("java", "-Djava.io.tmpdir=/scratch")``. Forked
-    benchmark JVMs inherit these options unless ``RunSettings.jvm_args`` is set.
+    which only orchestrates), e.g. ``("java", "-Djava.io.tmpdir=/scratch")``; a version's
+    ``java_home`` replaces the launcher. Forked benchmark JVMs inherit these options unless
+    ``RunSettings.jvm_args`` is set.
     """
 
     name = "jmh"
 
-    def __init__(
-        self,
-        build_command: Sequence[str] = DEFAULT_BUILD_COMMAND,
-        java_command: Sequence[str] = DEFAULT_JAVA_COMMAND,
-        kill_grace_s: float = DEFAULT_GRACE_S,
-    ) -> None:
-        if not build_command or not java_command:
-            raise ValueError("build_command and java_command must not be empty")
-        self.build_command = tuple(build_command)
+    def __init__(self, java_command: Sequence[str] = DEFAULT_JAVA_COMMAND, kill_grace_s: float = DEFAULT_GRACE_S) -> None:
+        if not java_command:
+            raise ValueError("java_command must not be empty")
         self.java_command = tuple(java_command)
         self.kill_grace_s = kill_grace_s
 
-    def build(self, project_dir: Path, log: Callable[[str], None]) -> Build:
-        """Run the build command in ``project_dir`` and find the benchmark jar it made."""
+    def java_for(self, spec: BuildSpec) -> tuple[tuple[str, ...], dict[str, str] | None]:
+        """The launcher for ``spec`` and the build's environment (None: unchanged)."""
+        if spec.java_home is None:
+            return self.java_command, None
+        home, java = resolve_java(spec.java_home)
+        env = {**os.environ, "JAVA_HOME": str(home), "PATH": f"{home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
+        return (str(java), *self.java_command[1:]), env
+
+    def build_identity(self, spec: BuildSpec) -> dict:
+        """What, besides the sources, decides the jar: the build settings and the JDK."""
+        java, _ = self.java_for(spec)
+        return {"harness": self.name, "spec": spec.as_dict(), "java": java_version(java[0]),
+                "java_path": shutil.which(java[0]) or java[0]}
+
+    def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache: BuildCache | None = None) -> Build:
+        """Build ``project_dir`` (or take the jar from ``cache``) and find the benchmark jar."""
         project_dir = Path(project_dir).resolve()  # the jar path must not depend on the child's cwd
         if not project_dir.is_dir():
             raise HarnessError(f"{project_dir}: no such project directory")
-        command = describe_command(self.build_command)
-        log(f"$ {command}   (in {project_dir})")
-        try:
-            run = run_streamed(self.build_command, cwd=project_dir)
-        except HarnessError as error:
-            hint = f"is {self.build_command[0]} installed and on the PATH?"
-            raise HarnessError(f"{project_dir}: {error} ({hint})") from None
-        if run.returncode != 0:
-            lines = [strip_ansi(line) for line in run.lines]
-            raise HarnessError(
-                f"{project_dir}: build failed: `{command}` exited with code {run.returncode}; "
-                f"last lines of its output:\n{tail(lines, BUILD_TAIL_LINES)}"
-            )
-        jar = find_benchmarks_jar(project_dir)
-        log(f"benchmark jar: {jar}")
-        return Build(project_dir=project_dir, artifact=jar, tool_versions=self.tool_versions(jar), seconds=run.seconds)
+        java, env = self.java_for(spec)
+        layout = plan_build(project_dir, spec)
+        identity = self.build_identity(spec)
+        cached = cache.get(identity) if cache is not None else None
+        if cached is not None:
+            meta = cached.meta
+            log(f"build cache hit: {cached.artifact} (built in {meta.get('seconds', 0):.0f} s on {meta.get('built', '?')})")
+            return Build(project_dir, cached.artifact, dict(meta.get("tool_versions", {})), 0.0, java,
+                         meta.get("main_class"), cached=True, description=str(meta.get("description", "")))
+        seconds = self._run_build(layout, env, log)
+        jar = jar_from_pattern(spec.jar, project_dir) if spec.jar else find_benchmarks_jar(layout.jar_dirs)
+        log(f"benchmark jar: {jar.path}")
+        versions = self.tool_versions(jar.path, java[0], layout)
+        description = f"{layout.describe()}: {describe_command(layout.command)}"
+        build = Build(project_dir, jar.path, versions, seconds, java, jar.main_class, description=description)
+        if cache is not None:
+            meta = {"tool_versions": versions, "seconds": seconds, "main_class": jar.main_class,
+                    "description": description, "built": time.strftime("%Y-%m-%d %H:%M")}
+            kept = cache.put(identity, jar.path, meta)
+            if kept is not None:
+                build = replace(build, artifact=kept)
+        return build
 
-    def tool_versions(self, jar: Path) -> dict[str, str]:
+    def _run_build(self, layout: BuildLayout, env: dict | None, log: Callable[[str], None]) -> float:
+        command = describe_command(layout.command)
+        log(f"$ {command}   (in {layout.cwd})")
+        try:
+            run = run_streamed(layout.command, cwd=layout.cwd, env=env)
+        except HarnessError as error:
+            hint = f"is {layout.command[0]} installed and on the PATH?"
+            raise HarnessError(f"{layout.cwd}: {error} ({hint})") from None
+        if run.returncode == 0:
+            return run.seconds
+        lines = [strip_ansi(line) for line in run.lines]
+        offline = gradle.wrapper_offline_hint(layout.gradle_project, "\n".join(lines)) if layout.gradle_project else None
+        java_home = f"JAVA_HOME={shlex.quote(env['JAVA_HOME'])} " if env else ""
+        raise HarnessError(
+            f"build failed: `{command}` exited with code {run.returncode}"
+            + (f"; {offline}" if offline else "")
+            + f"\nreproduce it with: cd {shlex.quote(str(layout.cwd))} && {java_home}{command}"
+            + f"\nlast lines of its output:\n{tail(lines, BUILD_TAIL_LINES)}"
+        )
+
+    def tool_versions(self, jar: Path, java: str = "java", layout: BuildLayout | None = None) -> dict[str, str]:
         """JMH version of ``jar``, the Java version, and Maven's when Maven builds."""
-        versions = dict(java_version(self.java_command[0]))
+        versions = dict(java_version(java))
+        versions["java_path"] = shutil.which(java) or java
         jmh = jmh_version(jar)
         if jmh:
             versions["jmh"] = jmh
-        if Path(self.build_command[0]).name == "mvn":
-            maven = maven_version(self.build_command[0])
+        if layout is not None and layout.tool == "maven" and layout.command[0] == "mvn":
+            maven = maven_version("mvn")
             if maven:
                 versions["maven"] = maven
-        else:
-            versions["build_command"] = describe_command(self.build_command)
+        if layout is not None:
+            versions["build_tool"] = layout.tool
+            versions["build_command"] = describe_command(layout.command)
+            if layout.module:
+                versions["build_module"] = layout.module
         return versions
 
-    def list_benchmarks(self, build: Build, settings: RunSettings) -> list[str]:
-        """``java -jar benchmarks.jar -l [include...]``: the names JMH would run."""
-        jar = Path(build.artifact).resolve()
-        command = [*self.java_command, "-jar", str(jar), "-l", *checked_includes(settings.include)]
+    def launch(self, build: Build) -> list[str]:
+        """``java [options] -jar JAR`` or ``java [options] -cp JAR org.openjdk.jmh.Main``."""
+        jar = str(Path(build.artifact).resolve())
+        java = list(build.java_command or self.java_command)
+        return [*java, "-cp", jar, build.main_class] if build.main_class else [*java, "-jar", jar]
+
+    def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
+        """``-lp [include...]``: the benchmarks JMH would run, with their parameters."""
+        command = [*self.launch(build), "-lp", *checked_includes(settings.include)]
         run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S, grace_s=self.kill_grace_s)
         if run.timed_out or run.returncode != 0:
             why = "timed out" if run.timed_out else f"exited with code {run.returncode}"
@@ -113,7 +165,7 @@ class JmhHarness:
         work_dir.mkdir(parents=True, exist_ok=True)
         result_path, log_path = work_dir / RESULT_FILE, work_dir / CONSOLE_LOG
         result_path.unlink(missing_ok=True)  # a file left by an earlier attempt must not pass for this one's
-        command = trial_command(self.java_command, Path(build.artifact).resolve(), settings, result_path)
+        command = trial_command(self.launch(build), settings, result_path)
         (work_dir / COMMAND_FILE).write_text(describe_command(command) + "\n", encoding="utf-8")
         tracker = ConsoleTracker()
         try:
@@ -126,13 +178,13 @@ class JmhHarness:
         return trial_outcome(run, tracker, result_path, log_path, settings.timeout_s)
 
 
-def trial_command(java_command: Sequence[str], jar: Path, settings: RunSettings, result_path: Path) -> list[str]:
-    """The argument list of one trial::
+def trial_command(launch: Sequence[str], settings: RunSettings, result_path: Path) -> list[str]:
+    """The argument list of one trial, after the launcher (``java -jar JAR``)::
 
         java -jar benchmarks.jar [include...] -f F -wi W -i I -w T -r T [-bm M] [-tu U] [-t N]
              [-p name=v1,v2 ...] [-jvmArgs ARG ...] -prof gc [-prof P ...] -rf json -rff RESULT
     """
-    command = [*java_command, "-jar", str(jar), *checked_includes(settings.include)]
+    command = [*launch, *checked_includes(settings.include)]
     command += [
         "-f", str(settings.forks), "-wi", str(settings.warmup_iterations), "-i", str(settings.iterations),
         "-w", _option_value("warmup time", settings.warmup_time),
@@ -184,14 +236,19 @@ def jvm_args_options(jvm_args: Sequence[str]) -> list[str]:
     return ["-jvmArgs", f'"{arg}"' if " " in arg else arg]
 
 
-def parse_benchmark_list(lines: Sequence[str]) -> list[str]:
-    """The names under JMH's ``Benchmarks:`` heading (``-l`` output)."""
-    names: list[str] = []
+def parse_benchmark_list(lines: Sequence[str]) -> list[ListedBenchmark]:
+    """The names under JMH's ``Benchmarks:`` heading (``-l``/``-lp`` output), with the
+    ``  param "name" = {v1, v2}`` lines that ``-lp`` prints under each."""
+    found: list[ListedBenchmark] = []
     listing = False
     for line in lines:
-        text = line.strip()
-        if text.startswith("Benchmarks:"):
+        text = strip_ansi(line).rstrip()
+        if text.strip().startswith("Benchmarks:"):
             listing = True
-        elif listing and _BENCHMARK_NAME.fullmatch(text):
-            names.append(text)
-    return names
+        elif listing and (param := _PARAM_LINE.match(text)) and found:
+            values = tuple(v.strip() for v in param.group(2).split(", ")) if param.group(2).strip() else ()
+            last = found[-1]
+            found[-1] = ListedBenchmark(last.name, (*last.params, (param.group(1), values)))
+        elif listing and _BENCHMARK_NAME.fullmatch(text.strip()):
+            found.append(ListedBenchmark(text.strip()))
+    return found

@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from rigorbench.harness.base import HarnessError
 
@@ -62,6 +62,7 @@ def run_streamed(
     log_path: Path | None = None,
     timeout_s: float | None = None,
     grace_s: float = DEFAULT_GRACE_S,
+    env: Mapping[str, str] | None = None,
 ) -> ProcessResult:
     """Run ``command`` in ``cwd``; call ``on_line`` for every output line as it arrives.
 
@@ -69,6 +70,7 @@ def run_streamed(
     processes print while they die (JMH: "VM prematurely exited") is kept in the result
     and the log but not passed to ``on_line``. Any exception while reading (Ctrl-C's
     KeyboardInterrupt, an error in ``on_line``) stops the group and is re-raised.
+    ``env`` (None: ours) is the child's whole environment.
     Raises HarnessError when the program cannot be started.
     """
     started = time.monotonic()
@@ -76,6 +78,7 @@ def run_streamed(
         process = subprocess.Popen(
             [str(part) for part in command], cwd=cwd, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+            env=None if env is None else dict(env),
         )
     except OSError as error:
         raise HarnessError(f"cannot run {describe_command(command)}: {error.strerror or error}") from None

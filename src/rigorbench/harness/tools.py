@@ -10,12 +10,14 @@ version is None (or an empty dict).
 from __future__ import annotations
 
 import functools
+import os
 import re
 import shutil
 import subprocess
 import zipfile
 from pathlib import Path
 
+from rigorbench.errors import UserError
 from rigorbench.harness.process import strip_ansi
 
 PROBE_TIMEOUT_S = 20.0
@@ -111,3 +113,17 @@ def _probe(command: list[str]) -> str:
     except (OSError, subprocess.SubprocessError):
         return ""
     return done.stdout.decode("utf-8", "replace")
+
+
+def resolve_java(given: str) -> tuple[Path, Path]:
+    """``(java_home, java_executable)`` for ``--java PATH`` / ``java_home``: a JDK home
+    (holding ``bin/java``) or a ``java`` executable. Raises UserError when there is none."""
+    path = Path(given).expanduser()
+    executable = path / "bin" / "java" if path.is_dir() else path
+    if not executable.is_file() or not os.access(executable, os.X_OK):
+        found = shutil.which(given) if not path.is_dir() and os.sep not in given else None
+        if found is None:
+            raise UserError(f"JDK not found: {given} is neither a JDK home (with bin/java) nor a java executable")
+        executable = Path(found)
+    executable = executable.resolve()
+    return executable.parent.parent, executable

@@ -1,0 +1,81 @@
+"""Which benchmarks an experiment runs: those every version has.
+
+Two commits of a real project rarely have the same benchmarks: one was added, renamed or
+removed. A benchmark only some versions have cannot be compared, so it is reported and not
+run (running it costs time and its results would be dropped). The selection is made from
+each built version's own listing (JMH ``-lp``) before anything long starts, and narrowed
+with exact-name include patterns. Parameter values that differ between versions are
+reported too: those cases have no counterpart and are listed as unmatched by the
+comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from rigorbench.harness.base import ListedBenchmark, RunSettings
+
+
+@dataclass(frozen=True)
+class Selection:
+    labels: tuple[str, ...]
+    listings: Mapping[str, tuple[ListedBenchmark, ...]]
+    common: tuple[str, ...]                     # in every version, sorted
+    partial: Mapping[str, tuple[str, ...]]      # benchmark -> the versions that have it
+    param_differences: Mapping[str, str]        # benchmark -> "size: {..} in v1, {..} in v2"
+
+    def params_of(self, name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        for label in self.labels:
+            for listed in self.listings[label]:
+                if listed.name == name:
+                    return listed.params
+        return ()
+
+
+def select_benchmarks(listings: Mapping[str, Sequence[ListedBenchmark]]) -> Selection:
+    labels = tuple(listings)
+    by_label = {label: {b.name: b for b in listings[label]} for label in labels}
+    names = sorted({name for found in by_label.values() for name in found})
+    common = tuple(n for n in names if all(n in by_label[label] for label in labels))
+    partial = {n: tuple(label for label in labels if n in by_label[label]) for n in names if n not in common}
+    differences = {}
+    for name in common:
+        params = [dict(by_label[label][name].params) for label in labels]
+        differing = sorted({k for p in params for k in p if any(q.get(k) != p.get(k) for q in params)})
+        if differing:
+            differences[name] = "; ".join(
+                f"{key}: " + ", ".join(f"{{{', '.join(p.get(key, ()))}}} in {label}" for label, p in zip(labels, params))
+                for key in differing
+            )
+    return Selection(labels, {k: tuple(v) for k, v in listings.items()}, common, partial, differences)
+
+
+def exact_includes(names: Sequence[str]) -> tuple[str, ...]:
+    """JMH include regexes (Java syntax) that match exactly ``names``."""
+    return tuple("^" + name.replace(".", r"\.").replace("$", r"\$") + "$" for name in names)
+
+
+def cases(params: Sequence[tuple[str, tuple[str, ...]]], settings: RunSettings) -> int:
+    """Parameter combinations JMH runs for one benchmark (``-p`` overrides the defaults)."""
+    overrides = {name: values.split(",") for name, values in settings.params}
+    return math.prod(len(overrides.get(name, values)) or 1 for name, values in params)
+
+
+def _seconds(time_value: str) -> float:
+    units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "hr": 3600.0}
+    digits = "".join(ch for ch in time_value if ch.isdigit())
+    return float(digits or 0) * units.get(time_value[len(digits):], 1.0)
+
+
+# A forked JVM's start, JIT warm-up of JMH itself and teardown, as seen on the example.
+FORK_OVERHEAD_S = 1.0
+
+
+def estimated_seconds(selection: Selection, settings: RunSettings, trials: int) -> float:
+    """How long the trials of ``selection`` take, from the iteration times (an estimate)."""
+    per_fork = (settings.warmup_iterations * _seconds(settings.warmup_time)
+                + settings.iterations * _seconds(settings.iteration_time) + FORK_OVERHEAD_S)
+    total_cases = sum(cases(selection.params_of(name), settings) for name in selection.common)
+    return total_cases * settings.forks * per_fork * trials * len(selection.labels)

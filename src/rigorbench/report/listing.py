@@ -1,0 +1,43 @@
+"""The ``--list`` / ``rigorbench list`` text: what each version has, what runs, and how long."""
+
+from __future__ import annotations
+
+from rigorbench.experiment.progress import format_duration
+from rigorbench.experiment.selection import FORK_OVERHEAD_S, Selection, cases, estimated_seconds
+from rigorbench.harness.base import RunSettings
+
+
+def _params(params) -> str:
+    return " ".join(f"{name}={{{', '.join(values)}}}" for name, values in params)
+
+
+def render_selection(selection: Selection, settings: RunSettings, trials: int) -> str:
+    labels = selection.labels
+    names = sorted({*selection.common, *selection.partial})
+    rows = [("benchmark", "@Param values", *labels, "")]
+    for name in names:
+        having = selection.partial.get(name, labels)
+        note = ""
+        if name in selection.partial:
+            note = f"only in {', '.join(having)}: not run" if len(labels) > 1 else ""
+        elif name in selection.param_differences:
+            note = f"params differ: {selection.param_differences[name]}"
+        rows.append((name, _params(selection.params_of(name)), *("yes" if l in having else "-" for l in labels), note))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + (f"  {row[-1]}" if row[-1] else "")
+             for row in rows]
+    total_cases = sum(cases(selection.params_of(n), settings) for n in selection.common)
+    selected = f" matching {' '.join(settings.include)}" if settings.include else ""
+    summary = f"{len(selection.common)} benchmarks{selected} ({total_cases} cases)"
+    if len(labels) > 1:
+        summary += f" in every version; {len(selection.partial)} only in some (not run)"
+    lines += ["", summary]
+    if selection.common:
+        lines.append(
+            f"a run with these settings: {trials} trials x {len(labels)} versions x {total_cases} cases x "
+            f"{settings.forks} forks x ({settings.warmup_iterations} x {settings.warmup_time} warmup + "
+            f"{settings.iterations} x {settings.iteration_time} + ~{FORK_OVERHEAD_S:.0f} s JVM) = about "
+            f"{format_duration(estimated_seconds(selection, settings, trials))}"
+        )
+        lines.append("shorten it with --bench REGEX, --param NAME=VALUE, fewer --trials, --forks or --iterations, or a shorter --iteration-time")
+    return "\n".join(lines) + "\n"
