@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     build = build_spec_from(args)
     sources = args.version or ["."]
-    versions = tuple(VersionSpec(source if source != "." else args.path, source, build) for source in sources)
+    versions = tuple(VersionSpec(source if source != "." else "working tree", source, build) for source in sources)
     settings = settings_with(
         DEFAULT_SETTINGS, include=tuple(args.bench) if args.bench else None,
         params=parse_params(args.param) if args.param else None,

@@ -24,7 +24,7 @@ from rigorbench.errors import UserError
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.selection import Selection, cases, estimated_seconds, exact_includes, select_benchmarks
-from rigorbench.experiment.versions import PreparedVersion, cache_scope, prepare_version, remove_worktree
+from rigorbench.experiment.versions import PreparedVersion, cache_scope, checkout_root, prepare_version, remove_worktree
 from rigorbench.harness import get_harness
 from rigorbench.harness.base import Build, BuildSpec, Harness, HarnessError, RunSettings
 from rigorbench.harness.cache import BuildCache
@@ -96,14 +96,12 @@ def built_versions(
 def _build(version: PreparedVersion, spec: VersionSpec, harness: Harness, reporter: Reporter, cache_dir: Path | None) -> Build:
     where = version.info.commit[:12] if version.worktree and version.info.commit else str(version.project_dir)
     reporter.message(f"building {spec.label} ({where}) ...")
-    cache = BuildCache(cache_dir, cache_scope(version)) if cache_dir is not None else None
+    cache = BuildCache(cache_dir, cache_scope(version), checkout_root(version)) if cache_dir is not None else None
     try:
         build = harness.build(version.project_dir, spec.build, reporter.message, cache)
     except HarnessError as error:
         raise UserError(f"version {spec.label}: {error}") from None
-    if build.cached:
-        reporter.message(f"{spec.label}: build cache hit, not rebuilt")
-    else:
+    if not build.cached:  # a cache hit was reported by the harness, with the jar's path
         kept = "; kept in the build cache" if cache is not None and cache.scope and build.artifact.is_relative_to(cache_dir) else ""
         reporter.message(f"built {spec.label} in {format_duration(build.seconds)}{kept}")
     return build

@@ -81,17 +81,17 @@ def remove_worktree(project: Path, worktree: Path) -> None:
     _git(["worktree", "remove", "--force", str(worktree)], root)
 
 
+def checkout_root(version: PreparedVersion) -> Path | None:
+    """The top of the version's checkout (its worktree, or the git repository it is in)."""
+    if version.worktree is not None:
+        return version.worktree
+    found = _git(["rev-parse", "--show-toplevel"], version.project_dir)
+    return Path(found.stdout.strip()) if found.returncode == 0 else None
+
+
 def cache_scope(version: PreparedVersion) -> str | None:
-    """What names a version's sources for the build cache: its commit and its project's
-    path inside the repository; None when the tree is dirty or not under git."""
+    """What names a version's sources for the build cache: its commit, when the tree is
+    clean; None when it is dirty or not under git."""
     if not version.info.commit or version.info.dirty is not False:
         return None
-    if version.worktree is not None:
-        top = version.worktree
-    else:
-        found = _git(["rev-parse", "--show-toplevel"], version.project_dir)
-        if found.returncode != 0:
-            return None
-        top = Path(found.stdout.strip())
-    relative = os.path.relpath(version.project_dir.resolve(), Path(top).resolve())
-    return f"{version.info.commit}:{relative}"
+    return version.info.commit

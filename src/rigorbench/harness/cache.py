@@ -3,8 +3,8 @@
 Building a real project takes minutes (JCTools' benchmark module and its siblings: about a
 minute here). A clean commit built with the same settings by the same JDK gives the same
 jar, so a second ``ab`` of the same revisions, or ``--resume``, reuses it. The key is a
-SHA-256 over the commit, the project's path inside the repository and the build identity
-(the harness, the user's build settings, the JDK's path and version); dirty or unversioned
+SHA-256 over the commit and the build identity (the harness, the inferred build with its
+paths relative to the checkout, the user's build settings, the JDK's path and version); dirty or unversioned
 trees are never cached. Only self-contained jars (JMH inside, no ``Class-Path``) are kept:
 they run the same from the cache as from the build tree.
 
@@ -52,11 +52,21 @@ def self_contained(jar: Path) -> bool:
 
 
 class BuildCache:
-    """Built jars under ``directory``; ``scope`` names the sources (commit and path) or is None."""
+    """Built jars under ``directory``; ``scope`` names the sources (a clean commit) or is
+    None (nothing is cached); ``root`` is that commit's checkout, so that the same build
+    reached from the repository root or from a module directory has the same key."""
 
-    def __init__(self, directory: Path, scope: str | None) -> None:
+    def __init__(self, directory: Path, scope: str | None, root: Path | None = None) -> None:
         self.directory = Path(directory)
         self.scope = scope
+        self.root = Path(root).resolve() if root is not None else None
+
+    def relative(self, path: Path | str) -> str:
+        """``path`` inside the checkout as a relative path (as given when outside it)."""
+        text = str(path)
+        if self.root is None or not Path(text).is_absolute() or not Path(text).resolve().is_relative_to(self.root):
+            return text
+        return str(Path(text).resolve().relative_to(self.root))
 
     def get(self, identity: Mapping) -> CachedBuild | None:
         if self.scope is None:

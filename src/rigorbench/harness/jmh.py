@@ -67,11 +67,19 @@ class JmhHarness:
         env = {**os.environ, "JAVA_HOME": str(home), "PATH": f"{home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
         return (str(java), *self.java_command[1:]), env
 
-    def build_identity(self, spec: BuildSpec) -> dict:
-        """What, besides the sources, decides the jar: the build settings and the JDK."""
+    def build_identity(self, spec: BuildSpec, layout: BuildLayout, project_dir: Path, cache: BuildCache) -> dict:
+        """What, besides the sources, decides the jar: the build, the user's settings, the JDK."""
         java, _ = self.java_for(spec)
-        return {"harness": self.name, "spec": spec.as_dict(), "java": java_version(java[0]),
-                "java_path": shutil.which(java[0]) or java[0]}
+        return {
+            "harness": self.name,
+            "tool": layout.tool, "cwd": cache.relative(layout.cwd),
+            "command": [cache.relative(part) for part in layout.command],
+            "jar_dirs": [cache.relative(d) for d in layout.jar_dirs],
+            # A given command and jar pattern are relative to PATH.
+            "path": cache.relative(project_dir) if spec.command or spec.jar else None,
+            "jar": spec.jar, "java_home": spec.java_home,
+            "java": java_version(java[0]), "java_path": shutil.which(java[0]) or java[0],
+        }
 
     def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache: BuildCache | None = None) -> Build:
         """Build ``project_dir`` (or take the jar from ``cache``) and find the benchmark jar."""
@@ -80,7 +88,7 @@ class JmhHarness:
             raise HarnessError(f"{project_dir}: no such project directory")
         java, env = self.java_for(spec)
         layout = plan_build(project_dir, spec)
-        identity = self.build_identity(spec)
+        identity = self.build_identity(spec, layout, project_dir, cache) if cache is not None else {}
         cached = cache.get(identity) if cache is not None else None
         if cached is not None:
             meta = cached.meta
