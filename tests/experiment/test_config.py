@@ -91,3 +91,48 @@ def test_compare_table_values_are_checked_like_flags(tmp_path):
     err = io.StringIO()
     assert main(["run", str(path)], io.StringIO(), err) == 2
     assert "fail_on: 'sometimes' is not one of regression, change, never" in err.getvalue()
+
+
+BUILD = """\
+[experiment]
+project = "."
+
+[build]
+module = "perf"
+command = "mvn -B -q -Pbench 'package'"
+java_home = "/opt/jdk-17"
+
+[[versions]]
+label = "old"
+source = "v1.0"
+java_home = "/opt/jdk-11"
+build_command = ["./old-build.sh", "--fast"]
+
+[[versions]]
+label = "new"
+source = "HEAD"
+jar = "perf/target/*-jmh.jar"
+"""
+
+
+def test_build_table_and_per_version_build_settings(tmp_path):
+    config = load_config(write(tmp_path, BUILD))
+    old, new = (v.build for v in config.plan.versions)
+    assert (old.command, old.module, old.java_home, old.jar) == (("./old-build.sh", "--fast"), "perf", "/opt/jdk-11", None)
+    assert (new.command, new.module, new.java_home, new.jar) == (("mvn", "-B", "-q", "-Pbench", "package"), "perf", "/opt/jdk-17", "perf/target/*-jmh.jar")
+    assert config.build_cache is True
+    assert load_config(write(tmp_path, BUILD.replace('[build]\n', '[build]\ncache = false\n'))).build_cache is False
+
+
+@pytest.mark.parametrize("change, line, message", [
+    (("jar = ", "jarr = "), 18, "[[versions]]: unknown key 'jarr'"),
+    (('module = "perf"', "module = 3"), 5, "module must be a string"),
+    (("build_command = [\"./old-build.sh\", \"--fast\"]", "build_command = []"), 13, "build_command must be a non-empty string or list of strings"),
+    (('command = "mvn -B -q -Pbench \'package\'"', "command = \"mvn 'open\""), 6, "command: No closing quotation"),
+    (("[build]\n", "[build]\ncache = 1\n"), 5, "[build] cache must be true or false"),
+    (("[build]\n", "[build]\nflags = 1\n"), 5, "[build]: unknown key 'flags'"),
+])
+def test_bad_build_settings_name_the_line(tmp_path, change, line, message):
+    with pytest.raises(InputError) as error:
+        load_config(write(tmp_path, BUILD.replace(*change)))
+    assert str(error.value).startswith(f"{tmp_path / 'rigorbench.toml'}:{line}: ") and message in str(error.value)

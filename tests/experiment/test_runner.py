@@ -112,3 +112,48 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(project, fake, tmp_path, monkey
     assert "1 of 4 trials are stored" in err.getvalue()
     assert f"rigorbench ab --resume 1 --store {tmp_path / 'r.db'}" in err.getvalue()
     assert out.getvalue() == ""
+
+
+def test_benchmarks_only_some_versions_have_are_reported_and_not_run(project, fake, tmp_path):
+    fake.extra = {"v2": ["demo.Bench.added"], "v1": ["demo.Bench$Inner.removed"]}
+    out = io.StringIO()
+    with ResultStore.open(tmp_path / "r.db") as store:
+        result = runner.start_experiment(plan_for(project, trials=1), store, PlainReporter(out))
+        settings = store.run(result.run_id).settings
+    text = out.getvalue()
+    assert "not run: demo.Bench.added is only in v2" in text and "not run: demo.Bench$Inner.removed is only in v1" in text
+    # Every trial ran with exact-name includes of the shared benchmark only (Java regex syntax).
+    assert fake.includes == [(r"^demo\.Bench\.a$",)] * 2
+    assert settings["run"]["include"] == [r"^demo\.Bench\.a$"]
+    assert settings["not_run"] == {"demo.Bench$Inner.removed": ["v1"], "demo.Bench.added": ["v2"]}
+    assert "x 1 benchmarks" in text and "about" in text
+
+
+def test_no_shared_benchmark_stops_before_anything_is_stored(project, fake, tmp_path, monkeypatch):
+    from rigorbench.errors import UserError
+    from rigorbench.harness.base import ListedBenchmark
+
+    monkeypatch.setattr(fake, "list_benchmarks", lambda build, settings: [ListedBenchmark(f"x.{build.project_dir.name}")])
+    with ResultStore.open(tmp_path / "r.db") as store:
+        with pytest.raises(UserError, match=r"no benchmark is in every version \(benchmarks per version: v1 1, v2 1\)"):
+            runner.start_experiment(plan_for(project, trials=1), store, PlainReporter(io.StringIO()))
+        assert store.list_runs() == []
+    assert fake.calls == []
+
+
+def test_resume_builds_each_version_with_its_stored_build_settings(project, fake, tmp_path, monkeypatch):
+    from rigorbench.harness.base import BuildSpec
+
+    specs = []
+    monkeypatch.setattr(fake, "build", lambda project_dir, spec, log, cache=None: specs.append((project_dir.name, spec)) or
+                        type(fake).build(fake, project_dir, spec, log))
+    jdk = BuildSpec(command=("make", "bench"), jar="out/*.jar", java_home="/opt/jdk-11")
+    plan = ExperimentPlan(str(project), "jmh", (VersionSpec("v1", "v1", jdk), VersionSpec("v2", "v2")), 2, "rmit", 5, RunSettings())
+    fake.interrupt_at = 1
+    with ResultStore.open(tmp_path / "r.db") as store:
+        with pytest.raises(runner.Interrupted):
+            runner.start_experiment(plan, store, PlainReporter(io.StringIO()))
+        fake.interrupt_at = None
+        specs.clear()
+        runner.resume_experiment(1, store, PlainReporter(io.StringIO()))
+    assert specs == [("v1", jdk), ("v2", BuildSpec())]

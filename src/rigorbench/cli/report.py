@@ -124,15 +124,19 @@ def run_facts(info) -> dict[str, str]:
         commit = f" at {version.commit[:12]}{' (dirty)' if version.dirty else ''}" if version.commit else ""
         facts[f"version {version.label}"] = f"{version.source}{commit}"
     for key, value in info.settings.items():
-        if value not in (None, "", [], {}):
-            facts[f"setting {key}"] = _setting_text(value)
+        text = _setting_text(value)
+        if text:
+            facts[f"setting {key}"] = text
     return facts
 
 
 def _setting_text(value) -> str:
     """``forks=2, profilers=gc`` rather than a Python dict: unset (None or empty) entries left out."""
+    if value is None:
+        return ""
     if isinstance(value, dict):
-        return ", ".join(f"{k}={_setting_text(v)}" for k, v in value.items() if v not in (None, "", [], {}))
+        texts = ((k, _setting_text(v)) for k, v in value.items())
+        return ", ".join(f"{k}={text}" for k, text in texts if text)
     if isinstance(value, (list, tuple)):
         return " ".join(map(_setting_text, value))
     return str(value)

@@ -86,10 +86,12 @@ class BuildSpec:
     java_home: str | None = None
 
     def as_dict(self) -> dict:
-        return {
+        """The settings the user gave (unset ones left out)."""
+        values = {
             "command": list(self.command) if self.command is not None else None,
             "jar": self.jar, "module": self.module, "java_home": self.java_home,
         }
+        return {key: value for key, value in values.items() if value is not None}
 
     @classmethod
     def from_dict(cls, data: Mapping | None) -> "BuildSpec":

@@ -42,7 +42,9 @@ class Pom:
         return self.path.parent
 
     def module_dirs(self) -> list[Path]:
-        return [(self.directory / module).resolve() for module in self.modules]
+        """The modules' directories (a module may also name a POM file)."""
+        paths = [(self.directory / module).resolve() for module in self.modules]
+        return [path.parent if path.name.endswith(".xml") else path for path in paths]
 
 
 def _local(tag: str) -> str:
@@ -125,8 +127,7 @@ def reactor_poms(root: Path) -> list[Pom]:
         pom = read_pom(pom_path)
         poms.append(pom)
         for module in pom.module_dirs():
-            # A module may also name a POM file instead of a directory.
-            visit(module.parent if module.name.endswith(".xml") else module)
+            visit(module)
 
     visit(root.resolve())
     return poms

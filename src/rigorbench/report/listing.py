@@ -7,8 +7,13 @@ from rigorbench.experiment.selection import FORK_OVERHEAD_S, Selection, cases, e
 from rigorbench.harness.base import RunSettings
 
 
-def _params(params) -> str:
-    return " ".join(f"{name}={{{', '.join(values)}}}" for name, values in params)
+def _params(params, settings: RunSettings) -> str:
+    """The values that will run: ``--param`` overrides marked with ``*``."""
+    overrides = dict(settings.params)
+    return " ".join(
+        f"{name}={{{overrides[name].replace(',', ', ')}}}*" if name in overrides else f"{name}={{{', '.join(values)}}}"
+        for name, values in params
+    )
 
 
 def render_selection(selection: Selection, settings: RunSettings, trials: int) -> str:
@@ -22,7 +27,7 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
             note = f"only in {', '.join(having)}: not run" if len(labels) > 1 else ""
         elif name in selection.param_differences:
             note = f"params differ: {selection.param_differences[name]}"
-        rows.append((name, _params(selection.params_of(name)), *("yes" if l in having else "-" for l in labels), note))
+        rows.append((name, _params(selection.params_of(name), settings), *("yes" if l in having else "-" for l in labels), note))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + (f"  {row[-1]}" if row[-1] else "")
              for row in rows]
@@ -31,7 +36,7 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
     summary = f"{len(selection.common)} benchmarks{selected} ({total_cases} cases)"
     if len(labels) > 1:
         summary += f" in every version; {len(selection.partial)} only in some (not run)"
-    lines += ["", summary]
+    lines += [""] + (["* set by --param"] if settings.params else []) + [summary]
     if selection.common:
         lines.append(
             f"a run with these settings: {trials} trials x {len(labels)} versions x {total_cases} cases x "
