@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
 
-from rigorbench.cli import main
+from rigorbench.cli import build_parser, main
 from rigorbench.cli.reference import render_reference
 from rigorbench.experiment.config import load_config
 
@@ -30,7 +31,7 @@ def test_quick_start_output_is_what_the_command_prints(name, exit_code, monkeypa
 
 
 def test_the_experiment_file_example_loads(tmp_path):
-    toml = re.search(r"```toml\n(.*?)```", README, re.S).group(1)
+    toml = re.search(r"```toml\n(.*?)```", _section("Experiments in a file"), re.S).group(1)
     target = tmp_path / "rigorbench.toml"
     target.write_text(toml.replace('project = "examples/jmh-demo"', f'project = "{ROOT / "examples/jmh-demo"}"'))
     config = load_config(target)
@@ -41,3 +42,41 @@ def test_the_experiment_file_example_loads(tmp_path):
 def test_cli_reference_is_generated_from_the_parser():
     current = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert current == render_reference(), "regenerate: python -m rigorbench.cli.reference > docs/cli.md"
+
+
+def _section(title: str) -> str:
+    return README.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_every_command_of_the_project_section_is_one_rigorbench_accepts():
+    """The commands users copy from "Using rigorbench on your project" parse as given."""
+    text = _section("Using rigorbench on your project").replace("\\\n", " ")
+    blocks = "\n".join(re.findall(r"```(?:sh|console)\n(.*?)```", text, re.S))
+    commands = [line.strip() for line in re.findall(r"^(?:\$ )?(rigorbench .*)$", blocks, re.M)]
+    assert len(commands) >= 6
+    for command in commands:
+        args = build_parser().parse_args(shlex.split(command)[1:])
+        assert args.command in {"ab", "list", "run"}, command
+
+
+def test_the_build_settings_example_loads(tmp_path):
+    toml = README.split("<!-- example:build-toml -->", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "rigorbench.toml").write_text(toml)
+    config = load_config(tmp_path / "rigorbench.toml")
+    old, main_version = config.plan.versions
+    assert (old.build.java_home, old.build.module) == ("/usr/lib/jvm/java-11", "benchmarks")
+    assert old.build.command[-4:] == ("-pl", "benchmarks", "-am", "package")
+    assert (main_version.build.java_home, main_version.build.command) == ("/usr/lib/jvm/java-17", None)
+
+
+@pytest.mark.e2e
+def test_the_list_example_prints_what_the_readme_shows(tmp_path, monkeypatch):
+    """Real Maven builds of the example (copied, so examples/ is not written to)."""
+    shutil.copytree(ROOT / "examples" / "jmh-demo", tmp_path / "examples" / "jmh-demo",
+                    ignore=shutil.ignore_patterns("target", ".rigorbench"))
+    block = README.split("<!-- quickstart:list -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    command, expected = block.split("\n", 1)
+    monkeypatch.chdir(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(shlex.split(command.removeprefix("$ "))[1:], out, err) == 0, err.getvalue()
+    assert out.getvalue() == expected
