@@ -23,31 +23,28 @@ $(SARIF_TOOL):
 	npm install --silent --no-audit --no-fund --prefix .tools/sarif @microsoft/sarif-multitool@$(SARIF_VERSION)
 	chmod u+x $(SARIF_TOOL)
 
-# Headless Chromium (Debian's package) for the HTML report's browser test, driven by
-# Playwright from the test extras. Where it cannot be installed (not root, no apt-get, no
-# network), the browser test says so and skips; everything else still runs.
-chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
+# Debian packages some tests need, installed when this machine allows it (root and apt-get);
+# elsewhere the tests that need them say why and skip, and everything else still runs.
+# $(call apt_install,PACKAGE,WHAT IT IS FOR)
+define apt_install
+	@command -v $(1) >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing chromium (Debian package) for the report's browser test"; \
+	    echo "installing $(1) (Debian package) for $(2)"; \
 	    export DEBIAN_FRONTEND=noninteractive; \
-	    apt-get install -y -q chromium >/dev/null 2>&1 \
-	      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; } \
-	      || echo "chromium could not be installed; the browser test will skip"; \
-	  else echo "chromium is not installed and cannot be here (needs root and apt-get); the browser test will skip"; fi; }
+	    apt-get install -y -q $(1) >/dev/null 2>&1 \
+	      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $(1) >/dev/null 2>&1; } \
+	      || echo "$(1) could not be installed; $(2) will skip"; \
+	  else echo "$(1) is not installed and cannot be here (needs root and apt-get); $(2) will skip"; fi; }
+endef
 
-# Gradle (Debian's package, 4.4) for the end-to-end test of a Gradle JMH project. Gradle's
-# own distributions (services.gradle.org) are not reachable here; where Debian's cannot be
-# installed either, that one test says so and skips.
+# Headless Chromium for the HTML report's browser test, driven by Playwright (test extras).
+chromium:
+	$(call apt_install,chromium,the report's browser test)
+
+# Gradle 4.4 for the end-to-end test of a Gradle JMH project: Gradle's own distributions
+# (services.gradle.org) are not reachable here, Debian's package is.
 gradle:
-	@command -v gradle >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing gradle (Debian package) for the Gradle end-to-end test"; \
-	    export DEBIAN_FRONTEND=noninteractive; \
-	    apt-get install -y -q gradle >/dev/null 2>&1 \
-	      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q gradle >/dev/null 2>&1; } \
-	      || echo "gradle could not be installed; the Gradle end-to-end test will skip"; \
-	  else echo "gradle is not installed and cannot be here (needs root and apt-get); the Gradle test will skip"; fi; }
+	$(call apt_install,gradle,the Gradle end-to-end test)
 
 test: $(STAMP) $(SARIF_TOOL) chromium gradle
 	$(BIN)/python -m pytest -q

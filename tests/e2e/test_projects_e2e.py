@@ -94,11 +94,40 @@ def test_list_from_a_module_directory_shows_what_each_commit_has(reactor, first_
     rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("dev.")}
     assert rows[CORE].split()[1:4] == ["size={2000}", "yes", "yes"]
     assert rows[NEW].split()[1:4] == ["-", "yes", "only"] and "only in HEAD: not run" in rows[NEW]
-    assert "1 benchmarks (1 cases) in every version; 1 only in some (not run)" in out
-    assert "5 trials x 2 versions x 1 cases x 2 forks" in out and "about" in out
+    assert "1 benchmark (1 case) in every version; 1 only in some (not run)" in out
+    assert "5 trials x 2 versions x 1 case x 2 forks" in out and "about" in out
     assert err.count("build cache hit") == 2  # the same commits and settings as the first run
     with ResultStore.open(db, create=False) as store:
         assert len(store.list_runs()) == 2  # listing stores nothing
+
+
+def _other_jdk() -> Path | None:
+    """A JDK other than the default one (the machine has a second Temurin JDK), if any."""
+    default = Path(shutil.which("java")).resolve().parent.parent
+    for home in sorted(Path("/usr/lib/jvm").glob("*")):
+        java = home / "bin" / "java"
+        if java.is_file() and not home.is_symlink() and java.resolve().parent.parent != default:
+            return home
+    return None
+
+
+def test_java_option_builds_and_runs_with_that_jdk_and_records_it(reactor, tmp_path):
+    other = _other_jdk()
+    if other is None:
+        pytest.skip("no second JDK on this machine (the set-up has one: Temurin beside OpenJDK 17)")
+    db = tmp_path / "results.db"
+    code, out, err = cli("ab", str(reactor), "--base", "HEAD~1", "--contender", "HEAD", "--trials", "1", *TINY,
+                         "--store", str(db), "--java", str(other))
+    assert code == 0, err[-2000:]
+    assert err.count("$ mvn") == 2  # built with that JDK (JAVA_HOME and PATH set for Maven)
+    release = dict(line.split("=", 1) for line in (other / "release").read_text().splitlines() if "=" in line)
+    version = release["JAVA_VERSION"].strip('"')
+    with ResultStore.open(db, create=False) as store:
+        for label in ("HEAD~1", "HEAD"):
+            environment = store.environments(1, label)[0]
+            assert environment["tool.java"] == version and environment["tool.java_path"] == str((other / "bin" / "java").resolve())
+            # What JMH itself reports about the JVM that ran the forks.
+            assert environment["jdk_version"] == version
 
 
 def test_two_jmh_modules_need_module_and_the_chosen_one_is_built(tmp_path):
@@ -199,6 +228,15 @@ def test_failed_build_shows_how_to_reproduce_it_and_the_last_lines(tmp_path):
     assert code == 2
     assert f"reproduce it with: cd {repo} && mvn -B -q -DskipTests -pl bench -am package" in err
     assert "COMPILATION ERROR" in err or "';' expected" in err
+
+
+def test_failed_build_of_a_revision_says_how_to_check_it_out_again(tmp_path):
+    repo = _broken_commit(tmp_path)
+    commit = projects.git(repo, "rev-parse", "HEAD").strip()
+    code, out, err = cli("list", str(repo), "--version", "HEAD")
+    assert code == 2 and worktrees(repo) == 1
+    assert "reproduce it with: cd CHECKOUT && mvn -B -q -DskipTests -pl bench -am package" in err
+    assert f"where CHECKOUT is a checkout of {commit}: git worktree add --detach CHECKOUT {commit}" in err
 
 
 def test_gradle_without_wrapper_or_gradle_on_path_says_so(tmp_path, monkeypatch):

@@ -126,7 +126,7 @@ def test_benchmarks_only_some_versions_have_are_reported_and_not_run(project, fa
     assert fake.includes == [(r"^demo\.Bench\.a$",)] * 2
     assert settings["run"]["include"] == [r"^demo\.Bench\.a$"]
     assert settings["not_run"] == {"demo.Bench$Inner.removed": ["v1"], "demo.Bench.added": ["v2"]}
-    assert "x 1 benchmarks" in text and "about" in text
+    assert "x 1 benchmark," in text and "about" in text
 
 
 def test_no_shared_benchmark_stops_before_anything_is_stored(project, fake, tmp_path, monkeypatch):

@@ -58,4 +58,4 @@ def test_listing_marks_what_is_not_run():
 def test_listing_shows_the_parameter_values_that_will_run():
     settings = RunSettings(params=(("size", "7,8"),))
     text = render_selection(select_benchmarks({"v": [B("a.Q.offer", SIZE + (("k", ("x",)),))]}), settings, trials=1)
-    assert "size={7, 8}* k={x}" in text and "* set by --param" in text and "1 benchmarks (2 cases)" in text
+    assert "size={7, 8}* k={x}" in text and "* set by --param" in text and "1 benchmark (2 cases)" in text

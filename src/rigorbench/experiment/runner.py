@@ -100,11 +100,20 @@ def _build(version: PreparedVersion, spec: VersionSpec, harness: Harness, report
     try:
         build = harness.build(version.project_dir, spec.build, reporter.message, cache)
     except HarnessError as error:
-        raise UserError(f"version {spec.label}: {error}") from None
+        raise UserError(f"version {spec.label}: {_outside_worktree(str(error), version)}") from None
     if not build.cached:  # a cache hit was reported by the harness, with the jar's path
         kept = "; kept in the build cache" if cache is not None and cache.scope and build.artifact.is_relative_to(cache_dir) else ""
         reporter.message(f"built {spec.label} in {format_duration(build.seconds)}{kept}")
     return build
+
+
+def _outside_worktree(message: str, version: PreparedVersion) -> str:
+    """The temporary worktree is gone when the user reads the message: say how to get it back."""
+    if version.worktree is None or str(version.worktree) not in message:
+        return message
+    checkout = "CHECKOUT"
+    how = f"\nwhere CHECKOUT is a checkout of {version.info.commit}: git worktree add --detach CHECKOUT {version.info.commit}"
+    return message.replace(str(version.worktree), checkout) + how
 
 
 def list_selection(builds: dict, harness: Harness, settings: RunSettings) -> Selection:
@@ -160,7 +169,7 @@ def start_experiment(
             tool_version=__version__,
         )
         reporter.message(
-            f"run {run_id}: {plan.trials} trials x {len(plan.versions)} versions x {len(selection.common)} benchmarks,"
+            f"run {run_id}: {plan.trials} trials x {len(plan.versions)} versions x {len(selection.common)} benchmark{'s' if len(selection.common) != 1 else ''},"
             f" order {plan.order}, seed {plan.seed}; about {format_duration(estimated_seconds(selection, run_settings, plan.trials))}"
         )
         return execute_run(store, store.run(run_id), harness, builds, reporter)

@@ -157,6 +157,10 @@ class JmhHarness:
         """``-lp [include...]``: the benchmarks JMH would run, with their parameters."""
         command = [*self.launch(build), "-lp", *checked_includes(settings.include)]
         run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S, grace_s=self.kill_grace_s)
+        if not run.timed_out and run.returncode != 0:
+            # JMH before -lp existed: the names without their parameters.
+            command[command.index("-lp")] = "-l"
+            run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S, grace_s=self.kill_grace_s)
         if run.timed_out or run.returncode != 0:
             why = "timed out" if run.timed_out else f"exited with code {run.returncode}"
             raise HarnessError(

@@ -33,13 +33,14 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
              for row in rows]
     total_cases = sum(cases(selection.params_of(n), settings) for n in selection.common)
     selected = f" matching {' '.join(settings.include)}" if settings.include else ""
-    summary = f"{len(selection.common)} benchmarks{selected} ({total_cases} cases)"
+    n = len(selection.common)
+    summary = f"{n} benchmark{'s' if n != 1 else ''}{selected} ({total_cases} case{'s' if total_cases != 1 else ''})"
     if len(labels) > 1:
         summary += f" in every version; {len(selection.partial)} only in some (not run)"
     lines += [""] + (["* set by --param"] if settings.params else []) + [summary]
     if selection.common:
         lines.append(
-            f"a run with these settings: {trials} trials x {len(labels)} versions x {total_cases} cases x "
+            f"a run with these settings: {trials} trials x {len(labels)} versions x {total_cases} case{'s' if total_cases != 1 else ''} x "
             f"{settings.forks} forks x ({settings.warmup_iterations} x {settings.warmup_time} warmup + "
             f"{settings.iterations} x {settings.iteration_time} + ~{FORK_OVERHEAD_S:.0f} s JVM) = about "
             f"{format_duration(estimated_seconds(selection, settings, trials))}"
