@@ -59,3 +59,16 @@ def test_eta_counts_iterations():
 
 def test_format_duration():
     assert format_duration(5) == "0:05" and format_duration(3725) == "1:02:05"
+
+
+def test_a_quiet_build_shows_a_spinner_on_a_terminal_only():
+    out = Terminal()
+    reporter = make_reporter(out)
+    with reporter.working("building v1"):
+        reporter.message("$ mvn -B -q package")
+    reporter.close()
+    assert "$ mvn -B -q package" in out.getvalue()
+    plain = io.StringIO()
+    with PlainReporter(plain).working("building v1"):
+        pass
+    assert plain.getvalue() == ""

@@ -166,3 +166,16 @@ def test_offline_wrapper_failure_is_explained(tmp_path):
     assert hint.startswith("the Gradle wrapper could not download https://services.gradle.org/distributions/gradle-8.10-bin.zip (no network?)")
     assert '--build-command "/path/to/gradle -q --console=plain --no-daemon :perf:jmhJar"' in hint
     assert gradle.wrapper_offline_hint(project, "error: cannot find symbol\n") is None
+
+
+def test_maven_advice_is_left_out_of_a_failed_builds_tail():
+    output = [
+        "[ERROR] /w/Core.java:[9,19] ';' expected", "[ERROR] -> [Help 1]", "[ERROR] ",
+        "[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.",
+        "[ERROR] Re-run Maven using the -X switch to enable full debug logging.", "[ERROR]",
+        "[ERROR] For more information about the errors and possible solutions, please read the following articles:",
+        "[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException",
+        "[ERROR] After correcting the problems, you can resume the build with the command",
+        "[ERROR]   mvn <args> -rf :core",
+    ]
+    assert maven.without_advice(output) == ["[ERROR] /w/Core.java:[9,19] ';' expected"]

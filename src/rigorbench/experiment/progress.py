@@ -7,8 +7,9 @@ time per iteration is measured as the experiment goes.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from typing import IO, Protocol
+from typing import IO, ContextManager, Iterator, Protocol
 
 from rigorbench.harness.base import Progress, TrialOutcome
 from rigorbench.store.api import Execution
@@ -16,6 +17,7 @@ from rigorbench.store.api import Execution
 
 class Reporter(Protocol):
     def message(self, text: str) -> None: ...
+    def working(self, text: str) -> ContextManager[None]: ...
     def start(self, executions: int, trials: int, iterations_per_execution: int) -> None: ...
     def execution_started(self, execution: Execution) -> None: ...
     def progress(self, event: Progress) -> None: ...
@@ -77,6 +79,10 @@ class PlainReporter:
     def message(self, text: str) -> None:
         self.stream.write(text + "\n")
         self.stream.flush()
+
+    def working(self, text: str) -> ContextManager[None]:
+        """Around a long step without progress events (a build): nothing more in a log."""
+        return contextlib.nullcontext()
 
     def start(self, executions: int, trials: int, iterations_per_execution: int) -> None:
         self.clock = EtaClock(executions, iterations_per_execution)
@@ -140,6 +146,16 @@ class LiveReporter(PlainReporter):
 
     def message(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False)
+
+    @contextlib.contextmanager
+    def working(self, text: str) -> Iterator[None]:
+        """A spinner with the elapsed time while a build runs quietly (``mvn -q``)."""
+        from rich.progress import Progress as Bar, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        with Bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                 console=self.console, transient=True) as spinner:
+            spinner.add_task(text, total=None)
+            yield
 
     def start(self, executions: int, trials: int, iterations_per_execution: int) -> None:
         super().start(executions, trials, iterations_per_execution)

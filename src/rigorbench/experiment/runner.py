@@ -98,7 +98,8 @@ def _build(version: PreparedVersion, spec: VersionSpec, harness: Harness, report
     reporter.message(f"building {spec.label} ({where}) ...")
     cache = BuildCache(cache_dir, cache_scope(version), checkout_root(version)) if cache_dir is not None else None
     try:
-        build = harness.build(version.project_dir, spec.build, reporter.message, cache)
+        with reporter.working(f"building {spec.label}"):
+            build = harness.build(version.project_dir, spec.build, reporter.message, cache)
     except HarnessError as error:
         raise UserError(f"version {spec.label}: {_outside_worktree(str(error), version)}") from None
     if not build.cached:  # a cache hit was reported by the harness, with the jar's path

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from rigorbench.errors import UserError
-from rigorbench.harness import gradle
+from rigorbench.harness import gradle, maven
 from rigorbench.harness.base import FAILED, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.cache import BuildCache
 from rigorbench.harness.jmh_console import ConsoleTracker
@@ -120,6 +120,8 @@ class JmhHarness:
         if run.returncode == 0:
             return run.seconds
         lines = [strip_ansi(line) for line in run.lines]
+        if layout.tool == "maven":
+            lines = maven.without_advice(lines)
         offline = gradle.wrapper_offline_hint(layout.gradle_project, "\n".join(lines)) if layout.gradle_project else None
         java_home = f"JAVA_HOME={shlex.quote(env['JAVA_HOME'])} " if env else ""
         raise HarnessError(

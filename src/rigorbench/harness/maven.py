@@ -15,6 +15,7 @@ dependencies). Profiles are not evaluated; ``--module`` names a module they woul
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,3 +179,17 @@ def choose_module(project_dir: Path, wanted: str | None) -> tuple[Path, Pom | No
         names = ", ".join(module_name(p, root) for p in inside)
         raise UserError(f"{project_dir}: several JMH modules ({names}); choose one with --module NAME")
     return root, (inside[0] if inside else None), poms
+
+
+# Maven's closing advice after every failure, the same for every build: it would take the
+# place of the compiler's messages in the tail of a failed build.
+_ADVICE = re.compile(
+    r"^\[ERROR\] ?(?:$|-> \[Help 1\]|To see the full stack trace|Re-run Maven using|"
+    r"For more information about the errors|\[Help 1\] http|After correcting the problems|"
+    r"  mvn <args> -rf )"
+)
+
+
+def without_advice(lines: list[str]) -> list[str]:
+    """A failed Maven build's output without Maven's generic closing advice."""
+    return [line for line in lines if not _ADVICE.match(line)]
