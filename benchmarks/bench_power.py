@@ -18,7 +18,8 @@ import numpy as np
 
 from rigorbench.stats.bootstrap import bootstrap_ratio
 from rigorbench.stats.decision import BootstrapRule
-from rigorbench.stats.power import DEFAULT_SLOWDOWNS, simulate_power
+from rigorbench.analysis.settings import DEFAULT_SLOWDOWNS
+from rigorbench.stats.power import simulate_power
 
 GOAL_SECONDS = 30.0
 SIMULATIONS, GROUP, RESAMPLES = 100, 5, 1000
@@ -57,7 +58,7 @@ def main() -> int:
     for _ in range(3):
         start = time.perf_counter()
         result = simulate_power(values, levels, unit, group_size=GROUP, rule=BootstrapRule(0.01),
-                                higher_is_better=False, simulations=SIMULATIONS, resamples=RESAMPLES)
+                                higher_is_better=False, slowdowns=DEFAULT_SLOWDOWNS, simulations=SIMULATIONS, resamples=RESAMPLES)
         best = min(best, time.perf_counter() - start)
     brute = brute_force_seconds(values, levels, unit)
     print(f"20 trials x 2 forks x 10 iterations, groups of {GROUP}, {SIMULATIONS} simulations, "

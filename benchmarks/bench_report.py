@@ -26,7 +26,7 @@ from bench_analyze import best_of  # noqa: E402
 from synthetic_suite import write_suite  # noqa: E402
 
 from rigorbench.analysis.dataset import load_dataset  # noqa: E402
-from rigorbench.analysis.report import build_report  # noqa: E402
+from rigorbench.analysis.report import build_page  # noqa: E402
 from rigorbench.analysis.settings import Settings  # noqa: E402
 from rigorbench.cli import main as cli  # noqa: E402
 from rigorbench.report.html import render_html  # noqa: E402
@@ -56,7 +56,7 @@ def main() -> int:
         # Where the time goes: the analysis (compare + analyze of both versions) vs drawing.
         datasets = [load_dataset(base, "base"), load_dataset(head, "head")]
         start = time.perf_counter()
-        built = build_report(datasets, Settings())
+        built = build_page(datasets, Settings())
         analysis = time.perf_counter() - start
         start = time.perf_counter()
         render_html(built)

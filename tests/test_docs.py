@@ -80,3 +80,12 @@ def test_the_list_example_prints_what_the_readme_shows(tmp_path, monkeypatch):
     out, err = io.StringIO(), io.StringIO()
     assert main(shlex.split(command.removeprefix("$ "))[1:], out, err) == 0, err.getvalue()
     assert out.getvalue() == expected
+
+
+def test_the_python_example_runs_and_prints_the_verdicts(monkeypatch, capsys):
+    code = README.split("<!-- example:api -->", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "PrimeCountBenchmark.countPrimes faster" in printed and "CsvParseBenchmark.sumCsv slower" in printed
+    assert "| benchmark" in printed or "|" in printed.splitlines()[-3]

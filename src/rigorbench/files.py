@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Mapping
 
@@ -16,3 +17,12 @@ def write_files(directory: Path, files: Mapping[Path, str]) -> None:
             path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise UserError(f"{directory}: cannot write: {error.strerror}") from None
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._=-]+")
+
+
+def safe_name(text: str, limit: int = 80, fallback: str = "unnamed") -> str:
+    """``text`` as a file-name part: runs of other characters than letters, digits and
+    ``. _ = -`` become ``_``, at most ``limit`` characters, never empty, never hidden."""
+    return _UNSAFE.sub("_", str(text))[:limit].strip("._") or fallback

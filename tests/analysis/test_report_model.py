@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from rigorbench.analysis.dataset import Dataset, load_dataset
-from rigorbench.analysis.report import build_report, growth_exponent, scaling_groups
+from rigorbench.analysis.report import build_page, growth_exponent, scaling_groups
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Metric, SampleTable
 from rigorbench.stats import percentile_interval
@@ -46,7 +46,7 @@ def test_scaling_groups_vary_one_numeric_parameter_with_the_others_fixed():
     cases[BenchmarkCase.of("jmh", "Hash.put", {"n": "10"})] = 5.0           # one value: no group
     cases[BenchmarkCase.of("jmh", "Parse.go", {"input": "small"})] = 5.0     # not numeric
     cases[BenchmarkCase.of("jmh", "Parse.go", {"input": "large"})] = 9.0
-    report = build_report([_dataset("a", cases)], Settings(resamples=200))
+    report = build_page([_dataset("a", cases)], Settings(resamples=200))
     groups = scaling_groups(report.cases)
     assert [(g.name, g.parameter, g.fixed) for g in groups] == [
         ("Sort.sort", "n", (("kind", "array"),)), ("Sort.sort", "n", (("kind", "list"),)),
@@ -60,7 +60,7 @@ def test_scaling_groups_vary_one_numeric_parameter_with_the_others_fixed():
 
 def test_traces_carry_steady_state_and_the_iterations_with_gc_and_jit():
     data = load_dataset([JMH / "long-v2-trial1.json.gz", JMH / "long-v2-trial2.json.gz"], "v2")
-    report = build_report([data], Settings(resamples=200))
+    report = build_page([data], Settings(resamples=200))
     assert len(report.cases) == 4
     for case in report.cases:
         view = case.versions[0]
@@ -77,7 +77,7 @@ def test_comparison_carries_the_bootstrap_ratios_its_interval_came_from():
     base = load_dataset([JMH / "v1-trial1.json", JMH / "v1-trial2.json"], "v1")
     head = load_dataset([JMH / "v2-trial1.json", JMH / "v2-trial2.json"], "v2")
     settings = Settings(resamples=2000)
-    report = build_report([base, head], settings)
+    report = build_page([base, head], settings)
     for case in report.cases:
         c = case.comparison
         assert len(c.distribution) == settings.resamples
@@ -91,7 +91,7 @@ def test_comparison_carries_the_bootstrap_ratios_its_interval_came_from():
 @pytest.mark.parametrize("steady_only", [False, True])
 def test_plotted_values_are_the_ones_the_analysis_summarized(steady_only):
     data = load_dataset([JMH / "long-v2-trial1.json.gz", JMH / "long-v2-trial2.json.gz"], "v2")
-    report = build_report([data], Settings(resamples=200, steady_only=steady_only))
+    report = build_page([data], Settings(resamples=200, steady_only=steady_only))
     dropped = 0
     for case in report.cases:
         view = case.versions[0]
@@ -108,12 +108,12 @@ def test_a_comparison_already_made_is_reused_for_its_primary_metric():
     base = load_dataset([JMH / "v1-trial1.json", JMH / "v1-trial2.json"], "v1")
     head = load_dataset([JMH / "v2-trial1.json", JMH / "v2-trial2.json"], "v2")
     every_metric = compare_datasets(base, head, Settings(resamples=300, metric="all"))
-    report = build_report([base, head], Settings(resamples=300), comparison=every_metric)
+    report = build_page([base, head], Settings(resamples=300), comparison=every_metric)
     assert report.comparison is every_metric
     reused = {id(c) for c in every_metric.comparisons}
     assert report.cases and all(id(case.comparison) in reused and case.metric.primary for case in report.cases)
     # Made for another metric only: the report makes the primary comparison itself.
     alloc_only = compare_datasets(base, head, Settings(resamples=300, metric="alloc"))
-    report = build_report([base, head], Settings(resamples=300), comparison=alloc_only)
+    report = build_page([base, head], Settings(resamples=300), comparison=alloc_only)
     assert report.comparison is not alloc_only and all(case.metric.primary for case in report.cases)
-    assert len(report.cases) == len(build_report([base, head], Settings(resamples=300)).cases)
+    assert len(report.cases) == len(build_page([base, head], Settings(resamples=300)).cases)

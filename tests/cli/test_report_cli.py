@@ -101,7 +101,7 @@ def test_ab_writes_the_report_with_lint_findings_and_report_reads_the_store(tmp_
     code, _, err_text = report("--store", store, "--version", "v2", "--html", str(tmp_path / "one.html"), "--resamples", "500")
     assert code == 0 and "one version, v2" in (tmp_path / "one.html").read_text()
     code, _, err_text = report("--store", store, "--baseline", "v1", "--contender", "v9", "--html", str(tmp_path / "x.html"))
-    assert code == 2 and "no run with 'v1', 'v9'" in err_text
+    assert code == 2 and "no run with versions 'v1' and 'v9'" in err_text
 
 
 @pytest.mark.parametrize("name, cases", [("go/bench.txt", 9), ("jmh/v1-sample.json", 1), ("jmh/v1-sample.log", 1)])

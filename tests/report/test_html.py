@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rigorbench.analysis.dataset import load_dataset
-from rigorbench.analysis.report import build_report
+from rigorbench.analysis.report import build_page
 from rigorbench.analysis.settings import Settings
 from rigorbench.report.html import OPEN_SECTIONS, render_html
 from rigorbench.report.plots import inline_svg
@@ -109,7 +109,7 @@ def test_a_hostile_label_and_environment_are_escaped(tmp_path):
     head = load_dataset([JMH / "v2-trial1.json"], "v2")
     env = {"os": "<b>bold</b>", "hostname": "a'b\"c"}
     base = type(base)(base.label, base.series, base.sources, (env,), base.warnings)
-    text = render_html(build_report([base, head], Settings(resamples=500)))
+    text = render_html(build_page([base, head], Settings(resamples=500)))
     page = Page(text)
     assert page.tags["img"] == 0 and "<b>bold" not in text
     assert "onerror=alert(1)&gt;" in text and "&lt;b&gt;bold&lt;/b&gt;" in text
@@ -169,7 +169,7 @@ def test_figures_drawn_in_a_process_pool_or_here_are_the_same(tmp_path, monkeypa
     from rigorbench.report import plots
 
     base, head = write_suite(tmp_path, size=16, trials=2, forks=2, iterations=5)
-    report = build_report([load_dataset(base, "base"), load_dataset(head, "head")], Settings(resamples=200))
+    report = build_page([load_dataset(base, "base"), load_dataset(head, "head")], Settings(resamples=200))
     assert len(report.cases) >= plots._MIN_PARALLEL_CASES
     monkeypatch.setattr(plots, "_workers", lambda: 2)
     pooled = list(plots.all_case_figures(report.cases, report.settings))

@@ -8,7 +8,7 @@ import io
 import numpy as np
 
 from rigorbench.analysis.dataset import load_dataset
-from rigorbench.analysis.report import build_report
+from rigorbench.analysis.report import build_page
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase
 from rigorbench.report.series import SERIES_COLUMNS, render_series_csv, write_data_dir
@@ -18,7 +18,7 @@ from .conftest import JMH, run_cli
 
 def _long_report():
     data = load_dataset([JMH / "long-v2-trial1.json.gz", JMH / "long-v2-trial2.json.gz"], "v2")
-    return data, build_report([data], Settings(resamples=500))
+    return data, build_page([data], Settings(resamples=500))
 
 
 def test_csv_holds_every_iteration_of_the_data_with_its_events():
@@ -62,7 +62,7 @@ def test_a_name_with_line_breaks_cannot_add_rows_or_escape_the_directory(tmp_pat
     first = next(iter(data.series))[0]
     series = {((hostile if case == first else case), metric): table for (case, metric), table in data.series.items()}
     renamed = type(data)(data.label, series, data.sources, data.environments, data.warnings)
-    report = build_report([renamed], Settings(resamples=500))
+    report = build_page([renamed], Settings(resamples=500))
     written = write_data_dir(report, tmp_path / "dat")
     assert all(p.parent == tmp_path / "dat" for p in written)
     dat = next(p for p in written if "evil" in p.name)

@@ -7,7 +7,8 @@ import pytest
 
 from rigorbench.stats.bootstrap import bootstrap_ratio
 from rigorbench.stats.decision import BootstrapRule, WilcoxonRule
-from rigorbench.stats.power import DEFAULT_SLOWDOWNS, PowerResult, extrapolated_group_size, simulate_power
+from rigorbench.analysis.settings import DEFAULT_SLOWDOWNS
+from rigorbench.stats.power import PowerSimulation, extrapolated_group_size, simulate_power
 
 
 def hierarchical(rng, trials=40, forks=2, iterations=10, sd=(1.0, 0.5, 1.0), mean=100.0):
@@ -25,6 +26,7 @@ def hierarchical(rng, trials=40, forks=2, iterations=10, sd=(1.0, 0.5, 1.0), mea
 def run(values, levels, unit, size, **kw):
     kw.setdefault("rule", BootstrapRule(0.01))
     kw.setdefault("higher_is_better", False)
+    kw.setdefault("slowdowns", DEFAULT_SLOWDOWNS)
     return simulate_power(values, levels, unit, group_size=size, **kw)
 
 
@@ -89,14 +91,14 @@ def test_same_seed_same_result_and_input_checks():
 
 
 def test_mds_needs_a_low_false_positive_rate():
-    r = PowerResult(5, 100, DEFAULT_SLOWDOWNS, 0.2, (0.1, 0.3), tuple([1.0] * len(DEFAULT_SLOWDOWNS)), 0.01)
+    r = PowerSimulation(5, 100, DEFAULT_SLOWDOWNS, 0.2, (0.1, 0.3), tuple([1.0] * len(DEFAULT_SLOWDOWNS)), 0.01)
     assert r.mds is None
-    ok = PowerResult(5, 100, (0.01, 0.05), 0.02, (0.0, 0.07), (0.5, 0.96), 0.01)
+    ok = PowerSimulation(5, 100, (0.01, 0.05), 0.02, (0.0, 0.07), (0.5, 0.96), 0.01)
     assert ok.mds == 0.05
 
 
 def test_extrapolation_grows_as_the_target_shrinks():
-    r = PowerResult(4, 100, (0.05,), 0.01, (0.0, 0.05), (0.5,), 0.04)
+    r = PowerSimulation(4, 100, (0.05,), 0.01, (0.0, 0.05), (0.5,), 0.04)
     five, two = extrapolated_group_size(r, 0.05, 0.01, 0.99), extrapolated_group_size(r, 0.02, 0.01, 0.99)
     assert five is not None and two is not None and two > five > 4
     assert extrapolated_group_size(r, 0.01, 0.01, 0.99) is None

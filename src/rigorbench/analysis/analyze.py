@@ -18,7 +18,7 @@ import numpy as np
 from rigorbench.analysis import diagnostics as diag
 from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
-from rigorbench.analysis.forks import SteadyReport, steady_report, steady_rows
+from rigorbench.analysis.forks import SteadyResult, steady_report, steady_rows
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import ALLOC, SEVERITIES, BenchmarkCase, Diagnostic, Metric, SampleTable
 from rigorbench.stats import ConfidenceInterval, hierarchical_bootstrap, percentiles
@@ -43,7 +43,7 @@ class BenchmarkAnalysis:
     maximum: float
     percentiles: dict[int, float]
     variability: Variability | None
-    steady: SteadyReport
+    steady: SteadyResult
     alloc: tuple[float, str] | None          # mean allocation per op and its unit
     removed_outliers: int
     steady_only: bool
@@ -60,7 +60,7 @@ class BenchmarkAnalysis:
 
 
 @dataclass(frozen=True, eq=False)
-class AnalysisReport:
+class AnalysisResult:
     label: str
     settings: Settings
     benchmarks: tuple[BenchmarkAnalysis, ...]
@@ -75,7 +75,7 @@ class AnalysisReport:
         return any(SEVERITIES.index(d.severity) >= floor for b in self.benchmarks for d in b.diagnostics)
 
 
-def analyze_dataset(dataset: Dataset, settings: Settings) -> AnalysisReport:
+def analyze_dataset(dataset: Dataset, settings: Settings) -> AnalysisResult:
     """Analyze every (case, metric) the settings ask for, in the dataset's order."""
     results = []
     for (case, metric), table in dataset.series.items():
@@ -85,7 +85,7 @@ def analyze_dataset(dataset: Dataset, settings: Settings) -> AnalysisReport:
         analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc)
         if analysis is not None:
             results.append(analysis)
-    return AnalysisReport(
+    return AnalysisResult(
         dataset.label, settings, tuple(results), dataset.sources, dataset.warnings, tuple(dataset.environments),
     )
 
@@ -98,7 +98,7 @@ def case_inputs(dataset: Dataset, case: BenchmarkCase) -> tuple[dict[str, Sample
     return events, alloc
 
 
-def observations(table: SampleTable, report: SteadyReport, settings: Settings) -> tuple[Observations, bool]:
+def observations(table: SampleTable, report: SteadyResult, settings: Settings) -> tuple[Observations, bool]:
     """The iterations the summary is computed from (steady ones with ``--steady-only`` when
     the steady state could be assessed), and whether only steady ones were kept."""
     if settings.steady_only and report.assessed:

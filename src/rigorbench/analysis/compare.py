@@ -71,7 +71,7 @@ class Comparison:
 
 
 @dataclass(frozen=True)
-class ComparisonReport:
+class ComparisonResult:
     baseline_label: str
     contender_label: str
     settings: Settings
@@ -90,7 +90,7 @@ class ComparisonReport:
         return any(c.verdict in wanted.get(fail_on, set()) for c in self.comparisons)
 
 
-def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) -> ComparisonReport:
+def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) -> ComparisonResult:
     """Compare every (case, metric) both sides have; list the ones only one side has."""
     base_keys = [k for k in baseline.series if settings.wants_metric(k[1])]
     cont_keys = [k for k in contender.series if settings.wants_metric(k[1])]
@@ -101,7 +101,7 @@ def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) 
     ]
     drafts = [d for d in drafts if d is not None]
     comparisons = _decide_all(drafts, settings)
-    return ComparisonReport(
+    return ComparisonResult(
         baseline_label=baseline.label,
         contender_label=contender.label,
         settings=settings,

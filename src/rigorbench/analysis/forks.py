@@ -10,11 +10,14 @@ forks" or "warmup longer than needed by 40 iterations" (issue #5).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rigorbench.model import SampleTable
-from rigorbench.stats.steady import SteadyState, classify_forks
+
+if TYPE_CHECKING:
+    from rigorbench.stats.steady import SteadyState
 
 # Below this many iterations in a fork, change-point detection has nothing to work with.
 MIN_STEADY_ITERATIONS = 20
@@ -37,7 +40,7 @@ class ForkSeries:
 
 
 @dataclass(frozen=True, eq=False)
-class SteadyReport:
+class SteadyResult:
     """The steady-state verdict of a benchmark with each fork's start (None: never)."""
 
     verdict: str | None         # steady | inconsistent | none; None when forks are too short
@@ -66,16 +69,20 @@ def fork_series(table: SampleTable) -> list[ForkSeries]:
     return forks
 
 
-def steady_report(table: SampleTable) -> SteadyReport:
+def steady_report(table: SampleTable) -> SteadyResult:
     """Detect the steady state of every fork long enough to tell."""
+    # Imported here: change-point detection (ruptures, scipy) costs a second to load and only
+    # --steady-only and analyze need it.
+    from rigorbench.stats.steady import classify_forks
+
     forks = tuple(fork_series(table))
     if not forks or min(len(f.values) for f in forks) < MIN_STEADY_ITERATIONS:
-        return SteadyReport(None, forks, ())
+        return SteadyResult(None, forks, ())
     verdict = classify_forks([f.values for f in forks])
-    return SteadyReport(verdict.verdict, forks, tuple(verdict.forks))
+    return SteadyResult(verdict.verdict, forks, tuple(verdict.forks))
 
 
-def steady_rows(table: SampleTable, report: SteadyReport) -> SampleTable:
+def steady_rows(table: SampleTable, report: SteadyResult) -> SampleTable:
     """Only the measurement iterations taken at or after each fork's steady-state start.
 
     Forks that never reach steady state contribute nothing. The caller decides what to do

@@ -19,31 +19,12 @@ import numpy as np
 
 from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, iteration_observations
-from rigorbench.analysis.settings import Settings
+from rigorbench.analysis.settings import STRATEGIES, PowerOptions, Settings
 from rigorbench.errors import UserError
 from rigorbench.model import BenchmarkCase, Metric
-from rigorbench.stats.power import DEFAULT_SLOWDOWNS, PowerResult, extrapolated_group_size, simulate_power
+from rigorbench.stats.power import PowerSimulation, extrapolated_group_size, simulate_power
 
-STRATEGIES = ("auto", "trial", "instance")
 MIN_UNITS = 4
-
-
-@dataclass(frozen=True)
-class PowerOptions:
-    simulations: int = 100
-    slowdowns: tuple[float, ...] = DEFAULT_SLOWDOWNS
-    strategy: str = "auto"
-    group_size: int | None = None       # default: half the units
-    target: float | None = None         # slowdown to plan for, as a fraction
-
-    def __post_init__(self) -> None:
-        if self.strategy not in STRATEGIES:
-            raise UserError(f"--strategy: unknown value {self.strategy!r}; allowed values are {', '.join(STRATEGIES)}")
-        if self.simulations < 10:
-            raise UserError(f"--simulations must be at least 10, got {self.simulations}")
-        if not self.slowdowns or any(s <= 0 for s in self.slowdowns):
-            raise UserError("--slowdowns must be positive percentages")
-
 
 @dataclass(frozen=True)
 class BenchmarkPower:
@@ -51,14 +32,14 @@ class BenchmarkPower:
     metric: Metric
     strategy: str
     units: int                          # trials or instances available
-    result: PowerResult | None          # None when the data is too small
+    result: PowerSimulation | None      # None when the data is too small
     recommended: int | None             # units per version for --target
     extrapolated: bool                  # the recommendation goes beyond the data
     note: str = ""
 
 
 @dataclass(frozen=True)
-class PowerReport:
+class PowerResult:
     label: str
     settings: Settings
     options: PowerOptions
@@ -140,9 +121,9 @@ def benchmark_power(case, metric, table, settings: Settings, options: PowerOptio
 
 
 def power_dataset(dataset: Dataset, settings: Settings, options: PowerOptions,
-                  trial_seconds: float | None = None) -> PowerReport:
+                  trial_seconds: float | None = None) -> PowerResult:
     found = []
     for (case, metric), table in dataset.series.items():
         if settings.wants_metric(metric):
             found.append(benchmark_power(case, metric, table, settings, options))
-    return PowerReport(dataset.label, settings, options, tuple(found), dataset.sources, trial_seconds)
+    return PowerResult(dataset.label, settings, options, tuple(found), dataset.sources, trial_seconds)

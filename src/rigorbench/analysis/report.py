@@ -21,7 +21,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from rigorbench.analysis.analyze import BenchmarkAnalysis, analyze_series, case_inputs, observations
-from rigorbench.analysis.compare import Comparison, ComparisonReport, compare_datasets
+from rigorbench.analysis.compare import Comparison, ComparisonResult, compare_datasets
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import SEVERITIES, BenchmarkCase, Metric, SampleTable
@@ -65,7 +65,7 @@ class VersionView:
 
 
 @dataclass(frozen=True, eq=False)
-class CaseReport:
+class CasePage:
     case: BenchmarkCase
     metric: Metric
     anchor: str                     # the HTML id of the case's section
@@ -111,14 +111,14 @@ class ScalingGroup:
 
 
 @dataclass(frozen=True, eq=False)
-class Report:
+class ReportPage:
     """A comparison of two versions, or one version's analysis, ready to lay out."""
 
     labels: tuple[str, ...]         # one label (analysis) or baseline, contender
     settings: Settings
-    cases: tuple[CaseReport, ...]
+    cases: tuple[CasePage, ...]
     scaling: tuple[ScalingGroup, ...]
-    comparison: ComparisonReport | None
+    comparison: ComparisonResult | None
     environments: Mapping[str, tuple[Mapping[str, str], ...]]
     sources: Mapping[str, tuple[str, ...]]
     warnings: tuple[str, ...] = ()
@@ -133,10 +133,10 @@ class Report:
 Progress = Callable[[int, int], None]
 
 
-def build_report(
+def build_page(
     datasets: Sequence[Dataset], settings: Settings, *, lint: Mapping[str, object] | None = None,
-    run: Mapping[str, str] | None = None, progress: Progress | None = None, comparison: ComparisonReport | None = None,
-) -> Report:
+    run: Mapping[str, str] | None = None, progress: Progress | None = None, comparison: ComparisonResult | None = None,
+) -> ReportPage:
     """Analyze one version, or compare two (baseline first), for the report.
 
     Only the primary metric of each case gets a section; allocation per op and the GC and
@@ -160,12 +160,12 @@ def build_report(
     for number, (case, metric) in enumerate(keys):
         views = [view for dataset in datasets if (view := _version_view(dataset, case, metric, settings)) is not None]
         if len(views) == len(datasets):
-            cases.append(CaseReport(case, metric, f"b{number + 1}", tuple(views), by_key.get((case, metric))))
+            cases.append(CasePage(case, metric, f"b{number + 1}", tuple(views), by_key.get((case, metric))))
         if progress is not None:
             progress(number + 1, len(keys))
     scaling = scaling_groups(cases)     # in the data's order, before regressions go first
     cases.sort(key=_case_order)
-    return Report(
+    return ReportPage(
         labels=tuple(d.label for d in datasets),
         settings=settings,
         cases=tuple(cases),
@@ -179,7 +179,7 @@ def build_report(
     )
 
 
-def _case_order(case: CaseReport):
+def _case_order(case: CasePage):
     """Regressions first, then by size of the change; one version: most severe first."""
     if case.comparison is not None:
         c = case.comparison
@@ -266,10 +266,10 @@ def _number(text: str) -> float | None:
     return value if math.isfinite(value) and value > 0 else None
 
 
-def scaling_groups(cases: Sequence[CaseReport]) -> tuple[ScalingGroup, ...]:
+def scaling_groups(cases: Sequence[CasePage]) -> tuple[ScalingGroup, ...]:
     """Every (benchmark, other parameters) with two or more positive numeric values of one
     parameter, in the order of ``cases``."""
-    groups: dict[tuple, list[tuple[float, CaseReport]]] = {}
+    groups: dict[tuple, list[tuple[float, CasePage]]] = {}
     for case in cases:
         params = case.case.params
         for name, value in params:

@@ -80,3 +80,30 @@ class Settings:
 def _one_of(option: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise UserError(f"{option}: unknown value {value!r}; allowed values are {', '.join(allowed)}")
+
+
+# Laaber et al.'s slowdowns (shared/reference/004, section 5.3), as fractions.
+DEFAULT_SLOWDOWNS = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.05, 0.1, 0.5, 1.0)
+# A simulated test needs fewer resamples than a reported CI: a 99% CI bound then moves by
+# about 3% of the CI width between seeds, small next to the spread between experiments.
+POWER_RESAMPLES = 1000
+
+
+STRATEGIES = ("auto", "trial", "instance")
+
+
+@dataclass(frozen=True)
+class PowerOptions:
+    simulations: int = 100
+    slowdowns: tuple[float, ...] = DEFAULT_SLOWDOWNS
+    strategy: str = "auto"
+    group_size: int | None = None       # default: half the units
+    target: float | None = None         # slowdown to plan for, as a fraction
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise UserError(f"--strategy: unknown value {self.strategy!r}; allowed values are {', '.join(STRATEGIES)}")
+        if self.simulations < 10:
+            raise UserError(f"--simulations must be at least 10, got {self.simulations}")
+        if not self.slowdowns or any(s <= 0 for s in self.slowdowns):
+            raise UserError("--slowdowns must be positive percentages")

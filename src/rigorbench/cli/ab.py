@@ -3,27 +3,26 @@
 from __future__ import annotations
 
 import argparse
-import re
-import shlex
 from pathlib import Path
 from typing import IO
 
-from rigorbench.analysis.compare import compare_datasets
-from rigorbench.analysis.dataset import dataset_from_store
-from rigorbench.analysis.report import build_report
-from rigorbench.cli.compare import add_output_arguments, add_statistics_arguments, finish_comparison, settings_from
+from rigorbench.analysis.settings import DEFAULT_SEED
+from rigorbench.cli.common import (
+    add_build_arguments,
+    add_html_argument,
+    add_lint_arguments,
+    add_output_arguments,
+    add_statistics_arguments,
+    build_spec_from,
+    settings_from,
+)
 from rigorbench.cli.parser import UsageError, positive_int
-from rigorbench.cli.prelint import LintFailed, add_lint_arguments, lint_before_build
-from rigorbench.cli.report import run_facts, write_html
 from rigorbench.experiment.options import (
     DEFAULT_SETTINGS, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
-from rigorbench.experiment.progress import format_duration, make_reporter
-from rigorbench.experiment.runner import BUILDS_DIR, ExperimentResult, list_experiment, resume_experiment, start_experiment
-from rigorbench.harness.base import BuildSpec
-from rigorbench.report.listing import render_selection
-from rigorbench.store import DEFAULT_STORE, ResultStore
+from rigorbench.files import safe_name
+from rigorbench.store import DEFAULT_STORE
 
 SUMMARY = "build and run a baseline and a contender as randomized interleaved trials, then compare"
 
@@ -68,31 +67,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_statistics_arguments(parser)
     add_output_arguments(parser)
     add_html_argument(parser)
-
-
-def add_build_arguments(parser: argparse.ArgumentParser, listing: bool = True) -> None:
-    build = parser.add_argument_group("build", "How each version is built (inferred from pom.xml or build.gradle unless given).")
-    build.add_argument("--module", metavar="NAME", help="the benchmark module of a multi-module build (path from the root, directory name or artifactId); needed when several modules use JMH")
-    build.add_argument("--build-command", metavar="CMD", help="build with CMD instead, run in each version's PATH; split like a shell command line but run without a shell (write 'sh -c \"...\"' to have one)")
-    build.add_argument("--jar", metavar="PATH-OR-GLOB", help="the benchmark jar the build makes, relative to PATH (default: found in the module's target/ or build/libs/)")
-    build.add_argument("--java", metavar="JDK", help="build and run with this JDK (its home directory or its java executable); recorded with the run")
-    build.add_argument("--no-build-cache", action="store_true", help="always build; by default the jars of clean commits are kept next to the store and reused")
-    if listing:
-        build.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only one has), estimate the run's duration, and stop")
-
-
-def build_spec_from(args: argparse.Namespace) -> BuildSpec:
-    command = None
-    if args.build_command is not None:
-        try:
-            command = tuple(shlex.split(args.build_command))
-        except ValueError as error:
-            raise UsageError(f"--build-command: {error}") from None
-        if not command:
-            raise UsageError("--build-command must not be empty")
-    return BuildSpec(command=command, jar=args.jar, module=args.module, java_home=args.java)
-
-
 def add_experiment_arguments(parser: argparse.ArgumentParser) -> None:
     exp = parser.add_argument_group("experiment")
     exp.add_argument("--trials", type=positive_int, metavar="N", help=f"trials; each runs every version once (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
@@ -145,34 +119,45 @@ def _plan(args: argparse.Namespace) -> ExperimentPlan:
         VersionSpec(args.contender_label or args.contender, args.contender, build),
     )
     trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
-    return ExperimentPlan(args.path, "jmh", versions, trials, args.order, args.seed, run_settings_from(args))
+    seed = args.seed if args.seed is not None else DEFAULT_SEED
+    return ExperimentPlan(args.path, "jmh", versions, trials, args.order, seed, run_settings_from(args))
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench import api
+    from rigorbench.cli.prelint import LintFailed
+    from rigorbench.experiment.progress import make_reporter
+    from rigorbench.store import ResultStore
+
     reporter = make_reporter(stderr)
     if args.resume is not None:
         if not args.store:
             raise UsageError("--resume needs --store DB (the store that holds the run)")
         with ResultStore.open(args.store, create=False) as store:
-            result = resume_experiment(args.resume, store, reporter)
+            result = api.resume_experiment(args.resume, store, reporter)
             labels = [v.label for v in store.run(result.run_id).versions]
-            return conclude(store, result, labels[0], labels[1:], args, stdout, reporter)
+            # No lint results when a run is resumed: nothing is linted again.
+            return conclude(store, result, labels[0], labels[1:], args, stdout, reporter, {})
     plan = _plan(args)
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     if args.list:
         return print_listing(plan, Path(store_path).parent, args, stdout, reporter)
+    hook, lint_results = before_build(args, reporter)
     with ResultStore.open(store_path) as store:
         try:
-            result = start_experiment(plan, store, reporter, before_build(args, reporter), not args.no_build_cache)
+            result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)
         except LintFailed as error:
             stderr.write(f"rigorbench: {error}\n")
             return 1
         labels = [v.label for v in plan.versions]
-        return conclude(store, result, labels[0], labels[1:], args, stdout, reporter)
+        return conclude(store, result, labels[0], labels[1:], args, stdout, reporter, lint_results)
 
 
 def print_listing(plan: ExperimentPlan, store_dir: Path, args: argparse.Namespace, stdout: IO[str], reporter) -> int:
     """``--list``: build (or take from the cache), list, estimate, and stop."""
+    from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
+    from rigorbench.report.listing import render_selection
+
     cache = None if args.no_build_cache else store_dir / BUILDS_DIR
     selection = list_experiment(plan.project, plan.harness, plan.versions, plan.settings, reporter, cache)
     reporter.close()
@@ -180,19 +165,22 @@ def print_listing(plan: ExperimentPlan, store_dir: Path, args: argparse.Namespac
     return 0
 
 
-def before_build(args: argparse.Namespace, reporter):
-    """The pre-build hook of ``ab`` and ``run``: lint the sources unless --no-lint. The
-    results are kept on ``args`` for the HTML report (--html)."""
-    args.lint_results = {}
-    return None if args.no_lint else lint_before_build(reporter, args.strict, args.lint_results)
+def before_build(args: argparse.Namespace, reporter) -> tuple[object, dict]:
+    """The pre-build hook of ``ab`` and ``run`` (lint the sources, unless --no-lint) and the
+    mapping it fills with each version's lint result, for the HTML report (--html)."""
+    from rigorbench.cli.prelint import lint_before_build
+
+    results: dict = {}
+    return (None if args.no_lint else lint_before_build(reporter, args.strict, results)), results
 
 
-def add_html_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--html", metavar="FILE", help="also write the HTML report of the comparison to FILE (see 'rigorbench report')")
-
-
-def conclude(store, result: ExperimentResult, baseline: str, contenders: list[str], args, stdout, reporter) -> int:
+def conclude(store, result, baseline: str, contenders: list[str], args, stdout, reporter, lint_results: dict) -> int:
     """Say what the experiment cost, then compare each contender with the baseline."""
+    from rigorbench import api
+    from rigorbench.cli.compare import finish_comparison
+    from rigorbench.cli.report import run_facts
+    from rigorbench.experiment.progress import format_duration
+
     reporter.message(
         f"run {result.run_id}: {result.executed} trials in {format_duration(result.wall_seconds)}"
         f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time;"
@@ -200,17 +188,13 @@ def conclude(store, result: ExperimentResult, baseline: str, contenders: list[st
     )
     settings = settings_from(args)
     code = 0
-    base = dataset_from_store(store, result.run_id, baseline)
-    for label in contenders:
-        contender = dataset_from_store(store, result.run_id, label)
-        report = compare_datasets(base, contender, settings)
-        code = max(code, finish_comparison(report, args, stdout))
+    for label, comparison, base, contender in api.finish_experiment(store, result.run_id, baseline, contenders, settings):
+        code = max(code, finish_comparison(comparison, args, stdout))
         if args.html:
             path = html_path(args.html, label, len(contenders))
-            # No lint results when a run is resumed: nothing is built again.
-            lint = {v: r for v, r in getattr(args, "lint_results", {}).items() if v in (baseline, label)}
-            full = build_report([base, contender], settings, lint=lint, run=run_facts(store.run(result.run_id)), comparison=report)
-            reporter.message(f"HTML report: {write_html(full, path)}")
+            lint = {v: r for v, r in lint_results.items() if v in (baseline, label)}
+            page = api.report_page([base, contender], settings, lint=lint, run=run_facts(store.run(result.run_id)), comparison=comparison)
+            reporter.message(f"HTML report: {api.write_html(page, path)}")
     return code
 
 
@@ -219,5 +203,4 @@ def html_path(path: str, label: str, contenders: int) -> str:
     if contenders == 1:
         return path
     stem, dot, suffix = path.rpartition(".")
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", label)
-    return f"{stem}-{safe}.{suffix}" if dot else f"{path}-{safe}"
+    return f"{stem}-{safe_name(label)}.{suffix}" if dot else f"{path}-{safe_name(label)}"

@@ -6,13 +6,15 @@ import argparse
 from dataclasses import replace
 from typing import IO
 
-from rigorbench.analysis.compare import compare_datasets
-from rigorbench.analysis.dataset import dataset_from_store, load_dataset
-from rigorbench.analysis.settings import CORRECTIONS, DEFAULT_SEED, STATISTICS, TESTS, Settings
-from rigorbench.cli.parser import UsageError, fraction, positive_int
-from rigorbench.errors import UserError
-from rigorbench.report import COMPARISON_RENDERERS, render_comparison
-from rigorbench.store import ResultStore
+from rigorbench.cli.common import (
+    add_output_arguments,
+    add_side_arguments,
+    add_statistics_arguments,
+    fail_on,
+    settings_from,
+    write_output,
+)
+from rigorbench.cli.parser import UsageError, positive_int
 
 SUMMARY = "compare two versions' results and decide: slower, faster, unchanged or inconclusive"
 
@@ -56,51 +58,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
 
 
-def add_side_arguments(inputs: argparse._ArgumentGroup) -> None:
-    """--baseline/--contender (files, or labels with --store) and their names (compare, report)."""
-    inputs.add_argument("--baseline", nargs="+", metavar="FILE", help="result files of the baseline (one per trial), or its version label with --store")
-    inputs.add_argument("--contender", nargs="+", metavar="FILE", help="result files of the contender (one per trial), or its version label with --store")
-    inputs.add_argument("--baseline-label", metavar="NAME", help="name of the baseline in the output (default: file name)")
-    inputs.add_argument("--contender-label", metavar="NAME", help="name of the contender in the output (default: file name)")
-
-
-def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = True) -> None:
-    stats = parser.add_argument_group("statistics")
-    stats.add_argument("--statistic", choices=STATISTICS, default="mean", help="statistic compared (default: mean)")
-    stats.add_argument("--confidence", type=fraction, default=0.99, metavar="C", help="confidence level (default: 0.99)")
-    stats.add_argument("--resamples", type=positive_int, default=10_000, metavar="N", help="bootstrap resamples (default: 10000)")
-    stats.add_argument("--seed", type=positive_int, default=DEFAULT_SEED, metavar="S", help=f"random seed; same input and seed, same output (default: {DEFAULT_SEED})")
-    stats.add_argument("--threshold", type=fraction, default=0.01, metavar="T", help="smallest change that matters, as 0.01 or 1%% (default: 1%%)")
-    stats.add_argument("--test", choices=TESTS, default="bootstrap", help="decision rule: bootstrap CI vs threshold (default), or wilcoxon: the papers' rule, p <= --alpha and |Cliff's delta| >= 0.33")
-    stats.add_argument("--alpha", type=fraction, default=0.01, metavar="A", help="significance level of --test wilcoxon (default: 0.01)")
-    stats.add_argument("--correction", choices=CORRECTIONS, default="none", help="multiple-comparison correction of p-values (default: none)")
-    if metric:
-        stats.add_argument("--metric", default="primary", metavar="NAME", help="primary (default), all (adds alloc, gc.count, ...), or one metric name such as alloc")
-    stats.add_argument("--steady-only", action="store_true", help="use only iterations at or after each fork's detected steady state (forks of 20+ iterations; see 'rigorbench analyze')")
-
-
-def add_output_arguments(parser: argparse.ArgumentParser) -> None:
-    output = parser.add_argument_group("output")
-    output.add_argument("--format", choices=tuple(COMPARISON_RENDERERS), default="text", help="output format (default: text)")
-    output.add_argument("--fail-on", choices=("regression", "change", "never"), default="never", help="exit 1 when a benchmark got slower (regression) or changed either way (change); default: never")
-    output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
-
-
-def settings_from(args: argparse.Namespace) -> Settings:
-    return Settings(
-        statistic=args.statistic,
-        confidence=args.confidence,
-        resamples=args.resamples,
-        seed=args.seed,
-        threshold=args.threshold,
-        test=args.test,
-        alpha=args.alpha,
-        metric=getattr(args, "metric", "primary"),
-        correction=args.correction,
-        steady_only=args.steady_only,
-    )
-
-
 def _sides(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     if args.baseline or args.contender:
         if args.files:
@@ -114,46 +71,37 @@ def _sides(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench import api
+
     settings = settings_from(args)
     if args.store:
         baseline, contender = _from_store(args)
     else:
         baseline_files, contender_files = _sides(args)
-        baseline = load_dataset(baseline_files, args.baseline_label)
-        contender = load_dataset(contender_files, args.contender_label)
+        baseline = api.load_results(baseline_files, args.baseline_label)
+        contender = api.load_results(contender_files, args.contender_label)
     if baseline.label == contender.label:
         baseline = replace(baseline, label="baseline")
         contender = replace(contender, label="contender")
-    return finish_comparison(compare_datasets(baseline, contender, settings), args, stdout)
+    return finish_comparison(api.compare(baseline, contender, settings), args, stdout)
 
 
-def finish_comparison(report, args: argparse.Namespace, stdout: IO[str]) -> int:
+def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
     """Render the comparison where asked and turn --fail-on into the exit code."""
-    if not report.comparisons:
+    from rigorbench import api
+
+    if not result.comparisons:
         raise UsageError("no benchmark is present on both sides; nothing to compare")
-    write_output(render_comparison(report, args.format), args.output, stdout)
-    return 1 if report.fails(args.fail_on) else 0
+    write_output(api.render(result, args.format or "text"), args.output, stdout)
+    return 1 if result.fails(fail_on(args)) else 0
 
 
 def _from_store(args: argparse.Namespace):
+    from rigorbench import api
+    from rigorbench.store import ResultStore
+
     if args.files or not (args.baseline and args.contender) or len(args.baseline) + len(args.contender) != 2:
         raise UsageError("with --store, give one version label each: --baseline LABEL --contender LABEL")
     with ResultStore.open(args.store, create=False) as store:
-        run_id = args.run
-        if run_id is None:
-            latest = store.latest_run([args.baseline[0], args.contender[0]])
-            if latest is None:
-                raise UserError(f"{args.store}: no run has both versions {args.baseline[0]!r} and {args.contender[0]!r}")
-            run_id = latest.run_id
-        return (dataset_from_store(store, run_id, args.baseline[0]), dataset_from_store(store, run_id, args.contender[0]))
-
-
-def write_output(text: str, path: str | None, stdout: IO[str]) -> None:
-    if path is None:
-        stdout.write(text)
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
+        baseline, contender = api.load_stored(store, [args.baseline[0], args.contender[0]], args.run)
+        return baseline, contender

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 from typing import IO
 
 import numpy as np
 
 from rigorbench.cli.parser import UsageError, positive_int
-from rigorbench.files import write_files
-from rigorbench.formats.writers import write_jmh_json, write_pa_csv
+from rigorbench.files import safe_name, write_files
 from rigorbench.model import Series
-from rigorbench.store import DEFAULT_STORE, ResultStore
+from rigorbench.store import DEFAULT_STORE
 
 SUMMARY = "export a stored run as pa CSV (one file per version) or JMH JSON (one file per trial)"
 DESCRIPTION = """\
@@ -36,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _file_name(*parts: object) -> str:
-    return "-".join(re.sub(r"[^A-Za-z0-9._]+", "_", str(p)) for p in parts)
+    return "-".join(safe_name(p) for p in parts)
 
 
 def _by_trial(series: list[Series]) -> dict[int, list[Series]]:
@@ -49,11 +47,13 @@ def _by_trial(series: list[Series]) -> dict[int, list[Series]]:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench.api import stored_run
+    from rigorbench.formats.writers import write_jmh_json, write_pa_csv
+    from rigorbench.store import ResultStore
+
     out_dir = Path(args.output_dir)
     with ResultStore.open(args.store, create=False) as store:
-        info = store.run(args.run) if args.run is not None else store.latest_run()
-        if info is None:
-            raise UsageError(f"{args.store}: no runs to export")
+        info = stored_run(store, (), args.run)
         files: dict[Path, str] = {}
         for version in info.versions:
             series = store.load_series(info.run_id, version.label)

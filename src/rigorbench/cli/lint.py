@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
-from rigorbench.cli.compare import write_output
+from rigorbench.cli.common import write_output
 from rigorbench.cli.parser import UsageError
 from rigorbench.errors import InputError, UserError
 from rigorbench.lint import RULES, LintResult, fix_findings, lint_paths

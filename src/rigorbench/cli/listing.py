@@ -6,12 +6,9 @@ import argparse
 from pathlib import Path
 from typing import IO
 
-from rigorbench.cli.ab import add_build_arguments, build_spec_from
+from rigorbench.cli.common import add_build_arguments, build_spec_from
 from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, parse_params, settings_with
 from rigorbench.experiment.plan import VersionSpec
-from rigorbench.experiment.progress import make_reporter
-from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
-from rigorbench.report.listing import render_selection
 from rigorbench.store import DEFAULT_STORE
 
 SUMMARY = "build a project and list its benchmarks, per version, before running anything"
@@ -42,6 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench.experiment.progress import make_reporter
+    from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
+    from rigorbench.report.listing import render_selection
+
     build = build_spec_from(args)
     sources = args.version or ["."]
     versions = tuple(VersionSpec(source if source != "." else "working tree", source, build) for source in sources)

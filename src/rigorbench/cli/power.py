@@ -6,14 +6,17 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.analysis.power import STRATEGIES, PowerOptions, power_dataset
-from rigorbench.analysis.settings import DEFAULT_SEED, TESTS, Settings
-from rigorbench.cli.analyze import add_version_inputs, dataset_from_args
-from rigorbench.cli.compare import write_output
+from rigorbench.analysis.settings import DEFAULT_SLOWDOWNS, POWER_RESAMPLES, STRATEGIES, TESTS, PowerOptions
+from rigorbench.cli.common import (
+    ANALYZE_FORMATS,
+    DEFAULTS,
+    add_metric_argument,
+    add_version_inputs,
+    settings_from,
+    write_output,
+)
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 from rigorbench.errors import UserError
-from rigorbench.report.power import POWER_RENDERERS, render_power
-from rigorbench.stats.power import DEFAULT_SLOWDOWNS
 
 SUMMARY = "A/A false-positive rate, minimal detectable slowdown and trials needed, from one version's data"
 
@@ -60,28 +63,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sim.add_argument("--slowdowns", type=_slowdowns, default=DEFAULT_SLOWDOWNS, metavar="P,...", help="slowdowns in percent, e.g. 1,2,5,10 (default: Laaber et al.'s list)")
     sim.add_argument("--target", type=fraction, metavar="P%", help="the slowdown you need to detect, e.g. 5%%: report the trials needed")
     stats = parser.add_argument_group("decision rule (as in compare)")
-    stats.add_argument("--test", choices=TESTS, default="bootstrap", help="bootstrap CI vs threshold (default) or wilcoxon")
-    stats.add_argument("--confidence", type=fraction, default=0.99, metavar="C", help="confidence level (default: 0.99)")
-    stats.add_argument("--threshold", type=fraction, default=0.01, metavar="T", help="smallest change that matters (default: 1%%)")
-    stats.add_argument("--alpha", type=fraction, default=0.01, metavar="A", help="significance level of --test wilcoxon (default: 0.01)")
-    stats.add_argument("--resamples", type=positive_int, default=1000, metavar="N", help="bootstrap resamples per simulated test (default: 1000; a 99%% CI bound then moves by about 3%% of the CI width between seeds, small next to the spread between simulated experiments)")
-    stats.add_argument("--seed", type=positive_int, default=DEFAULT_SEED, metavar="S", help=f"random seed (default: {DEFAULT_SEED})")
-    stats.add_argument("--metric", default="primary", metavar="NAME", help="primary (default), all, or one metric name")
+    stats.add_argument("--test", choices=TESTS, default=None, help=f"bootstrap CI vs threshold (default) or wilcoxon")
+    stats.add_argument("--confidence", type=fraction, default=None, metavar="C", help=f"confidence level (default: {DEFAULTS.confidence})")
+    stats.add_argument("--threshold", type=fraction, default=None, metavar="T", help=f"smallest change that matters (default: {DEFAULTS.threshold:.0%})".replace("%", "%%"))
+    stats.add_argument("--alpha", type=fraction, default=None, metavar="A", help=f"significance level of --test wilcoxon (default: {DEFAULTS.alpha})")
+    stats.add_argument("--resamples", type=positive_int, default=POWER_RESAMPLES, metavar="N", help=f"bootstrap resamples per simulated test (default: {POWER_RESAMPLES}; a 99% CI bound then moves by about 3% of the CI width between seeds, small next to the spread between simulated experiments)".replace("%", "%%"))
+    stats.add_argument("--seed", type=positive_int, default=None, metavar="S", help=f"random seed (default: {DEFAULTS.seed})")
+    add_metric_argument(stats)
     output = parser.add_argument_group("output")
-    output.add_argument("--format", choices=tuple(POWER_RENDERERS), default="text", help="output format (default: text)")
+    output.add_argument("--format", choices=ANALYZE_FORMATS, default="text", help="output format (default: text)")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    if args.target is not None and args.target <= args.threshold:
-        raise UsageError(f"--target {args.target:.1%} must be above --threshold {args.threshold:.1%}")
+    from rigorbench import api
+    from rigorbench.cli.analyze import dataset_from_args
+
+    settings = settings_from(args)
+    if args.target is not None and args.target <= settings.threshold:
+        raise UsageError(f"--target {args.target:.1%} must be above --threshold {settings.threshold:.1%}")
     dataset, trial_seconds = dataset_from_args(args)
-    settings = Settings(confidence=args.confidence, resamples=args.resamples, seed=args.seed, threshold=args.threshold,
-                        test=args.test, alpha=args.alpha, metric=args.metric)
     options = PowerOptions(args.simulations, tuple(args.slowdowns), args.strategy, args.group_size, args.target)
-    report = power_dataset(dataset, settings, options, trial_seconds)
-    if not report.benchmarks:
-        raise UserError(f"no {args.metric} metric with measurements found in the input")
-    write_output(render_power(report, args.format), args.output, stdout)
+    result = api.power(dataset, settings, options, trial_seconds)
+    if not result.benchmarks:
+        raise UserError(f"no {settings.metric} metric with measurements found in the input")
+    write_output(api.render(result, args.format), args.output, stdout)
     return 0
 

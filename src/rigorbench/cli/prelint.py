@@ -7,24 +7,16 @@ with ``--strict``, and then before anything is built or stored.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import replace
 from pathlib import Path
 from typing import MutableMapping
 
 from rigorbench.errors import UserError
 from rigorbench.experiment.progress import Reporter
-from rigorbench.lint import lint_paths
-from rigorbench.report.lint import severity_rank, summary_line
 
 
 class LintFailed(UserError):
     """``--strict`` and the sources have findings at warning level or worse."""
-
-
-def add_lint_arguments(group: argparse._ArgumentGroup) -> None:
-    group.add_argument("--strict", action="store_true", help="stop before building when lint finds a warning or an error in a version's sources")
-    group.add_argument("--no-lint", action="store_true", help="do not lint the benchmark sources before building")
 
 
 def _relative(path: str, root: Path) -> str:
@@ -39,6 +31,9 @@ def lint_before_build(reporter: Reporter, strict: bool, collected: MutableMappin
 
     ``collected`` receives each version's result (paths relative to its sources), for the
     HTML report."""
+
+    from rigorbench.lint import lint_paths
+    from rigorbench.report.lint import severity_rank, summary_line
 
     def hook(label: str, source_dir: Path) -> None:
         result = lint_paths([source_dir])

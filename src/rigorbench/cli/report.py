@@ -4,19 +4,11 @@ plotted series as plain columns for gnuplot and spreadsheets."""
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
 from typing import IO, Mapping
 
-from rigorbench.analysis.dataset import Dataset, dataset_from_store, load_dataset
-from rigorbench.analysis.report import Report, build_report
-from rigorbench.cli.compare import add_side_arguments, add_statistics_arguments, settings_from, write_output
+from rigorbench.cli.common import add_side_arguments, add_statistics_arguments, settings_from, write_output
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.errors import UserError
-from rigorbench.lint import lint_paths
-from rigorbench.report.html import render_html
-from rigorbench.report.series import render_series_csv, write_data_dir
-from rigorbench.store import ResultStore
 
 SUMMARY = "write a self-contained HTML report with plots (or the plotted series as CSV / gnuplot columns)"
 
@@ -70,7 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("--data-dir", metavar="DIR", help="also write gnuplot-ready columns, one file per benchmark and scaling plot, to DIR")
 
 
-def _datasets(args: argparse.Namespace) -> tuple[list[Dataset], dict[str, str]]:
+def _datasets(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
+    from rigorbench import api
+
     if args.store:
         return _from_store(args)
     if args.version_label or args.run:
@@ -80,20 +74,24 @@ def _datasets(args: argparse.Namespace) -> tuple[list[Dataset], dict[str, str]]:
             raise UsageError("give --baseline/--contender, or FILEs, not both")
         if not (args.baseline and args.contender):
             raise UsageError("--baseline and --contender go together")
-        return [load_dataset(args.baseline, args.baseline_label), load_dataset(args.contender, args.contender_label)], {}
+        return [api.load_results(args.baseline, args.baseline_label), api.load_results(args.contender, args.contender_label)], {}
     if not args.files:
         raise UsageError("give result files or --store DB (see 'rigorbench report --help')")
     if args.one_version or len(args.files) == 1:
-        return [load_dataset(args.files, args.label)], {}
+        return [api.load_results(args.files, args.label)], {}
     if len(args.files) != 2:
         raise UsageError(
             f"got {len(args.files)} files: give BASELINE CONTENDER, --baseline/--contender FILE..., "
             "or --one-version for the trials of one version"
         )
-    return [load_dataset([args.files[0]], args.baseline_label), load_dataset([args.files[1]], args.contender_label)], {}
+    return [api.load_results([args.files[0]], args.baseline_label), api.load_results([args.files[1]], args.contender_label)], {}
 
 
-def _from_store(args: argparse.Namespace) -> tuple[list[Dataset], dict[str, str]]:
+def _from_store(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
+    from rigorbench import api
+    from rigorbench.analysis.dataset import dataset_from_store
+    from rigorbench.store import ResultStore
+
     if args.files:
         raise UsageError("give result files or --store, not both")
     wanted = [args.version_label] if args.version_label else [*(args.baseline or []), *(args.contender or [])]
@@ -102,14 +100,8 @@ def _from_store(args: argparse.Namespace) -> tuple[list[Dataset], dict[str, str]
     if bool(args.baseline) != bool(args.contender) or len(args.baseline or []) > 1 or len(args.contender or []) > 1:
         raise UsageError("with --store, give one label each: --baseline LABEL --contender LABEL")
     with ResultStore.open(args.store, create=False) as store:
-        info = store.run(args.run) if args.run else store.latest_run(wanted or None)
-        if info is None:
-            raise UserError(f"{args.store}: no run" + (f" with {', '.join(map(repr, wanted))}" if wanted else ""))
-        labels = [v.label for v in info.versions]
-        missing = [label for label in wanted if label not in labels]
-        if missing:
-            raise UsageError(f"{args.store}: run {info.run_id} has versions {', '.join(labels)}; not {', '.join(missing)}")
-        chosen = wanted or labels[:2]
+        info = api.stored_run(store, wanted, args.run)
+        chosen = wanted or [v.label for v in info.versions][:2]
         return [dataset_from_store(store, info.run_id, label) for label in chosen], run_facts(info)
 
 
@@ -154,38 +146,31 @@ def progress_printer(stderr: IO[str], stage: str):
     return show
 
 
-def write_html(report: Report, path: str | os.PathLike, stderr: IO[str] | None = None) -> Path:
-    """Render and write the HTML report; the written path, absolute."""
-    html = render_html(report, progress=progress_printer(stderr, "drawing") if stderr else None)
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(html, encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
-    return target.resolve()
-
-
 def lint_results(paths: list[str] | None) -> Mapping[str, object]:
-    return {path: lint_paths([path]) for path in paths or ()}
+    from rigorbench import api
+
+    return {path: api.lint([path]) for path in paths or ()}
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench import api
+    from rigorbench.report.series import render_series_csv, write_data_dir
+
     if args.format == "html" and not (args.html or args.output or args.data_dir):
         raise UsageError("say where to write: --html FILE, --format csv, or --data-dir DIR")
     if args.html and args.output and args.format == "html":
         raise UsageError("--html FILE and --output FILE name the same HTML file; give one")
     datasets, facts = _datasets(args)
     lint = lint_results(args.lint)
-    report = build_report(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "analysing"))
-    if not report.cases:
+    page = api.report_page(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "analysing"))
+    if not page.cases:
         raise UserError("no benchmark case with measurements " + ("on both sides" if len(datasets) == 2 else "found"))
     html_path = args.html or (args.output if args.format == "html" else None)
     if html_path:
-        stderr.write(f"report: {write_html(report, html_path, stderr)}\n")
+        stderr.write(f"report: {api.write_html(page, html_path, progress_printer(stderr, 'drawing'))}\n")
     if args.format == "csv":
-        write_output(render_series_csv(report), args.output, stdout)
+        write_output(render_series_csv(page), args.output, stdout)
     if args.data_dir:
-        written = write_data_dir(report, args.data_dir)
+        written = write_data_dir(page, args.data_dir)
         stderr.write(f"report: {len(written)} files in {args.data_dir}\n")
     return 0

@@ -5,14 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.cli.ab import add_html_argument, before_build, conclude
-from rigorbench.cli.compare import add_output_arguments, add_statistics_arguments
+from rigorbench.cli.common import add_html_argument, add_lint_arguments, add_output_arguments, add_statistics_arguments
 from rigorbench.cli.parser import UsageError, fraction, positive_int
-from rigorbench.cli.prelint import LintFailed, add_lint_arguments
-from rigorbench.experiment.config import load_config
-from rigorbench.experiment.progress import make_reporter
-from rigorbench.experiment.runner import BUILDS_DIR, list_experiment, resume_experiment, start_experiment
-from rigorbench.report.listing import render_selection
 from rigorbench.store import ResultStore
 
 SUMMARY = "run the experiment described in a rigorbench.toml file (two or more versions)"
@@ -45,26 +39,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_statistics_arguments(parser)
     add_output_arguments(parser)
     add_html_argument(parser)
-    # What a flag left at its default may be set by the file, within the flag's choices.
-    parser.set_defaults(_options={a.dest: (a.default, a.choices) for a in parser._actions})
+    # The choices of each option, to check the file's values against.
+    parser.set_defaults(_choices={a.dest: a.choices for a in parser._actions})
 
 
 def _apply_file_settings(args: argparse.Namespace, compare: dict) -> None:
-    """The file's [compare] values, where the command line did not set the option."""
+    """The file's [compare] values, where the command line did not give the option (None)."""
     for key, value in compare.items():
-        default, choices = args._options[key]
-        if getattr(args, key) != default:
+        if getattr(args, key, None) is not None:
             continue
         try:
             value = _COMPARE_TYPES.get(key, str)(str(value))
         except (ValueError, argparse.ArgumentTypeError) as error:
             raise UsageError(f"{args.config}: [compare] {key}: {error}") from None
+        choices = args._choices.get(key)
         if choices and value not in choices:
             raise UsageError(f"{args.config}: [compare] {key}: {value!r} is not one of {', '.join(map(str, choices))}")
         setattr(args, key, value)
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench import api
+    from rigorbench.cli.ab import before_build, conclude
+    from rigorbench.cli.prelint import LintFailed
+    from rigorbench.experiment.config import load_config
+    from rigorbench.experiment.progress import make_reporter
+    from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
+    from rigorbench.report.listing import render_selection
+    from rigorbench.store import ResultStore
+
     config = load_config(args.config)
     _apply_file_settings(args, config.compare)
     reporter = make_reporter(stderr)
@@ -80,11 +83,13 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     contenders = [label for label in labels if label != config.baseline]
     with ResultStore.open(config.store) as store:
         if args.resume is not None:
-            result = resume_experiment(args.resume, store, reporter)
+            result = api.resume_experiment(args.resume, store, reporter)
+            lint_results: dict = {}
         else:
+            hook, lint_results = before_build(args, reporter)
             try:
-                result = start_experiment(config.plan, store, reporter, before_build(args, reporter), use_cache)
+                result = api.run_experiment(config.plan, store, reporter, before_build=hook, build_cache=use_cache)
             except LintFailed as error:
                 stderr.write(f"rigorbench: {error}\n")
                 return 1
-        return conclude(store, result, config.baseline, contenders, args, stdout, reporter)
+        return conclude(store, result, config.baseline, contenders, args, stdout, reporter, lint_results)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from rigorbench import __version__
+from rigorbench.files import safe_name
 from rigorbench.errors import UserError
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
@@ -53,10 +54,6 @@ class ExperimentResult:
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _safe(label: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", label)[:40] or "version"
 
 
 # Called with a version's label and checked-out source directory before it is built.
@@ -236,7 +233,7 @@ def execute_run(store: ResultStore, run: RunInfo, harness: Harness, builds: dict
         for execution in pending:
             reporter.execution_started(execution)
             version, build = builds[execution.label]
-            work_dir = work_root / f"{execution.position:03d}-trial{execution.trial + 1}-{_safe(execution.label)}"
+            work_dir = work_root / f"{execution.position:03d}-trial{execution.trial + 1}-{safe_name(execution.label, 40, 'version')}"
             work_dir.mkdir(parents=True, exist_ok=True)
             environment = _environment(version, build)
             started = now_iso()

@@ -1,33 +1,6 @@
-"""Renderers of analysis results: an explicit registry (STYLE.md rule 6)."""
+"""Renderers: text, markdown, JSON, CSV, SARIF and HTML of analysis results.
 
-from __future__ import annotations
-
-from typing import Callable
-
-from rigorbench.analysis.compare import ComparisonReport
-from rigorbench.errors import UserError
-from rigorbench.report.documents import render_csv, render_json
-from rigorbench.report.markdown import layout_markdown
-from rigorbench.report.table import comparison_table
-from rigorbench.report.text import layout_text
-
-Renderer = Callable[[ComparisonReport], str]
-
-COMPARISON_RENDERERS: dict[str, Renderer] = {
-    "text": lambda report: layout_text(comparison_table(report)),
-    "markdown": lambda report: layout_markdown(comparison_table(report)),
-    "json": render_json,
-    "csv": render_csv,
-}
-
-
-def render_comparison(report: ComparisonReport, format: str) -> str:
-    try:
-        renderer = COMPARISON_RENDERERS[format]
-    except KeyError:
-        allowed = ", ".join(COMPARISON_RENDERERS)
-        raise UserError(f"unknown format {format!r}; allowed values are {allowed}") from None
-    return renderer(report)
-
-
-__all__ = ["COMPARISON_RENDERERS", "render_comparison"]
+A command X renders with ``report/X.py`` (``report.compare``, ``report.analysis`` for
+analyze, ``report.power``, ``report.lint``, ``report.listing``); this package imports none of
+them, so that rendering one result does not load what another needs.
+"""

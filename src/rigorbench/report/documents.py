@@ -12,12 +12,12 @@ import json
 import math
 
 from rigorbench import __version__
-from rigorbench.analysis.compare import Comparison, ComparisonReport, SideSummary
+from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary
 
 FORMAT_VERSION = 1
 
 
-def _num(value: float | None):
+def json_number(value: float | None):
     if value is None:
         return None
     value = float(value)
@@ -27,11 +27,11 @@ def _num(value: float | None):
 def _side(side: SideSummary) -> dict:
     return {
         "n": side.n,
-        "mean": _num(side.mean),
-        "median": _num(side.median),
-        "ci_low": _num(side.ci_low),
-        "ci_high": _num(side.ci_high),
-        "cv": _num(side.cv),
+        "mean": json_number(side.mean),
+        "median": json_number(side.median),
+        "ci_low": json_number(side.ci_low),
+        "ci_high": json_number(side.ci_high),
+        "cv": json_number(side.cv),
         "forks": side.forks,
         "trials": side.trials,
     }
@@ -47,10 +47,10 @@ def comparison_object(c: Comparison) -> dict:
         "higher_is_better": c.metric.higher_is_better,
         "baseline": _side(c.baseline),
         "contender": _side(c.contender),
-        "ratio": {"estimate": _num(c.ratio), "ci_low": _num(c.ratio_low), "ci_high": _num(c.ratio_high)},
-        "change_pct": _num(c.change_pct),
-        "p_value": _num(c.p_value),
-        "cliffs_delta": _num(c.cliffs_delta),
+        "ratio": {"estimate": json_number(c.ratio), "ci_low": json_number(c.ratio_low), "ci_high": json_number(c.ratio_high)},
+        "change_pct": json_number(c.change_pct),
+        "p_value": json_number(c.p_value),
+        "cliffs_delta": json_number(c.cliffs_delta),
         "effect_size": c.effect_size,
         "verdict": c.verdict.value,
         "warnings": [{"code": w.code, "message": w.message, "severity": w.severity, "hint": w.hint} for w in c.warnings],
@@ -61,7 +61,7 @@ def _unmatched(keys) -> list[dict]:
     return [{"benchmark": case.name, "params": case.params_dict, "metric": metric.name} for case, metric in keys]
 
 
-def render_json(report: ComparisonReport) -> str:
+def render_json(report: ComparisonResult) -> str:
     document = {
         "tool": "rigorbench",
         "tool_version": __version__,
@@ -92,7 +92,7 @@ def csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def render_csv(report: ComparisonReport) -> str:
+def render_csv(report: ComparisonResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

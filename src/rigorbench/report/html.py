@@ -19,12 +19,12 @@ from html import escape
 from typing import Callable, Iterable, Mapping
 
 from rigorbench import __version__
-from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CaseReport, Report
+from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CasePage, ReportPage
 from rigorbench.model import SEVERITIES
 from rigorbench.report import plots
-from rigorbench.report.analysis import summary_text
+from rigorbench.report.analyze import summary_text
 from rigorbench.report.lint import summary_line
-from rigorbench.report.table import change_cell, format_number, format_p, settings_line, short_names, side_cell
+from rigorbench.report.table import change_cell, format_number, format_p, comparison_settings_line, short_names, side_cell
 
 # Above this many cases, only the first ones (regressions first) start expanded.
 OPEN_SECTIONS = 25
@@ -90,7 +90,7 @@ def _e(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def render_html(report: Report, *, progress: Callable[[int, int], None] | None = None, now: datetime | None = None) -> str:
+def render_html(report: ReportPage, *, progress: Callable[[int, int], None] | None = None, now: datetime | None = None) -> str:
     """The whole report as one HTML document."""
     now = now or datetime.now(timezone.utc)
     title = " vs ".join(report.labels[::-1]) if report.compares else report.labels[0]
@@ -120,13 +120,13 @@ def render_html(report: Report, *, progress: Callable[[int, int], None] | None =
     return "\n".join(p for p in parts if p)
 
 
-def _subtitle(report: Report) -> str:
+def _subtitle(report: ReportPage) -> str:
     n = len(report.cases)
     what = f"{report.labels[0]} (baseline) against {report.labels[1]} (contender)" if report.compares else f"one version, {report.labels[0]}"
     return f"{what}; {n} benchmark case{'s' if n != 1 else ''}"
 
 
-def _navigation(report: Report) -> str:
+def _navigation(report: ReportPage) -> str:
     links = [("summary", "Summary")]
     if report.scaling:
         links.append(("scaling", "Scaling"))
@@ -139,11 +139,11 @@ def _navigation(report: Report) -> str:
 # --- summary -------------------------------------------------------------------------------
 
 
-def _summary(report: Report) -> str:
+def _summary(report: ReportPage) -> str:
     out = ['<h2 id="summary">Summary</h2>']
     if report.compares:
         out.append(f'<p class="counts">{_counts(report)}</p>')
-        out.append(f'<p class="muted">{_e(settings_line(report.comparison))}</p>')
+        out.append(f'<p class="muted">{_e(comparison_settings_line(report.comparison))}</p>')
     else:
         out.append(f'<p class="counts">{_severity_counts(report)}</p>')
     for warning in report.warnings:
@@ -161,32 +161,32 @@ def _summary(report: Report) -> str:
     return "\n".join(out)
 
 
-def _counts(report: Report) -> str:
+def _counts(report: ReportPage) -> str:
     n = len(report.cases)
     spans = [f'<span class="verdict v-{v}">{sum(case.comparison.verdict.value == v for case in report.cases)} {v}</span>'
              for v in ("slower", "faster", "inconclusive", "unchanged")]
     return f"{n} comparison{'s' if n != 1 else ''}: " + " ".join(spans)
 
 
-def _severity_counts(report: Report) -> str:
+def _severity_counts(report: ReportPage) -> str:
     found = [d.severity for case in report.cases for v in case.versions for d in v.analysis.diagnostics]
     spans = [f'<span class="sev-{s}">{sum(x == s for x in found)} {s}</span>' for s in reversed(SEVERITIES)]
     return f"{len(report.cases)} benchmark cases; diagnostics: " + " ".join(spans)
 
 
-def _names(report: Report) -> dict[str, str]:
+def _names(report: ReportPage) -> dict[str, str]:
     return short_names(sorted({case.case.name for case in report.cases}))
 
 
-def _case_label(case: CaseReport, names: Mapping[str, str]) -> str:
+def _case_label(case: CasePage, names: Mapping[str, str]) -> str:
     return names.get(case.case.name, case.case.name) + case.case.display_name[len(case.case.name):]
 
 
-def _num(value: float) -> str:
+def _sort_value(value: float) -> str:
     return repr(float(value)) if value is not None and math.isfinite(value) else "0"
 
 
-def _worst(case: CaseReport) -> str:
+def _worst(case: CasePage) -> str:
     worst = case.worst_severity
     if worst is None:
         return '<td data-sort="0">none</td>'
@@ -195,7 +195,7 @@ def _worst(case: CaseReport) -> str:
     return f'<td data-sort="{SEVERITIES.index(worst) + 1}" class="sev-{worst}">{count} {worst}</td>'
 
 
-def _overview_compare(report: Report) -> str:
+def _overview_compare(report: ReportPage) -> str:
     names = _names(report)
     base, cont = report.labels
     stat = report.settings.statistic
@@ -206,11 +206,11 @@ def _overview_compare(report: Report) -> str:
             f'<tr class="v-{c.verdict.value}">'
             f'<td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(_case_label(case, names))}</a></td>'
             f"<td>{_e(case.metric.unit)}</td>"
-            f'<td class="num" data-sort="{_num(c.baseline.mean)}">{_e(side_cell(c.baseline, stat))}</td>'
-            f'<td class="num" data-sort="{_num(c.contender.mean)}">{_e(side_cell(c.contender, stat))}</td>'
-            f'<td class="num" data-sort="{_num(c.change_pct)}">{_e(change_cell(c))}</td>'
-            f'<td class="num" data-sort="{_num(c.p_value)}">{_e(format_p(c.p_value))}</td>'
-            f'<td class="num" data-sort="{_num(c.cliffs_delta)}">{c.cliffs_delta:+.2f} {_e(c.effect_size)}</td>'
+            f'<td class="num" data-sort="{_sort_value(c.baseline.mean)}">{_e(side_cell(c.baseline, stat))}</td>'
+            f'<td class="num" data-sort="{_sort_value(c.contender.mean)}">{_e(side_cell(c.contender, stat))}</td>'
+            f'<td class="num" data-sort="{_sort_value(c.change_pct)}">{_e(change_cell(c))}</td>'
+            f'<td class="num" data-sort="{_sort_value(c.p_value)}">{_e(format_p(c.p_value))}</td>'
+            f'<td class="num" data-sort="{_sort_value(c.cliffs_delta)}">{c.cliffs_delta:+.2f} {_e(c.effect_size)}</td>'
             f'<td class="verdict-cell" data-sort="{rank:06d}"><span class="verdict v-{c.verdict.value}">{c.verdict.value}</span></td>'
             f"{_worst(case)}</tr>"
         )
@@ -226,7 +226,7 @@ def _overview_table(head: str, rows: list[str]) -> str:
     return f'<div class="scroll"><table id="overview" class="sortable"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
-def _overview_single(report: Report) -> str:
+def _overview_single(report: ReportPage) -> str:
     names = _names(report)
     rows = []
     for rank, case in enumerate(report.cases):
@@ -236,10 +236,10 @@ def _overview_single(report: Report) -> str:
         rows.append(
             f'<tr><td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(_case_label(case, names))}</a></td>'
             f"<td>{_e(case.metric.unit)}</td>"
-            f'<td class="num" data-sort="{_num(b.mean.estimate)}">{_e(format_number(b.mean.estimate))}</td>'
+            f'<td class="num" data-sort="{_sort_value(b.mean.estimate)}">{_e(format_number(b.mean.estimate))}</td>'
             f'<td class="num">[{_e(format_number(b.mean.low))}, {_e(format_number(b.mean.high))}]</td>'
-            f'<td class="num" data-sort="{_num(b.rciw)}">{b.rciw:.1%}</td>'
-            f'<td class="num" data-sort="{_num(cv) if cv is not None else 0}">{"n/a" if cv is None else f"{cv:.1%}"}</td>'
+            f'<td class="num" data-sort="{_sort_value(b.rciw)}">{b.rciw:.1%}</td>'
+            f'<td class="num" data-sort="{_sort_value(cv) if cv is not None else 0}">{"n/a" if cv is None else f"{cv:.1%}"}</td>'
             f'<td class="num" data-sort="{b.n}">{b.n}</td>'
             f"<td>{_e(steady)}</td>{_worst(case)}</tr>"
         )
@@ -253,7 +253,7 @@ def _overview_single(report: Report) -> str:
 # --- scaling, lint, environment -------------------------------------------------------------
 
 
-def _scaling(report: Report) -> str:
+def _scaling(report: ReportPage) -> str:
     if not report.scaling:
         return ""
     out = ['<section id="scaling"><h2>Scaling</h2>',
@@ -271,7 +271,7 @@ def _scaling(report: Report) -> str:
     return "\n".join(out)
 
 
-def _lint(report: Report) -> str:
+def _lint(report: ReportPage) -> str:
     if not report.lint:
         return ""
     out = ['<h2 id="lint">Lint findings</h2>']
@@ -289,9 +289,9 @@ def _lint(report: Report) -> str:
     return "\n".join(out)
 
 
-def _environment(report: Report) -> str:
+def _environment(report: ReportPage) -> str:
     out = ['<h2 id="environment">Environment and settings</h2>']
-    rows = [("statistics", settings_line(report.comparison) if report.comparison else _analysis_settings(report))]
+    rows = [("statistics", comparison_settings_line(report.comparison) if report.comparison else _analysis_settings(report))]
     rows += [(k, v) for k, v in report.run.items()]
     for label, sources in report.sources.items():
         rows.append((f"inputs of {label}", ", ".join(sources)))
@@ -303,7 +303,7 @@ def _environment(report: Report) -> str:
     return "\n".join(out)
 
 
-def _analysis_settings(report: Report) -> str:
+def _analysis_settings(report: ReportPage) -> str:
     s = report.settings
     return f"{s.confidence:.0%} CIs from {s.resamples} hierarchical bootstrap resamples (seed {s.seed})"
 
@@ -332,7 +332,7 @@ def _environment_table(environments: Mapping[str, Iterable[Mapping[str, str]]]) 
 # --- one benchmark case ---------------------------------------------------------------------
 
 
-def _case_section(case: CaseReport, svgs: list[tuple[str, str]], *, open_: bool) -> str:
+def _case_section(case: CasePage, svgs: list[tuple[str, str]], *, open_: bool) -> str:
     c = case.comparison
     head = f"<h3>{_e(case.case.display_name)}</h3> <span class=\"muted\">{_e(case.metric.name)} [{_e(case.metric.unit)}]</span>"
     if c is not None:
@@ -348,7 +348,7 @@ def _case_section(case: CaseReport, svgs: list[tuple[str, str]], *, open_: bool)
     )
 
 
-def _facts(case: CaseReport) -> str:
+def _facts(case: CasePage) -> str:
     rows = "".join(f"<li><b>{_e(v.label)}</b>: {_e(summary_text(v.analysis))}{_events(v)}</li>" for v in case.versions)
     return f'<h4>Summary</h4><ul class="diag">{rows}</ul>'
 
@@ -365,7 +365,7 @@ def _events(view) -> str:
     return _e("; " + ", ".join(counts) + " (warmup included)")
 
 
-def _diagnostics(case: CaseReport) -> str:
+def _diagnostics(case: CasePage) -> str:
     items = []
     for view in case.versions:
         items += [_diagnostic_item(view.label, d) for d in view.analysis.diagnostics]

@@ -29,7 +29,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
-from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CaseReport, ScalingGroup, VersionView  # noqa: E402
+from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CasePage, ScalingGroup, VersionView  # noqa: E402
 from rigorbench.analysis.settings import Settings  # noqa: E402
 from rigorbench.cpus import usable_cpus  # noqa: E402
 
@@ -102,7 +102,7 @@ def _color(position: int) -> str:
     return VERSION_COLORS[position % len(VERSION_COLORS)]
 
 
-def iteration_series(case: CaseReport, prefix: str) -> str:
+def iteration_series(case: CasePage, prefix: str) -> str:
     """Each version's scores iteration by iteration, one line per fork, on one y scale."""
     views = case.versions
     with matplotlib.rc_context(_STYLE):
@@ -159,7 +159,7 @@ def _draw_forks(ax, view: VersionView, color: str) -> None:
         ax.plot(x, y, color=color, lw=1.1, alpha=0.8, transform=ax.get_xaxis_transform(), clip_on=False)
 
 
-def distributions(case: CaseReport, prefix: str) -> str:
+def distributions(case: CasePage, prefix: str) -> str:
     """A bean plot per version: the density of the measurement iterations, every fork mean
     as a dot, and the mean as a bar."""
     views = case.versions
@@ -187,7 +187,7 @@ def distributions(case: CaseReport, prefix: str) -> str:
     return _svg(fig, prefix, f"distribution of {', '.join(v.label for v in views)} with fork means")
 
 
-def ratio_distribution(case: CaseReport, settings: Settings, prefix: str) -> str | None:
+def ratio_distribution(case: CasePage, settings: Settings, prefix: str) -> str | None:
     """The bootstrap distribution of contender/baseline as a % change, its CI and the band
     of changes too small to matter."""
     c = case.comparison
@@ -214,7 +214,7 @@ def ratio_distribution(case: CaseReport, settings: Settings, prefix: str) -> str
     return _svg(fig, prefix, f"bootstrap distribution of the change, {c.verdict.value}")
 
 
-def allocation(case: CaseReport, prefix: str) -> str | None:
+def allocation(case: CasePage, prefix: str) -> str | None:
     """Allocation per operation (JMH -prof gc) per version: fork means and their mean."""
     views = [v for v in case.versions if v.alloc_fork_means is not None]
     if not views:
@@ -281,7 +281,7 @@ def _short(label: str, limit: int = 18) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
-def case_figures(case: CaseReport, settings: Settings) -> list[tuple[str, str]]:
+def case_figures(case: CasePage, settings: Settings) -> list[tuple[str, str]]:
     """All figures of one case as (kind, svg), in reading order."""
     figures = [("iterations", iteration_series(case, f"{case.anchor}i")), ("distribution", distributions(case, f"{case.anchor}d"))]
     ratio = ratio_distribution(case, settings, f"{case.anchor}r")
@@ -301,7 +301,7 @@ def _workers() -> int:
     return usable_cpus()
 
 
-def all_case_figures(cases: Sequence[CaseReport], settings: Settings) -> Iterator[list[tuple[str, str]]]:
+def all_case_figures(cases: Sequence[CasePage], settings: Settings) -> Iterator[list[tuple[str, str]]]:
     """The figures of every case, in order. matplotlib draws in one thread per process, so
     large suites are drawn by a pool of processes, one per CPU (1.8x faster on 2 CPUs)."""
     workers = min(_workers(), len(cases) // (_MIN_PARALLEL_CASES // 2) or 1)
@@ -310,7 +310,7 @@ def all_case_figures(cases: Sequence[CaseReport], settings: Settings) -> Iterato
     return _in_pool(cases, settings, workers)
 
 
-def _in_pool(cases: Sequence[CaseReport], settings: Settings, workers: int) -> Iterator[list[tuple[str, str]]]:
+def _in_pool(cases: Sequence[CasePage], settings: Settings, workers: int) -> Iterator[list[tuple[str, str]]]:
     try:
         pool = ProcessPoolExecutor(max_workers=workers)
     except (OSError, NotImplementedError):   # no semaphores (some sandboxes): draw here

@@ -12,9 +12,9 @@ import json
 from collections.abc import Callable
 
 from rigorbench import __version__
-from rigorbench.analysis.power import BenchmarkPower, PowerReport
+from rigorbench.analysis.power import BenchmarkPower, PowerResult
 from rigorbench.errors import UserError
-from rigorbench.report.documents import FORMAT_VERSION, _num
+from rigorbench.report.documents import FORMAT_VERSION, json_number
 from rigorbench.report.markdown import escape_cell
 from rigorbench.report.table import short_names
 from rigorbench.stats.power import MAX_FALSE_POSITIVES
@@ -24,7 +24,7 @@ def _pct(fraction: float | None) -> str:
     return "none" if fraction is None else f"{fraction * 100:g}%"
 
 
-def settings_line(report: PowerReport) -> str:
+def power_settings_line(report: PowerResult) -> str:
     s, o = report.settings, report.options
     rule = f"bootstrap rule ({s.confidence:.0%} CI, threshold {s.threshold:.0%})" if s.test == "bootstrap" else \
         f"wilcoxon rule (alpha {s.alpha:g}, |delta| >= {s.min_delta:g})"
@@ -32,7 +32,7 @@ def settings_line(report: PowerReport) -> str:
             f"{s.resamples} resamples, seed {s.seed}")
 
 
-def summary_sentence(report: PowerReport) -> str:
+def summary_sentence(report: PowerResult) -> str:
     """'with this setup, 14 of 20 benchmarks can detect a 5% slowdown; 3 cannot detect even 50%'."""
     judged = [b for b in report.benchmarks if b.result is not None]
     if not judged:
@@ -64,11 +64,11 @@ def _row(b: BenchmarkPower, name: str) -> list[str]:
 HEADERS = ["benchmark", "strategy", "units", "group", "A/A false positives [95% CI]", "MDS", "trials for target", "note"]
 
 
-def render_text(report: PowerReport) -> str:
+def render_text(report: PowerResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
     rows = [HEADERS] + [_row(b, names[b.case.display_name]) for b in report.benchmarks]
     widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
-    lines = [settings_line(report), ""]
+    lines = [power_settings_line(report), ""]
     lines += ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
     lines.append("")
     for b in report.benchmarks:
@@ -90,7 +90,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def cost_sentence(report: PowerReport) -> str:
+def cost_sentence(report: PowerResult) -> str:
     trials = report.suite_trials
     if trials is None:
         return "no benchmark's data tells how many trials the target needs"
@@ -101,9 +101,9 @@ def cost_sentence(report: PowerReport) -> str:
             f"and version, an A/B run takes about {_duration(report.suite_seconds)}")
 
 
-def render_markdown(report: PowerReport) -> str:
+def render_markdown(report: PowerResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
-    out = [f"### {escape_cell(settings_line(report))}", "", "| " + " | ".join(HEADERS) + " |",
+    out = [f"### {escape_cell(power_settings_line(report))}", "", "| " + " | ".join(HEADERS) + " |",
            "| " + " | ".join("---" for _ in HEADERS) + " |"]
     out += ["| " + " | ".join(escape_cell(c) for c in _row(b, names[b.case.display_name])) + " |" for b in report.benchmarks]
     return "\n".join(out + ["", escape_cell(summary_sentence(report))]) + "\n"
@@ -119,17 +119,17 @@ def benchmark_object(b: BenchmarkPower) -> dict:
         "units": b.units,
         "group_size": None if r is None else r.group_size,
         "simulations": None if r is None else r.simulations,
-        "false_positive_rate": None if r is None else _num(r.false_positive_rate),
-        "false_positive_interval": None if r is None else [_num(x) for x in r.false_positive_interval],
-        "detection_rate": {} if r is None else {f"{s * 100:g}": _num(x) for s, x in zip(r.slowdowns, r.detection_rate)},
-        "mds_pct": None if r is None or r.mds is None else _num(r.mds * 100),
+        "false_positive_rate": None if r is None else json_number(r.false_positive_rate),
+        "false_positive_interval": None if r is None else [json_number(x) for x in r.false_positive_interval],
+        "detection_rate": {} if r is None else {f"{s * 100:g}": json_number(x) for s, x in zip(r.slowdowns, r.detection_rate)},
+        "mds_pct": None if r is None or r.mds is None else json_number(r.mds * 100),
         "recommended_trials": b.recommended,
         "recommendation_extrapolated": b.extrapolated,
         "note": b.note,
     }
 
 
-def render_json(report: PowerReport) -> str:
+def render_json(report: PowerResult) -> str:
     o = report.options
     document = {
         "tool": "rigorbench", "tool_version": __version__, "format_version": FORMAT_VERSION, "command": "power",
@@ -139,17 +139,17 @@ def render_json(report: PowerReport) -> str:
         "files": list(report.sources),
         "benchmarks": [benchmark_object(b) for b in report.benchmarks],
         "summary": summary_sentence(report),
-        "trial_seconds": _num(report.trial_seconds),
+        "trial_seconds": json_number(report.trial_seconds),
         "suite_trials": report.suite_trials,
-        "suite_seconds": _num(report.suite_seconds),
+        "suite_seconds": json_number(report.suite_seconds),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-POWER_RENDERERS: dict[str, Callable[[PowerReport], str]] = {"text": render_text, "markdown": render_markdown, "json": render_json}
+POWER_RENDERERS: dict[str, Callable[[PowerResult], str]] = {"text": render_text, "markdown": render_markdown, "json": render_json}
 
 
-def render_power(report: PowerReport, format: str) -> str:
+def render_power(report: PowerResult, format: str) -> str:
     try:
         renderer = POWER_RENDERERS[format]
     except KeyError:

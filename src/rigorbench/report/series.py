@@ -19,8 +19,8 @@ import os
 import re
 from pathlib import Path
 
-from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CaseReport, Report, ScalingGroup
-from rigorbench.files import write_files
+from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CasePage, ReportPage, ScalingGroup
+from rigorbench.files import safe_name, write_files
 from rigorbench.report.documents import csv_safe
 
 SERIES_COLUMNS = (
@@ -36,7 +36,7 @@ def _g(value: float) -> str:
     return repr(float(value)) if value == value else "NaN"
 
 
-def render_series_csv(report: Report) -> str:
+def render_series_csv(report: ReportPage) -> str:
     """Every fork's iteration series (warmup included, in the order taken), one row per
     iteration: the data the iteration plots show."""
     buffer = io.StringIO()
@@ -62,10 +62,10 @@ def _flag(index: int, hits: set[int], recorded: bool) -> str:
 
 
 def _slug(number: int, name: str) -> str:
-    return f"{number:03d}-" + re.sub(r"[^A-Za-z0-9._=-]+", "_", name)[:80].strip("._")
+    return f"{number:03d}-" + safe_name(name, fallback="")
 
 
-def _header(report: Report, title: str) -> list[str]:
+def _header(report: ReportPage, title: str) -> list[str]:
     """The title and, as Sestoft asks, the platform: the first trial's recorded environment."""
     lines = [f"# {_comment(title)}"]
     for label, environments in report.environments.items():
@@ -74,7 +74,7 @@ def _header(report: Report, title: str) -> list[str]:
     return lines
 
 
-def case_data(report: Report, case: CaseReport) -> str:
+def case_data(report: ReportPage, case: CasePage) -> str:
     """Blocks per fork (one blank line apart) and per version (two blank lines: gnuplot's
     ``index 0`` is the first version)."""
     lines = _header(report, case.case.display_name)
@@ -98,7 +98,7 @@ def case_data(report: Report, case: CaseReport) -> str:
     return "\n".join(lines) + "\n" + "\n\n\n".join(blocks) + "\n"
 
 
-def scaling_data(report: Report, group: ScalingGroup) -> str:
+def scaling_data(report: ReportPage, group: ScalingGroup) -> str:
     """``x mean ci_low ci_high`` per version, for ``using 1:2:3:4 with yerrorbars``."""
     lines = _header(report, f"{group.title} over {group.parameter}")
     lines.append(f"# metric {_comment(group.metric.name)} in {_comment(group.metric.unit)}")
@@ -111,7 +111,7 @@ def scaling_data(report: Report, group: ScalingGroup) -> str:
     return "\n".join(lines) + "\n" + "\n\n\n".join(blocks) + "\n"
 
 
-def write_data_dir(report: Report, directory: str | os.PathLike) -> list[Path]:
+def write_data_dir(report: ReportPage, directory: str | os.PathLike) -> list[Path]:
     """Write one ``.dat`` file per case and per scaling group, and an index; returns the paths."""
     out = Path(directory)
     files: dict[Path, str] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from rigorbench.analysis.compare import Comparison, ComparisonReport, SideSummary
+from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary
 from rigorbench.stats import Verdict
 
 VERDICT_ORDER = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED, Verdict.INCONCLUSIVE)
@@ -90,7 +90,7 @@ def row_label(c: Comparison, names: dict[str, str]) -> str:
     return names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
 
 
-def comparison_table(report: ComparisonReport) -> Table:
+def comparison_table(report: ComparisonResult) -> Table:
     columns = [
         Column("benchmark", "left"),
         Column(report.baseline_label),
@@ -119,13 +119,13 @@ def comparison_table(report: ComparisonReport) -> Table:
     return Table(columns, list(sections.values()), summary_notes(report), warning_lines(report, names))
 
 
-def verdict_counts(report: ComparisonReport) -> str:
+def verdict_counts(report: ComparisonResult) -> str:
     n = len(report.comparisons)
     parts = ", ".join(f"{report.count(v)} {v.value}" for v in VERDICT_ORDER)
     return f"{n} comparison{'s' if n != 1 else ''}: {parts}"
 
 
-def settings_line(report: ComparisonReport) -> str:
+def comparison_settings_line(report: ComparisonResult) -> str:
     s = report.settings
     rule = (
         f"Mann-Whitney U p <= {s.alpha:g} and |Cliff's delta| >= {s.min_delta:g}"
@@ -140,8 +140,8 @@ def settings_line(report: ComparisonReport) -> str:
     )
 
 
-def summary_notes(report: ComparisonReport) -> list[str]:
-    notes = [verdict_counts(report), settings_line(report)]
+def summary_notes(report: ComparisonResult) -> list[str]:
+    notes = [verdict_counts(report), comparison_settings_line(report)]
     for title, keys in (("only in baseline", report.only_in_baseline), ("only in contender", report.only_in_contender)):
         if keys:
             listed = ", ".join(f"{case.display_name} ({metric.name})" for case, metric in keys)
@@ -149,7 +149,7 @@ def summary_notes(report: ComparisonReport) -> list[str]:
     return notes
 
 
-def warning_lines(report: ComparisonReport, names: dict[str, str]) -> list[str]:
+def warning_lines(report: ComparisonResult, names: dict[str, str]) -> list[str]:
     lines = list(report.input_warnings)
     for c in report.comparisons:
         label = row_label(c, names)

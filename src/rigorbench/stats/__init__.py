@@ -2,72 +2,69 @@
 
 No I/O, no printing, no global state; see each module's docstring for the statistical
 stance and its source.
+
+Submodules load on first use (PEP 562): ``import rigorbench.stats`` costs nothing, and a
+command that needs only the bootstrap does not wait for ``scipy.stats`` or ``ruptures``.
 """
 
-from rigorbench.stats.bootstrap import (
-    ConfidenceInterval,
-    RatioEstimate,
-    bootstrap_distribution,
-    bootstrap_ratio,
-    hierarchical_bootstrap,
-    percentile_interval,
-)
-from rigorbench.stats.decision import (
-    RULES,
-    BootstrapRule,
-    DecisionRule,
-    Evidence,
-    Verdict,
-    WilcoxonRule,
-)
-from rigorbench.stats.descriptive import Summary, percentiles, summarize
-from rigorbench.stats.effect import cliffs_delta, effect_magnitude
-from rigorbench.stats.multiple import adjust_p_values
-from rigorbench.stats.ranktest import MannWhitneyResult, mann_whitney_u
-from rigorbench.stats.coincidence import Coincidence, coincidence
-from rigorbench.stats.modality import ForkClusters, Modality, fork_clusters, modes
-from rigorbench.stats.outliers import Outliers, extreme_outliers, tukey_fences
-from rigorbench.stats.steady import SteadyState, SteadyStateVerdict, classify_forks, detect_steady_state
-from rigorbench.stats.trend import Trend, trend
-from rigorbench.stats.variability import Variability, group_means, variability_by_level
+from __future__ import annotations
 
-__all__ = [
-    "RULES",
-    "Coincidence",
-    "ForkClusters",
-    "Modality",
-    "Outliers",
-    "SteadyState",
-    "SteadyStateVerdict",
-    "Trend",
-    "Variability",
-    "classify_forks",
-    "coincidence",
-    "detect_steady_state",
-    "extreme_outliers",
-    "fork_clusters",
-    "group_means",
-    "modes",
-    "trend",
-    "tukey_fences",
-    "variability_by_level",
-    "BootstrapRule",
-    "ConfidenceInterval",
-    "DecisionRule",
-    "Evidence",
-    "MannWhitneyResult",
-    "RatioEstimate",
-    "Summary",
-    "Verdict",
-    "WilcoxonRule",
-    "adjust_p_values",
-    "bootstrap_distribution",
-    "bootstrap_ratio",
-    "cliffs_delta",
-    "effect_magnitude",
-    "hierarchical_bootstrap",
-    "mann_whitney_u",
-    "percentile_interval",
-    "percentiles",
-    "summarize",
-]
+import importlib
+
+# Every public name, and the submodule that defines it.
+_WHERE = {
+    "ConfidenceInterval": "bootstrap",
+    "RatioEstimate": "bootstrap",
+    "bootstrap_distribution": "bootstrap",
+    "bootstrap_ratio": "bootstrap",
+    "hierarchical_bootstrap": "bootstrap",
+    "percentile_interval": "bootstrap",
+    "RULES": "decision",
+    "BootstrapRule": "decision",
+    "DecisionRule": "decision",
+    "Evidence": "decision",
+    "Verdict": "decision",
+    "WilcoxonRule": "decision",
+    "Summary": "descriptive",
+    "percentiles": "descriptive",
+    "summarize": "descriptive",
+    "cliffs_delta": "effect",
+    "effect_magnitude": "effect",
+    "adjust_p_values": "multiple",
+    "MannWhitneyResult": "ranktest",
+    "mann_whitney_u": "ranktest",
+    "Coincidence": "coincidence",
+    "coincidence": "coincidence",
+    "ForkClusters": "modality",
+    "Modality": "modality",
+    "fork_clusters": "modality",
+    "modes": "modality",
+    "Outliers": "outliers",
+    "extreme_outliers": "outliers",
+    "tukey_fences": "outliers",
+    "SteadyState": "steady",
+    "SteadyStateVerdict": "steady",
+    "classify_forks": "steady",
+    "detect_steady_state": "steady",
+    "Trend": "trend",
+    "trend": "trend",
+    "Variability": "variability",
+    "group_means": "variability",
+    "variability_by_level": "variability",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    try:
+        module = _WHERE[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})

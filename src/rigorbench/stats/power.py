@@ -31,13 +31,12 @@ from rigorbench.stats.effect import cliffs_delta
 from rigorbench.stats.ranktest import mann_whitney_u
 
 # Laaber et al.'s slowdowns (section 5.2), as fractions.
-DEFAULT_SLOWDOWNS = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.05, 0.1, 0.5, 1.0)
 DETECTION = 0.95
 MAX_FALSE_POSITIVES = 0.05
 
 
 @dataclass(frozen=True)
-class PowerResult:
+class PowerSimulation:
     group_size: int                      # units (trials or instances) per group
     simulations: int
     slowdowns: tuple[float, ...]         # fractions: 0.05 is 5%
@@ -81,9 +80,9 @@ def _check(values: np.ndarray, unit: np.ndarray, group_size: int, slowdowns: Seq
 
 def simulate_power(
     values, levels: Sequence, unit, *, group_size: int, rule: DecisionRule, higher_is_better: bool,
-    slowdowns: Sequence[float] = DEFAULT_SLOWDOWNS, simulations: int = 100, statistic: str = "mean",
+    slowdowns: Sequence[float], simulations: int = 100, statistic: str = "mean",
     confidence: float = 0.99, resamples: int = 1000, seed: int = 0,
-) -> PowerResult:
+) -> PowerSimulation:
     """A/A false-positive rate and detection rate per slowdown for groups of ``group_size`` units.
 
     ``levels`` are the hierarchy codes the bootstrap resamples (outermost first); ``unit``
@@ -113,13 +112,13 @@ def simulate_power(
             factor = 1 / (1 + s) if higher_is_better else 1 + s
             detected[i] += rule.decide(evidence(factor), higher_is_better) == Verdict.SLOWER
     ci = sps.binomtest(false_positives, simulations).proportion_ci(0.95, method="wilson")
-    return PowerResult(
+    return PowerSimulation(
         group_size, simulations, slowdowns, false_positives / simulations, (float(ci.low), float(ci.high)),
         tuple(float(d) for d in detected / simulations), float(np.mean(widths)) if widths else float("nan"),
     )
 
 
-def extrapolated_group_size(result: PowerResult, target: float, threshold: float, confidence: float) -> int | None:
+def extrapolated_group_size(result: PowerSimulation, target: float, threshold: float, confidence: float) -> int | None:
     """Units per group for detecting ``target`` in 95% of experiments, beyond the data.
 
     The ratio's standard error shrinks as one over the square root of the units per group

@@ -11,10 +11,10 @@ import json
 from collections.abc import Callable
 
 from rigorbench import __version__
-from rigorbench.analysis.analyze import AnalysisReport, BenchmarkAnalysis
+from rigorbench.analysis.analyze import AnalysisResult, BenchmarkAnalysis
 from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES
-from rigorbench.report.documents import FORMAT_VERSION, _num
+from rigorbench.report.documents import FORMAT_VERSION, json_number
 from rigorbench.report.markdown import escape_cell
 from rigorbench.report.table import format_number, short_names
 
@@ -53,14 +53,14 @@ def summary_text(b: BenchmarkAnalysis) -> str:
     return "  ".join(parts)
 
 
-def counts_line(report: AnalysisReport) -> str:
+def counts_line(report: AnalysisResult) -> str:
     diagnostics = [d for b in report.benchmarks for d in b.diagnostics]
     counts = [f"{sum(d.severity == s for d in diagnostics)} {s}" for s in reversed(SEVERITIES)]
     clean = sum(not any(d.severity != "info" for d in b.diagnostics) for b in report.benchmarks)
     return f"{len(report.benchmarks)} benchmarks, {clean} without warnings; diagnostics: {', '.join(counts)}"
 
 
-def settings_line(report: AnalysisReport) -> str:
+def analysis_settings_line(report: AnalysisResult) -> str:
     s = report.settings
     count = len(report.sources)
     files = f" ({report.sources[0]})" if count == 1 else (f" ({count} files)" if count else "")
@@ -68,9 +68,9 @@ def settings_line(report: AnalysisReport) -> str:
     return f"analyze {report.label}{files}: {s.confidence:.0%} CIs, {s.resamples} resamples, seed {s.seed}{steady}"
 
 
-def render_text(report: AnalysisReport) -> str:
+def render_text(report: AnalysisResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
-    lines = [settings_line(report), ""]
+    lines = [analysis_settings_line(report), ""]
     for b in report.benchmarks:
         lines.append(f"{names[b.case.display_name]}  [{b.metric.name}]")
         lines.append(f"  {summary_text(b)}")
@@ -84,9 +84,9 @@ def render_text(report: AnalysisReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_markdown(report: AnalysisReport) -> str:
+def render_markdown(report: AnalysisResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
-    out = [f"### {escape_cell(settings_line(report))}", "",
+    out = [f"### {escape_cell(analysis_settings_line(report))}", "",
            "| benchmark | metric | mean | CI | RCIW | CV | n | steady state | diagnostics |",
            "| --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |"]
     for b in report.benchmarks:
@@ -115,8 +115,8 @@ def _cv_object(b: BenchmarkAnalysis) -> dict:
     v = b.variability
     if v is None:
         return {}
-    found = {"total": _num(v.total)}
-    found.update({level: _num(getattr(v, level)) for level in _LEVELS if getattr(v, level, None) is not None})
+    found = {"total": json_number(v.total)}
+    found.update({level: json_number(getattr(v, level)) for level in _LEVELS if getattr(v, level, None) is not None})
     return found
 
 
@@ -140,13 +140,13 @@ def benchmark_object(b: BenchmarkAnalysis) -> dict:
         "unit": b.metric.unit,
         "higher_is_better": b.metric.higher_is_better,
         "n": b.n, "forks": b.forks, "trials": b.trials, "instances": b.instances,
-        "mean": _num(b.mean.estimate), "ci_low": _num(b.mean.low), "ci_high": _num(b.mean.high),
-        "median": _num(b.median.estimate), "median_ci_low": _num(b.median.low), "median_ci_high": _num(b.median.high),
-        "rciw": _num(b.rciw), "min": _num(b.minimum), "max": _num(b.maximum),
-        "percentiles": {f"p{p}": _num(value) for p, value in b.percentiles.items()},
+        "mean": json_number(b.mean.estimate), "ci_low": json_number(b.mean.low), "ci_high": json_number(b.mean.high),
+        "median": json_number(b.median.estimate), "median_ci_low": json_number(b.median.low), "median_ci_high": json_number(b.median.high),
+        "rciw": json_number(b.rciw), "min": json_number(b.minimum), "max": json_number(b.maximum),
+        "percentiles": {f"p{p}": json_number(value) for p, value in b.percentiles.items()},
         "cv": _cv_object(b),
-        "variance_components": {k: _num(x) for k, x in v.components.items()} if v is not None else {},
-        "alloc": None if b.alloc is None else {"mean": _num(b.alloc[0]), "unit": b.alloc[1]},
+        "variance_components": {k: json_number(x) for k, x in v.components.items()} if v is not None else {},
+        "alloc": None if b.alloc is None else {"mean": json_number(b.alloc[0]), "unit": b.alloc[1]},
         "steady_state": _steady_object(b),
         "steady_only": b.steady_only,
         "removed_outliers": b.removed_outliers,
@@ -154,7 +154,7 @@ def benchmark_object(b: BenchmarkAnalysis) -> dict:
     }
 
 
-def render_json(report: AnalysisReport) -> str:
+def render_json(report: AnalysisResult) -> str:
     document = {
         "tool": "rigorbench",
         "tool_version": __version__,
@@ -169,12 +169,12 @@ def render_json(report: AnalysisReport) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-ANALYSIS_RENDERERS: dict[str, Callable[[AnalysisReport], str]] = {
+ANALYSIS_RENDERERS: dict[str, Callable[[AnalysisResult], str]] = {
     "text": render_text, "markdown": render_markdown, "json": render_json,
 }
 
 
-def render_analysis(report: AnalysisReport, format: str) -> str:
+def render_analysis(report: AnalysisResult, format: str) -> str:
     try:
         renderer = ANALYSIS_RENDERERS[format]
     except KeyError:

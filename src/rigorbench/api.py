@@ -1,0 +1,208 @@
+"""The library API: what every ``rigorbench`` command calls, for Python users too.
+
+    from rigorbench import api
+
+    old = api.load_results(["v1-trial1.json", "v1-trial2.json"], label="v1")
+    new = api.load_results(["v2-trial1.json", "v2-trial2.json"], label="v2")
+    result = api.compare(old, new)                      # ComparisonResult
+    print(api.render(result, "text"))
+    for c in result.comparisons:
+        print(c.case.display_name, c.verdict, c.ratio.estimate)
+
+Every function takes and returns the project's own values (``Dataset``, ``Settings``,
+``ComparisonResult``, ...); none prints or exits. Errors in the input raise ``UserError``
+(``InputError`` with the file and line). Each function imports what it needs when it is
+called, so ``import rigorbench.api`` is cheap and a command loads only what it uses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
+
+from rigorbench.errors import UserError
+
+if TYPE_CHECKING:
+    from rigorbench.analysis.analyze import AnalysisResult
+    from rigorbench.analysis.compare import ComparisonResult
+    from rigorbench.analysis.dataset import Dataset
+    from rigorbench.analysis.power import PowerResult
+    from rigorbench.analysis.settings import PowerOptions
+    from rigorbench.analysis.report import ReportPage
+    from rigorbench.analysis.settings import Settings
+    from rigorbench.experiment.plan import ExperimentPlan
+    from rigorbench.experiment.progress import Reporter
+    from rigorbench.experiment.runner import BeforeBuild, ExperimentResult
+    from rigorbench.lint.base import LintResult
+    from rigorbench.store import ResultStore
+    from rigorbench.store.api import RunInfo
+
+__all__ = [
+    "analyze", "compare", "finish_experiment", "lint", "load_results", "load_stored", "power",
+    "render", "report_page", "resume_experiment", "run_experiment", "stored_run", "write_html",
+]
+
+
+def _settings(settings: Settings | None) -> Settings:
+    from rigorbench.analysis.settings import Settings
+
+    return settings if settings is not None else Settings()
+
+
+# -- data in ----------------------------------------------------------------------------------
+
+
+def load_results(paths: Sequence[str | Path], label: str | None = None) -> Dataset:
+    """One version's results from files (one per trial; every format rigorbench reads)."""
+    from rigorbench.analysis.dataset import load_dataset
+
+    return load_dataset([str(p) for p in paths], label)
+
+
+def stored_run(store: ResultStore, labels: Sequence[str] = (), run_id: int | None = None) -> RunInfo:
+    """The run a command reads, by one rule: ``run_id`` when given, else the newest run that
+    has every label in ``labels`` (else the newest run); an error names what is missing."""
+    info = store.run(run_id) if run_id else store.latest_run(list(labels) or None)
+    if info is None:
+        named = f" with version{'s' if len(labels) > 1 else ''} {' and '.join(map(repr, labels))}" if labels else ""
+        raise UserError(f"{store.path}: no run{named}")
+    present = [v.label for v in info.versions]
+    missing = [label for label in labels if label not in present]
+    if missing:
+        raise UserError(f"{store.path}: run {info.run_id} has versions {', '.join(present)}; not {', '.join(missing)}")
+    return info
+
+
+def load_stored(store: ResultStore, labels: Sequence[str], run_id: int | None = None) -> list[Dataset]:
+    """The named versions of one stored run (see :func:`stored_run` for which run)."""
+    from rigorbench.analysis.dataset import dataset_from_store
+
+    info = stored_run(store, labels, run_id)
+    return [dataset_from_store(store, info.run_id, label) for label in labels]
+
+
+# -- decide -----------------------------------------------------------------------------------
+
+
+def compare(baseline: Dataset, contender: Dataset, settings: Settings | None = None) -> ComparisonResult:
+    """Every benchmark case and metric both sides have: ratio with CI, p, Cliff's delta, verdict."""
+    from rigorbench.analysis.compare import compare_datasets
+
+    return compare_datasets(baseline, contender, _settings(settings))
+
+
+def analyze(dataset: Dataset, settings: Settings | None = None) -> AnalysisResult:
+    """One version: summaries with CIs, variability by level, steady state and diagnostics."""
+    from rigorbench.analysis.analyze import analyze_dataset
+
+    return analyze_dataset(dataset, _settings(settings))
+
+
+def power(
+    dataset: Dataset, settings: Settings | None = None, options: PowerOptions | None = None,
+    trial_seconds: float | None = None,
+) -> PowerResult:
+    """A/A false positives, detection per injected slowdown and the minimal detectable slowdown;
+    ``trial_seconds`` (what one trial took) lets it say what ``--target``'s trials cost."""
+    from rigorbench.analysis.power import power_dataset
+    from rigorbench.analysis.settings import POWER_RESAMPLES, PowerOptions, Settings
+
+    settings = settings if settings is not None else Settings(resamples=POWER_RESAMPLES)
+    return power_dataset(dataset, settings, options if options is not None else PowerOptions(), trial_seconds)
+
+
+def lint(paths: Iterable[str | Path]) -> LintResult:
+    """Findings in JMH benchmark sources (files or directories)."""
+    from rigorbench.lint import lint_paths
+
+    return lint_paths([Path(p) for p in paths])
+
+
+# -- render -----------------------------------------------------------------------------------
+
+
+# Which renderer draws which result (by class name: importing the result classes to test
+# them would load every analysis, scipy.stats included).
+_RENDERERS = {
+    "ComparisonResult": ("rigorbench.report.compare", "render_comparison"),
+    "AnalysisResult": ("rigorbench.report.analyze", "render_analysis"),
+    "PowerResult": ("rigorbench.report.power", "render_power"),
+    "LintResult": ("rigorbench.report.lint", "render_lint"),
+}
+
+
+def render(result: ComparisonResult | AnalysisResult | PowerResult | LintResult, format: str = "text") -> str:
+    """A result as text, markdown, json, csv (compare) or sarif (lint), as the commands print it."""
+    import importlib
+
+    try:
+        module, function = _RENDERERS[type(result).__name__]
+    except KeyError:
+        raise TypeError(f"no renderer for {type(result).__name__}; renderable: {', '.join(_RENDERERS)}") from None
+    renderer = getattr(importlib.import_module(module), function)
+    if function == "render_lint":  # lint's documents describe the rules too
+        from rigorbench.lint import RULES
+
+        return renderer(result, RULES, format)
+    return renderer(result, format)
+
+
+def report_page(
+    datasets: Sequence[Dataset], settings: Settings | None = None, *, lint: Mapping | None = None,
+    run: Mapping[str, str] | None = None, comparison: ComparisonResult | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ReportPage:
+    """What the HTML report shows for one version or a comparison of two."""
+    from rigorbench.analysis.report import build_page
+
+    return build_page(list(datasets), _settings(settings), lint=lint or {}, run=run or {},
+                      comparison=comparison, progress=progress)
+
+
+def write_html(page: ReportPage, path: str | Path, progress: Callable[[int, int], None] | None = None) -> Path:
+    """Render ``page`` as one self-contained HTML file; the written path, absolute."""
+    from rigorbench.report.html import render_html
+
+    html = render_html(page, progress=progress)
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"{path}: cannot write: {error.strerror}") from None
+    return target.resolve()
+
+
+# -- experiments ------------------------------------------------------------------------------
+
+
+def run_experiment(
+    plan: ExperimentPlan, store: ResultStore, reporter: Reporter, *, before_build: BeforeBuild | None = None,
+    build_cache: bool = True,
+) -> ExperimentResult:
+    """Build every version, run the planned trials (RMIT), store each as it finishes."""
+    from rigorbench.experiment.runner import start_experiment
+
+    return start_experiment(plan, store, reporter, before_build, build_cache)
+
+
+def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter) -> ExperimentResult:
+    """Run what an interrupted experiment has not stored yet."""
+    from rigorbench.experiment.runner import resume_experiment as resume
+
+    return resume(run_id, store, reporter)
+
+
+def finish_experiment(
+    store: ResultStore, run_id: int, baseline: str, contenders: Sequence[str], settings: Settings | None = None,
+) -> list[tuple[str, ComparisonResult, Dataset, Dataset]]:
+    """Compare every contender of a stored run with the baseline:
+    ``(contender label, comparison, baseline data, contender data)`` each."""
+    from rigorbench.analysis.dataset import dataset_from_store
+
+    base = dataset_from_store(store, run_id, baseline)
+    finished = []
+    for label in contenders:
+        contender = dataset_from_store(store, run_id, label)
+        finished.append((label, compare(base, contender, settings), base, contender))
+    return finished

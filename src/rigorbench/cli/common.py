@@ -1,0 +1,137 @@
+"""What several commands share: argument groups, settings from arguments, writing output.
+
+Loaded by every command when the parser is built, so it imports nothing heavy: formats are
+named here (their renderers load when a command runs; a test checks the names agree), and
+defaults come from the settings objects themselves. An option left out is ``None``, so a
+value given on the command line, even one equal to the default, always wins over a
+``rigorbench.toml``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from typing import IO
+
+from rigorbench.analysis.settings import CORRECTIONS, STATISTICS, TESTS, Settings
+from rigorbench.cli.parser import UsageError, fraction, positive_int
+from rigorbench.errors import UserError
+from rigorbench.harness.base import BuildSpec
+
+COMPARE_FORMATS = ("text", "markdown", "json", "csv")
+ANALYZE_FORMATS = ("text", "markdown", "json")
+FAIL_ON = ("regression", "change", "never")
+DEFAULTS = Settings()
+
+# Options of the statistics group: (flag, Settings field, type, metavar, help before the default).
+_STATISTICS = (
+    ("--confidence", "confidence", fraction, "C", "confidence level"),
+    ("--resamples", "resamples", positive_int, "N", "bootstrap resamples"),
+    ("--seed", "seed", positive_int, "S", "random seed; same input and seed, same output"),
+)
+
+
+def add_side_arguments(inputs: argparse._ArgumentGroup) -> None:
+    """--baseline/--contender (files, or labels with --store) and their names (compare, report)."""
+    inputs.add_argument("--baseline", nargs="+", metavar="FILE", help="result files of the baseline (one per trial), or its version label with --store")
+    inputs.add_argument("--contender", nargs="+", metavar="FILE", help="result files of the contender (one per trial), or its version label with --store")
+    inputs.add_argument("--baseline-label", metavar="NAME", help="name of the baseline in the output (default: file name)")
+    inputs.add_argument("--contender-label", metavar="NAME", help="name of the contender in the output (default: file name)")
+
+
+def add_version_inputs(parser: argparse.ArgumentParser) -> None:
+    """One version's data: result files, or --store with --version (analyze, power)."""
+    inputs = parser.add_argument_group("inputs")
+    inputs.add_argument("files", nargs="*", metavar="FILE", help="result files of one version (one per trial)")
+    inputs.add_argument("--label", metavar="NAME", help="name of the version in the output (default: file name)")
+    inputs.add_argument("--store", metavar="DB", help="read the version from this results store (see 'rigorbench runs')")
+    inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: the version (label) to read")
+    inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
+
+
+def add_resampling_arguments(group: argparse._ArgumentGroup) -> None:
+    """--confidence, --resamples and --seed, with the defaults of :class:`Settings`."""
+    for flag, field, kind, metavar, text in _STATISTICS:
+        default = getattr(DEFAULTS, field)
+        group.add_argument(flag, type=kind, default=None, metavar=metavar, help=f"{text} (default: {default})")
+
+
+def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = True) -> None:
+    stats = parser.add_argument_group("statistics")
+    stats.add_argument("--statistic", choices=STATISTICS, default=None, help=f"statistic compared (default: {DEFAULTS.statistic})")
+    add_resampling_arguments(stats)
+    stats.add_argument("--threshold", type=fraction, default=None, metavar="T", help=f"smallest change that matters, as 0.01 or 1% (default: {DEFAULTS.threshold:.0%})".replace("%", "%%"))
+    stats.add_argument("--test", choices=TESTS, default=None, help="decision rule: bootstrap CI vs threshold (default), or wilcoxon: the papers' rule, p <= --alpha and |Cliff's delta| >= 0.33")
+    stats.add_argument("--alpha", type=fraction, default=None, metavar="A", help=f"significance level of --test wilcoxon (default: {DEFAULTS.alpha})")
+    stats.add_argument("--correction", choices=CORRECTIONS, default=None, help=f"multiple-comparison correction of p-values (default: {DEFAULTS.correction})")
+    if metric:
+        add_metric_argument(stats)
+    stats.add_argument("--steady-only", action="store_true", help="use only iterations at or after each fork's detected steady state (forks of 20+ iterations; see 'rigorbench analyze')")
+
+
+def add_metric_argument(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--metric", default=None, metavar="NAME", help="primary (default), all (adds alloc, gc.count, ...), or one metric name such as alloc")
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    output = parser.add_argument_group("output")
+    output.add_argument("--format", choices=COMPARE_FORMATS, default=None, help="output format (default: text)")
+    output.add_argument("--fail-on", choices=FAIL_ON, default=None, help="exit 1 when a benchmark got slower (regression) or changed either way (change); default: never")
+    output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings the arguments give; an option not given keeps the default."""
+    given = {
+        field: getattr(args, field, None)
+        for field in ("statistic", "confidence", "resamples", "seed", "threshold", "test", "alpha", "metric", "correction")
+    }
+    given["steady_only"] = bool(getattr(args, "steady_only", False))
+    return Settings(**{field: value for field, value in given.items() if value is not None})
+
+
+def fail_on(args: argparse.Namespace) -> str:
+    return args.fail_on or "never"
+
+
+def write_output(text: str, path: str | None, stdout: IO[str]) -> None:
+    if path is None:
+        stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise UserError(f"{path}: cannot write: {error.strerror}") from None
+
+
+def add_html_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--html", metavar="FILE", help="also write the HTML report of the comparison to FILE (see 'rigorbench report')")
+
+
+def add_lint_arguments(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--strict", action="store_true", help="stop before building when lint finds a warning or an error in a version's sources")
+    group.add_argument("--no-lint", action="store_true", help="do not lint the benchmark sources before building")
+
+
+def add_build_arguments(parser: argparse.ArgumentParser, listing: bool = True) -> None:
+    build = parser.add_argument_group("build", "How each version is built (inferred from pom.xml or build.gradle unless given).")
+    build.add_argument("--module", metavar="NAME", help="the benchmark module of a multi-module build (path from the root, directory name or artifactId); needed when several modules use JMH")
+    build.add_argument("--build-command", metavar="CMD", help="build with CMD instead, run in each version's PATH; split like a shell command line but run without a shell (write 'sh -c \"...\"' to have one)")
+    build.add_argument("--jar", metavar="PATH-OR-GLOB", help="the benchmark jar the build makes, relative to PATH (default: found in the module's target/ or build/libs/)")
+    build.add_argument("--java", metavar="JDK", help="build and run with this JDK (its home directory or its java executable); recorded with the run")
+    build.add_argument("--no-build-cache", action="store_true", help="always build; by default the jars of clean commits are kept next to the store and reused")
+    if listing:
+        build.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only one has), estimate the run's duration, and stop")
+
+
+def build_spec_from(args: argparse.Namespace) -> BuildSpec:
+    command = None
+    if args.build_command is not None:
+        try:
+            command = tuple(shlex.split(args.build_command))
+        except ValueError as error:
+            raise UsageError(f"--build-command: {error}") from None
+        if not command:
+            raise UsageError("--build-command must not be empty")
+    return BuildSpec(command=command, jar=args.jar, module=args.module, java_home=args.java)

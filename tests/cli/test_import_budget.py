@@ -1,0 +1,50 @@
+"""Start-up budgets: a command loads only what it uses (checked in sys.modules, not timed).
+
+Each case runs in a fresh interpreter, as a user's shell does; a module imported by an
+earlier test in this process must not hide one that the command would load.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+JSON_V1, JSON_V2 = "tests/testdata/jmh/v1-trial1.json", "tests/testdata/jmh/v2-trial1.json"
+HEAVY = ("scipy", "scipy.stats", "matplotlib", "ruptures")
+
+PROBE = """
+import io, json, sys
+from rigorbench.cli import main
+code = main(sys.argv[1:], io.StringIO(), io.StringIO())
+print(json.dumps({"code": code, "loaded": [m for m in %r if m in sys.modules]}))
+""" % (HEAVY,)
+
+
+def loaded(*argv: str, tmp_path: Path | None = None) -> tuple[int, set[str]]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=ROOT, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return result["code"], set(result["loaded"])
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["ab", "--help"], ["compare", "--help"],
+                                  ["runs", "--store", "nowhere.db"], ["lint", "examples/jmh-lint"]])
+def test_help_version_runs_and_lint_load_no_scipy_matplotlib_or_ruptures(argv):
+    code, modules = loaded(*argv)
+    assert code in (0, 1, 2) and modules == set(), f"{argv} loaded {sorted(modules)}"
+
+
+def test_compare_loads_no_matplotlib_ruptures_or_scipy_stats():
+    for fmt in ("text", "json", "markdown", "csv"):
+        code, modules = loaded("compare", JSON_V1, JSON_V2, "--format", fmt)
+        assert code == 0 and not modules & {"matplotlib", "ruptures", "scipy.stats"}, (fmt, modules)
+
+
+def test_a_flag_that_needs_more_loads_it():
+    # --steady-only needs change-point detection (ruptures); analyze needs scipy.stats.
+    assert "ruptures" in loaded("compare", JSON_V1, JSON_V2, "--steady-only")[1]
+    assert "scipy.stats" in loaded("analyze", JSON_V1)[1]
