@@ -87,5 +87,7 @@ def test_the_python_example_runs_and_prints_the_verdicts(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     exec(compile(code, "README.md", "exec"), {})
     printed = capsys.readouterr().out
-    assert "PrimeCountBenchmark.countPrimes faster" in printed and "CsvParseBenchmark.sumCsv slower" in printed
-    assert "| benchmark" in printed or "|" in printed.splitlines()[-3]
+    # The planted 1.5x improvement is found from two trials a side; the rest needs more data.
+    assert "PrimeCountBenchmark.countPrimes faster +44.0% [1.346, 1.562]" in printed
+    assert "CsvParseBenchmark.sumCsv inconclusive" in printed
+    assert "### throughput \\[ops/ms\\]" in printed
