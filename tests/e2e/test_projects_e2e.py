@@ -283,3 +283,29 @@ jar = "bench/target/micro*.jar"
 def test_no_stray_processes_or_worktrees_after_all(reactor):
     assert worktrees(reactor) == 1
     assert subprocess.run(["git", "-C", str(reactor), "status", "--porcelain"], capture_output=True, text=True).stdout == ""
+
+
+def test_sigterm_during_a_build_stops_it_and_leaves_no_worktree(tmp_path):
+    """As when a CI job is cancelled: exit 143, the build's processes gone, the worktree removed."""
+    import os
+    import signal
+    import sys
+    import time
+
+    repo = projects.two_jmh_modules(tmp_path / "repo")
+    pid_file = tmp_path / "build.pid"
+    build = f"sh -c 'echo $$ > {pid_file}.tmp && mv {pid_file}.tmp {pid_file} && exec sleep 120'"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rigorbench", "list", str(repo), "--version", "HEAD", "--module", "perf-a",
+         "--build-command", build], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    build_pid = int(pid_file.read_text())
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 143 and "rigorbench: interrupted" in err and "Traceback" not in err
+    assert worktrees(repo) == 1
+    with pytest.raises(ProcessLookupError):  # the build (now the sleep) was stopped with its group
+        os.kill(build_pid, 0)

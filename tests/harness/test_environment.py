@@ -180,3 +180,21 @@ def test_git_commit_and_dirty_flag(tmp_path):
     assert len(commit) == 40 and dirty is False
     (tmp_path / "a.txt").write_text("2")
     assert git_info(tmp_path) == (commit, True)
+
+
+def test_rigorbench_folders_do_not_make_a_checkout_dirty_but_changes_anywhere_do(tmp_path):
+    def git(*args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@x", *args], cwd=tmp_path,
+                       check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "B.java").write_text("class B {}")
+    git("add", ".")
+    git("commit", "-q", "-m", "one")
+    for store in (tmp_path / ".rigorbench", tmp_path / "bench" / ".rigorbench" / "builds"):
+        store.mkdir(parents=True)
+        (store / "results.db").write_text("")
+    assert git_info(tmp_path)[1] is False and git_info(tmp_path / "bench")[1] is False
+    (tmp_path / "README").write_text("changed")  # outside the project directory, still the checkout
+    assert git_info(tmp_path / "bench")[1] is True

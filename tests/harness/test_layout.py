@@ -179,3 +179,39 @@ def test_maven_advice_is_left_out_of_a_failed_builds_tail():
         "[ERROR]   mvn <args> -rf :core",
     ]
     assert maven.without_advice(output) == ["[ERROR] /w/Core.java:[9,19] ';' expected"]
+
+
+def test_module_given_as_a_path_and_ambiguous_names(reactor):
+    assert maven.choose_module(reactor, "./perf/bench/")[1].artifact_id == "my-benchmarks"
+    pom(reactor / "tools" / "bench", "tool-bench", deps=JMH_DEP)
+    tools = maven.read_pom(reactor / "tools" / "pom.xml")
+    (reactor / "tools" / "pom.xml").write_text((reactor / "tools" / "pom.xml").read_text().replace(
+        "<module>gen/pom.xml</module>", "<module>gen/pom.xml</module><module>bench</module>"))
+    assert tools.artifact_id == "tools"
+    with pytest.raises(UserError, match=r"--module 'bench' names several modules \(perf/bench, tools/bench\); give its path from the root"):
+        maven.choose_module(reactor, "bench")
+    assert maven.choose_module(reactor, "tools/bench")[1].artifact_id == "tool-bench"
+
+
+def test_a_jmh_project_beside_the_build_is_pointed_out(tmp_path):
+    """HdrHistogram's layout: the library's POM has no modules; the benchmarks are a project of their own."""
+    root = pom(tmp_path / "hdr", "lib", parent=None)
+    pom(root / "lib-benchmarks", "lib-benchmarks", deps=JMH_DEP, parent=None)
+    with pytest.raises(UserError, match=r"\(1 POM read\).*; lib-benchmarks uses JMH but is not a module of it: give that directory as PATH"):
+        plan_build(root, BuildSpec())
+    assert plan_build(root / "lib-benchmarks", BuildSpec()).cwd == (root / "lib-benchmarks").resolve()
+
+
+def test_a_gradle_subproject_without_a_script_of_its_own_is_still_gradle(tmp_path):
+    root = gradle_build(tmp_path)
+    (root / "configured-from-root").mkdir()
+    assert gradle.is_gradle_project(root / "configured-from-root")
+    assert not gradle.is_gradle_project(tmp_path)
+
+
+def test_offline_hint_for_a_given_gradle_command(tmp_path):
+    root = gradle_build(tmp_path)
+    output = "Exception in thread \"main\" java.net.UnknownHostException: services.gradle.org\n\tat org.gradle.wrapper.Download"
+    hint = gradle.wrapper_offline_hint(root / "perf", output)
+    assert hint.startswith("the Gradle wrapper could not download its Gradle distribution (no network?)")
+    assert '"/path/to/gradle -q --no-daemon TASK"' in hint

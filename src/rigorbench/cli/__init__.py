@@ -6,6 +6,7 @@ single stderr line and exit code 2 (STYLE.md rule 9); nothing else prints errors
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import IO, Sequence
 
@@ -16,7 +17,7 @@ from rigorbench.cli.parser import HelpRequested, Parser
 from rigorbench.errors import UserError
 from rigorbench.experiment.runner import Interrupted
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 
 # One module per command, each with SUMMARY, DESCRIPTION, EPILOG, add_arguments, run.
 COMMANDS = {
@@ -74,11 +75,24 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         return EXIT_INTERRUPTED
 
 
+def _on_sigterm(signum, frame) -> None:
+    """SIGTERM (a CI job cancelled, ``timeout``, ``kill``) stops like Ctrl-C: the running
+    build or trial's process group is stopped, temporary worktrees are removed, finished
+    trials stay stored and the message says how to resume."""
+    global _terminated
+    _terminated = True
+    raise KeyboardInterrupt
+
+
+_terminated = False
+
+
 def entry_point() -> None:
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         code = main()
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader of our output went away (``| head``): not an error worth a traceback.
         code = EXIT_OK
-    sys.exit(code)
+    sys.exit(EXIT_TERMINATED if _terminated and code == EXIT_INTERRUPTED else code)

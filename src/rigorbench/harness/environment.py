@@ -223,7 +223,9 @@ def git_info(path: Path) -> tuple[str | None, bool | None]:
     commit = _git(path, "rev-parse", "HEAD")
     if commit is None:
         return None, None
-    status = _git(path, "status", "--porcelain")
+    # rigorbench's own folder (the default store and the build cache live in PATH/.rigorbench)
+    # is not a change to the sources, whether or not the project ignores it.
+    status = _git(path, "status", "--porcelain", "--", ":/", ":(top,exclude,glob)**/.rigorbench/**")
     return commit.strip(), (None if status is None else bool(status.strip()))
 
 

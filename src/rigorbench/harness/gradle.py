@@ -44,7 +44,12 @@ class GradleProject:
 
 
 def is_gradle_project(directory: Path) -> bool:
-    return any((directory / name).is_file() for name in (*SCRIPTS, *SETTINGS))
+    """A directory with a build or settings script, or inside a build that has settings
+    (a subproject configured from the root script needs no script of its own)."""
+    if any((directory / name).is_file() for name in (*SCRIPTS, *SETTINGS)):
+        return True
+    root = gradle_root(directory)
+    return root != directory.resolve() and any((root / name).is_file() for name in SETTINGS)
 
 
 def gradle_root(directory: Path) -> Path:
@@ -120,14 +125,17 @@ def build_arguments(project: GradleProject) -> list[str]:
     return ["-q", "--console=plain", "--no-daemon", project.task]
 
 
-def wrapper_offline_hint(project: GradleProject, output: str) -> str | None:
-    """When the wrapper failed to download Gradle: what happened and how to use a local Gradle."""
-    if not _OFFLINE.search(output) or not ("wrapper" in output.lower() or "Downloading" in output):
+def wrapper_offline_hint(project: GradleProject | Path, output: str) -> str | None:
+    """When a Gradle wrapper failed to download Gradle: what happened and how to build with a
+    local Gradle. ``project`` is the JMH project, or the directory a given command ran in."""
+    if not _OFFLINE.search(output) or "services.gradle.org" not in output and "org.gradle.wrapper" not in output:
         return None
-    url = distribution_url(project.root) or "its Gradle distribution"
+    root = project.root if isinstance(project, GradleProject) else gradle_root(project)
+    url = distribution_url(root) or "its Gradle distribution"
+    arguments = " ".join(build_arguments(project)) if isinstance(project, GradleProject) else "-q --no-daemon TASK"
     return (
         f"the Gradle wrapper could not download {url} (no network?). Install that Gradle "
-        f"version locally and build with it: --build-command \"/path/to/gradle {' '.join(build_arguments(project))}\" "
+        f"version locally and build with it: --build-command \"/path/to/gradle {arguments}\" "
         "(or point distributionUrl in gradle/wrapper/gradle-wrapper.properties at a local copy)"
     )
 

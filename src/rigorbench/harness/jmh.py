@@ -122,7 +122,7 @@ class JmhHarness:
         lines = [strip_ansi(line) for line in run.lines]
         if layout.tool == "maven":
             lines = maven.without_advice(lines)
-        offline = gradle.wrapper_offline_hint(layout.gradle_project, "\n".join(lines)) if layout.gradle_project else None
+        offline = gradle.wrapper_offline_hint(layout.gradle_project or layout.cwd, "\n".join(lines))
         java_home = f"JAVA_HOME={shlex.quote(env['JAVA_HOME'])} " if env else ""
         raise HarnessError(
             f"build failed: `{command}` exited with code {run.returncode}"

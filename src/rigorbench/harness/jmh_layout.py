@@ -53,7 +53,8 @@ def _maven_layout(project_dir: Path, wanted: str | None) -> BuildLayout:
     if module is None:
         raise UserError(
             f"{root}: no module of this Maven build depends on org.openjdk.jmh:jmh-core "
-            f"({len(poms)} POMs read); name the module with --module, or give --build-command and --jar"
+            f"({len(poms)} POM{'s' if len(poms) != 1 else ''} read); name the module with --module, "
+            f"or give --build-command and --jar{maven.outside_hint(root, poms)}"
         )
     mvn = _maven_executable(root)
     single = module.directory == root and not module.modules

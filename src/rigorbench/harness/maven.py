@@ -15,6 +15,7 @@ dependencies). Profiles are not evaluated; ``--module`` names a module they woul
 
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -153,6 +154,22 @@ def module_name(pom: Pom, root: Path) -> str:
     return str(relative) if str(relative) != "." else pom.artifact_id
 
 
+def outside_hint(root: Path, poms: list[Pom]) -> str:
+    """Projects below ``root`` that use JMH but are not modules of its build (a benchmark
+    project kept beside the library, as HdrHistogram's): say to give one as PATH."""
+    known = {pom.path for pom in poms}
+    found = []
+    for path in sorted(root.glob("*/pom.xml")) + sorted(root.glob("*/*/pom.xml")):
+        if path.resolve() in known:
+            continue
+        try:
+            if JMH_CORE in read_pom(path).dependencies:
+                found.append(str(path.parent.relative_to(root)))
+        except InputError:
+            continue
+    return f"; {', '.join(found)} uses JMH but is not a module of it: give that directory as PATH" if found else ""
+
+
 def choose_module(project_dir: Path, wanted: str | None) -> tuple[Path, Pom | None, list[Pom]]:
     """``(root, module, all_poms)``: the benchmark module PATH stands for in its build.
 
@@ -166,10 +183,14 @@ def choose_module(project_dir: Path, wanted: str | None) -> tuple[Path, Pom | No
     poms = reactor_poms(root)
     candidates = jmh_modules(poms)
     if wanted is not None:
-        matches = [p for p in poms if wanted.strip("/") in {module_name(p, root), p.directory.name, p.artifact_id}]
+        name = os.path.normpath(wanted.strip()).strip("/")
+        matches = [p for p in poms if name in {module_name(p, root), p.directory.name, p.artifact_id}]
+        if len(matches) > 1:
+            found = ", ".join(module_name(p, root) for p in matches)
+            raise UserError(f"{root}: --module {wanted!r} names several modules ({found}); give its path from the root")
         if not matches:
             names = ", ".join(module_name(p, root) for p in candidates) or "none"
-            raise UserError(f"{root}: no module {wanted!r} in this Maven build (JMH modules: {names})")
+            raise UserError(f"{root}: no module {wanted!r} in this Maven build (JMH modules: {names}){outside_hint(root, poms)}")
         return root, matches[0], poms
     here = [p for p in candidates if p.directory == project_dir]
     if here:

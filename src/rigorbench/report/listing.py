@@ -40,7 +40,7 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
     lines += [""] + (["* set by --param"] if settings.params else []) + [summary]
     if selection.common:
         lines.append(
-            f"a run with these settings: {trials} trials x {len(labels)} versions x {total_cases} case{'s' if total_cases != 1 else ''} x "
+            f"a run with these settings: {trials} trial{'s' if trials != 1 else ''} x {len(labels)} version{'s' if len(labels) != 1 else ''} x {total_cases} case{'s' if total_cases != 1 else ''} x "
             f"{settings.forks} forks x ({settings.warmup_iterations} x {settings.warmup_time} warmup + "
             f"{settings.iterations} x {settings.iteration_time} + ~{FORK_OVERHEAD_S:.0f} s JVM) = about "
             f"{format_duration(estimated_seconds(selection, settings, trials))}"
