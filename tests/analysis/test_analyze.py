@@ -107,6 +107,8 @@ def test_warmup_too_short_and_steady_only():
     steady = analyze(forks, warmup=10, settings=Settings(resamples=1000, steady_only=True))
     assert steady.steady_only and steady.n < short.n
     assert steady.mean.estimate < short.mean.estimate  # the slow warmup iterations are left out
+    (used,) = [d for d in steady.diagnostics if d.code == "steady_only"]
+    assert used.severity == "info" and f"{steady.n} of " in used.message
     long_enough = analyze(forks, warmup=70)
     assert "warmup_too_short" not in codes(long_enough)
 
@@ -134,6 +136,9 @@ def test_short_forks_say_steady_state_was_not_checked():
     a = analyze(clean_forks(rng, forks=4, n=8), warmup=3)
     assert a.steady.verdict is None
     assert "steady_state_unchecked" in {d.code for d in a.diagnostics}
+    # --steady-only cannot apply: analyze says so, as compare does (it used to fall back silently).
+    only = analyze(clean_forks(rng, forks=4, n=8), warmup=3, settings=Settings(resamples=1000, steady_only=True))
+    assert not only.steady_only and "steady_only_not_applied" in {d.code for d in only.diagnostics}
 
 
 @pytest.mark.parametrize("level", ["trial", "fork", "iteration"])

@@ -7,7 +7,6 @@ import math
 import pytest
 
 from rigorbench.stats import (
-    RULES,
     BootstrapRule,
     DecisionRule,
     Evidence,
@@ -75,10 +74,11 @@ def test_wilcoxon_rule(p, delta, time_verdict, throughput_verdict):
     assert rule.decide(evidence, higher_is_better=True) is throughput_verdict
 
 
-def test_rules_registry_protocol_and_names():
-    assert set(RULES) == {"bootstrap", "wilcoxon"}
-    for name, cls in RULES.items():
-        rule: DecisionRule = cls()
+def test_rules_follow_the_protocol_and_are_named_as_settings_test():
+    from rigorbench.analysis.settings import TESTS, Settings
+
+    for name in TESTS:
+        rule: DecisionRule = Settings(test=name).decision_rule()
         assert rule.name == name
         assert isinstance(rule.decide(ev(1.0, 0.9, 1.1), False), Verdict)
     assert BootstrapRule().threshold == 0.01

@@ -18,7 +18,7 @@ import numpy as np
 from rigorbench.analysis import diagnostics as diag
 from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
-from rigorbench.analysis.forks import SteadyResult, steady_report, steady_rows
+from rigorbench.analysis.forks import SteadyResult, select_steady, steady_report
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import ALLOC, SEVERITIES, BenchmarkCase, Diagnostic, Metric, SampleTable
 from rigorbench.stats import ConfidenceInterval, hierarchical_bootstrap, percentiles
@@ -98,14 +98,13 @@ def case_inputs(dataset: Dataset, case: BenchmarkCase) -> tuple[dict[str, Sample
     return events, alloc
 
 
-def observations(table: SampleTable, report: SteadyResult, settings: Settings) -> tuple[Observations, bool]:
-    """The iterations the summary is computed from (steady ones with ``--steady-only`` when
-    the steady state could be assessed), and whether only steady ones were kept."""
-    if settings.steady_only and report.assessed:
-        steady = steady_rows(table, report)
-        if len(steady):
-            return iteration_observations(steady, outlier_factor=settings.outlier_factor), True
-    return iteration_observations(table, outlier_factor=settings.outlier_factor), False
+def observations(table: SampleTable, report: SteadyResult, settings: Settings) -> tuple[Observations, bool, tuple[Diagnostic, ...]]:
+    """The iterations the summary is computed from (with ``--steady-only``, the steady ones
+    when there are any), whether only steady ones were kept, and what ``--steady-only`` did."""
+    if not settings.steady_only:
+        return iteration_observations(table, outlier_factor=settings.outlier_factor), False, ()
+    selected, notes = select_steady(table, report)
+    return iteration_observations(selected, outlier_factor=settings.outlier_factor), selected is not table, notes
 
 
 def analyze_series(
@@ -114,7 +113,7 @@ def analyze_series(
 ) -> BenchmarkAnalysis | None:
     """Summary and diagnostics of one benchmark case and metric (None without measurements)."""
     report = steady_report(table)
-    obs, steady_only = observations(table, report, settings)
+    obs, steady_only, steady_notes = observations(table, report, settings)
     if len(obs.values) == 0:
         return None
     seed = series_seed(settings.seed, case, metric)
@@ -140,7 +139,7 @@ def analyze_series(
         removed_outliers=obs.removed_outliers,
         steady_only=steady_only,
     )
-    found = diag.diagnose(analysis, table, obs, events or {}, settings)
+    found = [*diag.diagnose(analysis, table, obs, events or {}, settings), *steady_notes]
     # Most severe first; within a severity, in the order the checks run (most important first).
     order = sorted(found, key=lambda d: -SEVERITIES.index(d.severity))
     return replace(analysis, diagnostics=tuple(order))

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
-from rigorbench.analysis.forks import MIN_STEADY_ITERATIONS, steady_report, steady_rows
+from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations, outliers_removed
+from rigorbench.analysis.forks import select_steady, steady_report
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric, SampleTable
 from rigorbench.stats import (
@@ -119,34 +119,12 @@ def series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
     return (seed * 1_000_003 + zlib.crc32(key)) % (2**63)
 
 
-def steady_table(table: SampleTable, side: str) -> tuple[SampleTable, list[Diagnostic]]:
-    """``--steady-only``: keep the measurement iterations taken in steady state, and say so."""
-    report = steady_report(table)
-    measured = sum(len(fork.measurement) for fork in report.forks)
-    if not report.assessed:
-        return table, [Diagnostic(
-            "steady_only_not_applied", f"{side}: forks have fewer than {MIN_STEADY_ITERATIONS} iterations; "
-            "steady state cannot be detected, all measurement iterations used", "info",
-            "run more iterations per fork to let rigorbench find where steady state starts",
-        )]
-    steady = steady_rows(table, report)
-    if not len(steady):
-        return table, [Diagnostic(
-            "steady_only_not_applied", f"{side}: no fork reaches steady state; all measurement iterations used",
-            "warning", "see 'rigorbench analyze': the benchmark may never settle on this machine",
-        )]
-    return steady, [Diagnostic(
-        "steady_only", f"{side}: {len(steady)} of {measured} measurement iterations are in steady state and used",
-        "info", "",
-    )]
-
-
 def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Comparison | None:
     notes: list[Diagnostic] = []
     if settings.steady_only:
-        base_table, base_notes = steady_table(base_table, "baseline")
-        cont_table, cont_notes = steady_table(cont_table, "contender")
-        notes = base_notes + cont_notes
+        base_table, base_notes = select_steady(base_table, steady_report(base_table), "baseline")
+        cont_table, cont_notes = select_steady(cont_table, steady_report(cont_table), "contender")
+        notes = [*base_notes, *cont_notes]
     base = iteration_observations(base_table, outlier_factor=settings.outlier_factor)
     cont = iteration_observations(cont_table, outlier_factor=settings.outlier_factor)
     if len(base.values) == 0 or len(cont.values) == 0:
@@ -190,13 +168,9 @@ def _side_summary(obs: Observations, distribution, settings: Settings) -> SideSu
 def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) -> list[Diagnostic]:
     found = []
     for side, (obs, summary) in sides.items():
-        if obs.removed_outliers:
-            found.append(Diagnostic(
-                "outliers_removed",
-                f"{side}: {obs.removed_outliers} of {obs.total} values at least 10x the median removed",
-                "info",
-                "values this far off are measurement errors (Laaber et al.); check the raw data",
-            ))
+        removed = outliers_removed(obs, side)
+        if removed:
+            found.append(removed)
         if len(obs.values) < _FEW_VALUES:
             found.append(Diagnostic(
                 "few_samples",

@@ -17,7 +17,7 @@ import numpy as np
 
 from rigorbench.errors import UserError
 from rigorbench.formats import read_result_file
-from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable
+from rigorbench.model import BenchmarkCase, Diagnostic, Metric, ResultFile, SampleTable
 from rigorbench.stats.outliers import extreme_outliers
 
 SeriesKey = tuple[BenchmarkCase, Metric]
@@ -134,3 +134,14 @@ def dataset_from_store(store, run_id: int, label: str) -> Dataset:
     where = f"{store.path} run {run_id}"
     environments = tuple(store.environments(run_id, label))
     return Dataset(label, tables, (where,), environments, ())
+
+
+def outliers_removed(obs: Observations, side: str = "") -> Diagnostic | None:
+    """The one diagnostic for values dropped by the 10x-median rule (compare and analyze)."""
+    if not obs.removed_outliers:
+        return None
+    where = f"{side}: " if side else ""
+    return Diagnostic(
+        "outliers_removed", f"{where}{obs.removed_outliers} of {obs.total} values at least 10x the median removed",
+        "warning", "values this far off are measurement errors (Laaber et al.); check the raw data",
+    )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rigorbench.analysis.dataset import Observations
+from rigorbench.analysis.dataset import Observations, outliers_removed
 from rigorbench.analysis.settings import Settings
 from rigorbench.analysis.units import is_time_metric, nanoseconds_per_op
 from rigorbench.model import Diagnostic, SampleTable
@@ -172,12 +172,8 @@ def multimodality(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]
 
 
 def outliers(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
-    found = []
-    if obs.removed_outliers:
-        found.append(Diagnostic(
-            "outliers_removed", f"{obs.removed_outliers} of {obs.total} values at least 10x the median removed", "warning",
-            "values this far off are measurement errors (Laaber et al.); check the raw data",
-        ))
+    removed = outliers_removed(obs)
+    found = [removed] if removed else []
     fences = [tukey_fences(values) for values in _fork_values(obs) if len(values) >= 4]
     severe = sum(f.severe for f in fences)
     if severe:

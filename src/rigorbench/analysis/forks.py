@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rigorbench.model import SampleTable
+from rigorbench.model import Diagnostic, SampleTable
 
 if TYPE_CHECKING:
     from rigorbench.stats.steady import SteadyState
@@ -97,3 +97,25 @@ def steady_rows(table: SampleTable, report: SteadyResult) -> SampleTable:
         start = max(state.start, fork.warmup)
         keep[fork.rows[start:]] = True
     return table.select(keep & ~table.warmup)
+
+
+def select_steady(table: SampleTable, report: SteadyResult, side: str = "") -> tuple[SampleTable, tuple[Diagnostic, ...]]:
+    """``--steady-only`` for compare and analyze alike: the measurement iterations taken in
+    steady state, or all of them when there are none, with a diagnostic saying which."""
+    where = f"{side}: " if side else ""
+    if not report.assessed:
+        return table, (Diagnostic(
+            "steady_only_not_applied", f"{where}forks have fewer than {MIN_STEADY_ITERATIONS} iterations; "
+            "steady state cannot be detected, all measurement iterations used", "info",
+            "run more iterations per fork to let rigorbench find where steady state starts",
+        ),)
+    steady = steady_rows(table, report)
+    if not len(steady):
+        return table, (Diagnostic(
+            "steady_only_not_applied", f"{where}no fork reaches steady state; all measurement iterations used",
+            "warning", "see 'rigorbench analyze': the benchmark may never settle on this machine",
+        ),)
+    measured = sum(len(fork.measurement) for fork in report.forks)
+    return steady, (Diagnostic(
+        "steady_only", f"{where}{len(steady)} of {measured} measurement iterations are in steady state and used", "info", "",
+    ),)

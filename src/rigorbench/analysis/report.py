@@ -197,7 +197,7 @@ def _version_view(dataset: Dataset, case: BenchmarkCase, metric: Metric, setting
     analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc)
     if analysis is None:
         return None
-    obs, _ = observations(table, analysis.steady, settings)   # the iterations the analysis summarized
+    obs, _, _ = observations(table, analysis.steady, settings)   # the iterations the analysis summarized
     return VersionView(
         label=dataset.label,
         analysis=analysis,

@@ -19,7 +19,6 @@ _WHERE = {
     "bootstrap_ratio": "bootstrap",
     "hierarchical_bootstrap": "bootstrap",
     "percentile_interval": "bootstrap",
-    "RULES": "decision",
     "BootstrapRule": "decision",
     "DecisionRule": "decision",
     "Evidence": "decision",

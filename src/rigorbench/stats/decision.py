@@ -10,8 +10,8 @@ inconclusive otherwise. The alternative rule reproduces the papers' test (Costa 
 ``shared/reference/000`` section 3.3; Laaber et al., ``shared/reference/004`` section 5.1.1):
 Wilcoxon rank-sum ``p <= alpha`` together with a Cliff's delta of at least medium size.
 
-Rules are strategy objects behind one small Protocol (``shared/STYLE.md`` rule 3), listed in
-the ``RULES`` registry by name.
+Rules are strategy objects behind one small Protocol (``shared/STYLE.md`` rule 3); the
+analysis settings choose one by the name of ``--test``.
 """
 
 from __future__ import annotations
@@ -97,9 +97,3 @@ class WilcoxonRule:
         if evidence.p_value <= self.alpha and abs(delta) >= self.min_delta and delta != 0:
             return _direction(delta > 0, higher_is_better)
         return Verdict.UNCHANGED
-
-
-RULES: dict[str, type[BootstrapRule] | type[WilcoxonRule]] = {
-    "bootstrap": BootstrapRule,
-    "wilcoxon": WilcoxonRule,
-}
