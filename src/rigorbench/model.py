@@ -11,6 +11,7 @@ with the level codes as integer columns. Constructors validate and do no I/O.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -212,11 +213,44 @@ class Diagnostic:
 
     code: str
     message: str
-    severity: str = "warning"
+    severity: Severity = "warning"   # given as a Severity or its name
     hint: str = ""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "severity", Severity(self.severity))
 
-SEVERITIES = ("info", "warning", "error")
+
+class Severity(enum.StrEnum):
+    """How much a diagnostic or finding matters, ordered: info < warning < error.
+
+    A ``str`` too, so it prints, compares with and serializes to its name ("warning")."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        return _SEVERITY_ORDER.index(self)
+
+    def __lt__(self, other: object) -> bool:
+        return self.rank < Severity(other).rank
+
+    def __le__(self, other: object) -> bool:
+        return self.rank <= Severity(other).rank
+
+    def __gt__(self, other: object) -> bool:
+        return self.rank > Severity(other).rank
+
+    def __ge__(self, other: object) -> bool:
+        return self.rank >= Severity(other).rank
+
+    __hash__ = str.__hash__
+
+
+_SEVERITY_ORDER = (Severity.INFO, Severity.WARNING, Severity.ERROR)
+# The names, least severe first (for choices and counts).
+SEVERITIES = tuple(s.value for s in _SEVERITY_ORDER)
 
 
 @dataclass(frozen=True, order=True)
@@ -232,7 +266,7 @@ class Finding:
     line: int
     column: int
     rule: str
-    severity: str
+    severity: Severity               # given as a Severity or its name
     message: str
     benchmark: str = ""
     hint: str = ""
@@ -243,5 +277,6 @@ class Finding:
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
             raise ValueError(f"severity must be one of {', '.join(SEVERITIES)}, not {self.severity!r}")
+        object.__setattr__(self, "severity", Severity(self.severity))
         if self.line < 1 or self.column < 1:
             raise ValueError("line and column are 1-based")

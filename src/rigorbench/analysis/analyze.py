@@ -20,7 +20,7 @@ from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
 from rigorbench.analysis.forks import SteadyResult, select_steady, steady_report
 from rigorbench.analysis.settings import Settings
-from rigorbench.model import ALLOC, SEVERITIES, BenchmarkCase, Diagnostic, Metric, SampleTable
+from rigorbench.model import ALLOC, BenchmarkCase, Diagnostic, Metric, SampleTable
 from rigorbench.stats import ConfidenceInterval, hierarchical_bootstrap, percentiles
 from rigorbench.stats.variability import Variability, variability_by_level
 
@@ -71,8 +71,7 @@ class AnalysisResult:
     def fails(self, fail_on: str) -> bool:
         if fail_on == "never":
             return False
-        floor = SEVERITIES.index(fail_on)
-        return any(SEVERITIES.index(d.severity) >= floor for b in self.benchmarks for d in b.diagnostics)
+        return any(d.severity >= fail_on for b in self.benchmarks for d in b.diagnostics)
 
 
 def analyze_dataset(dataset: Dataset, settings: Settings) -> AnalysisResult:
@@ -141,7 +140,7 @@ def analyze_series(
     )
     found = [*diag.diagnose(analysis, table, obs, events or {}, settings), *steady_notes]
     # Most severe first; within a severity, in the order the checks run (most important first).
-    order = sorted(found, key=lambda d: -SEVERITIES.index(d.severity))
+    order = sorted(found, key=lambda d: -d.severity.rank)
     return replace(analysis, diagnostics=tuple(order))
 
 

@@ -24,7 +24,7 @@ from rigorbench.analysis.analyze import BenchmarkAnalysis, analyze_series, case_
 from rigorbench.analysis.compare import Comparison, ComparisonResult, compare_datasets
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.settings import Settings
-from rigorbench.model import SEVERITIES, BenchmarkCase, Metric, SampleTable
+from rigorbench.model import BenchmarkCase, Metric, SampleTable, Severity
 from rigorbench.stats import Verdict, group_means
 
 # "Regressions first": the order of the navigation table and of the sections.
@@ -77,7 +77,7 @@ class CasePage:
         found = [d.severity for v in self.versions for d in v.analysis.diagnostics]
         if self.comparison is not None:
             found += [d.severity for d in self.comparison.warnings]
-        return max(found, key=SEVERITIES.index) if found else None
+        return max(found, key=Severity) if found else None
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ def _case_order(case: CasePage):
         change = abs(c.change_pct) if math.isfinite(c.change_pct) else math.inf
         return (VERDICT_RANK[c.verdict], -change, case.case.display_name)
     worst = case.worst_severity
-    return (-(SEVERITIES.index(worst) + 1 if worst else 0), case.case.display_name)
+    return (-(Severity(worst).rank + 1 if worst else 0), case.case.display_name)
 
 
 def _version_view(dataset: Dataset, case: BenchmarkCase, metric: Metric, settings: Settings) -> VersionView | None:

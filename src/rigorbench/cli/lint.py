@@ -14,7 +14,7 @@ from rigorbench.cli.parser import UsageError
 from rigorbench.errors import InputError, UserError
 from rigorbench.lint import RULES, LintResult, fix_findings, lint_paths
 from rigorbench.model import SEVERITIES
-from rigorbench.report.lint import LINT_RENDERERS, render_lint, severity_rank
+from rigorbench.report.lint import LINT_RENDERERS, render_lint
 
 SUMMARY = "find benchmark code that measures the wrong thing (JMH), explain it, and fix what is mechanical"
 
@@ -91,7 +91,7 @@ def _selected(text: str | None) -> list[str] | None:
 def fails(result: LintResult, fail_on: str) -> bool:
     if fail_on == "never":
         return False
-    return any(severity_rank(f.severity) >= severity_rank(fail_on) for f in result.findings)
+    return any(f.severity >= fail_on for f in result.findings)
 
 
 def unified_diff(fixes) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import MutableMapping
 
 from rigorbench.errors import UserError
+from rigorbench.model import Severity
 from rigorbench.experiment.progress import Reporter
 
 
@@ -33,7 +34,7 @@ def lint_before_build(reporter: Reporter, strict: bool, collected: MutableMappin
     HTML report."""
 
     from rigorbench.lint import lint_paths
-    from rigorbench.report.lint import severity_rank, summary_line
+    from rigorbench.report.lint import summary_line
 
     def hook(label: str, source_dir: Path) -> None:
         result = lint_paths([source_dir])
@@ -44,7 +45,7 @@ def lint_before_build(reporter: Reporter, strict: bool, collected: MutableMappin
             reporter.message(f"lint {label}: {_relative(f.path, source_dir)}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}")
         advice = "; see 'rigorbench lint --explain RULE'" if result.findings else ""
         reporter.message(f"lint {label}: {summary_line(result)}{advice}")
-        serious = [f for f in result.findings if severity_rank(f.severity) >= severity_rank("warning")]
+        serious = [f for f in result.findings if f.severity >= Severity.WARNING]
         if strict and serious:
             raise LintFailed(
                 f"version {label}: lint found {len(serious)} problem(s) in the benchmark sources; "

@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Mapping
 
 from rigorbench import __version__
 from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CasePage, ReportPage
-from rigorbench.model import SEVERITIES
+from rigorbench.model import SEVERITIES, Severity
 from rigorbench.report import plots
 from rigorbench.report.analyze import summary_text
 from rigorbench.report.lint import summary_line
@@ -192,7 +192,7 @@ def _worst(case: CasePage) -> str:
         return '<td data-sort="0">none</td>'
     count = sum(d.severity == worst for v in case.versions for d in v.analysis.diagnostics)
     count += sum(d.severity == worst for d in (case.comparison.warnings if case.comparison else ()))
-    return f'<td data-sort="{SEVERITIES.index(worst) + 1}" class="sev-{worst}">{count} {worst}</td>'
+    return f'<td data-sort="{Severity(worst).rank + 1}" class="sev-{worst}">{count} {worst}</td>'
 
 
 def _overview_compare(report: ReportPage) -> str:

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from rigorbench import __version__
 from rigorbench.errors import UserError
-from rigorbench.model import SEVERITIES, Finding
+from rigorbench.model import SEVERITIES, Finding, Severity
 
 FORMAT_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -33,7 +33,7 @@ SARIF_NAMES = {
 
 
 def severity_rank(severity: str) -> int:
-    return SEVERITIES.index(severity)
+    return Severity(severity).rank
 
 
 def _plural(n: int, word: str) -> str:
