@@ -9,7 +9,8 @@ import pytest
 from scipy import stats
 
 from rigorbench.analysis.dataset import Dataset, load_dataset
-from rigorbench.analysis.report import build_page, growth_exponent, scaling_groups
+from rigorbench.analysis.report import build_page, scaling_groups
+from rigorbench.stats.scaling import growth_exponent
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Metric, SampleTable
 from rigorbench.stats import percentile_interval

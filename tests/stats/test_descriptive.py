@@ -110,3 +110,18 @@ def test_percentiles_shape_and_scalar():
 def test_validation(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_t_half_width_is_scipys_t_interval_and_counts_weight_values():
+    from scipy import stats as sps
+
+    from rigorbench.stats.descriptive import t_half_width
+
+    rng = np.random.default_rng(11)
+    values = rng.normal(10, 2, 25)
+    low, high = sps.t.interval(0.999, len(values) - 1, loc=values.mean(), scale=sps.sem(values))
+    assert t_half_width(values, np.ones(25), 0.999) == pytest.approx((high - low) / 2, rel=1e-10)
+    repeated = np.repeat(values[:5], [1, 2, 3, 1, 1])
+    expected = t_half_width(repeated, np.ones(len(repeated)), 0.99)
+    assert t_half_width(values[:5], np.array([1, 2, 3, 1, 1]), 0.99) == pytest.approx(expected)
+    assert np.isnan(t_half_width(values[:2], np.ones(2), 0.99))

@@ -19,10 +19,10 @@ import numpy as np
 
 from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, iteration_observations
-from rigorbench.analysis.settings import STRATEGIES, PowerOptions, Settings
+from rigorbench.analysis.settings import DEFAULT_POWER_TARGET, STRATEGIES, PowerOptions, Settings
 from rigorbench.errors import UserError
 from rigorbench.model import BenchmarkCase, Metric
-from rigorbench.stats.power import PowerSimulation, extrapolated_group_size, simulate_power
+from rigorbench.stats.power import MAX_FALSE_POSITIVES, PowerSimulation, extrapolated_group_size, simulate_power
 
 MIN_UNITS = 4
 
@@ -54,11 +54,42 @@ class PowerResult:
         return max(needed) if needed else None
 
     @property
+    def summary(self) -> PowerSummary:
+        return summarize_power(self)
+
+    @property
     def suite_seconds(self) -> float | None:
         """Wall time of an A/B experiment with ``suite_trials`` trials of two versions."""
         if self.suite_trials is None or self.trial_seconds is None:
             return None
         return 2 * self.suite_trials * self.trial_seconds
+
+
+@dataclass(frozen=True)
+class PowerSummary:
+    """What the simulations say about the suite as a whole."""
+
+    target: float            # the slowdown judged against: --target, else DEFAULT_POWER_TARGET
+    judged: int              # benchmarks with enough units to simulate
+    able: int                # of those, with an MDS at or below ``target``
+    unable: int              # detect not even the largest slowdown, without false alarms
+    false_alarms: int        # call identical code changed in more than MAX_FALSE_POSITIVES of A/A tests
+    skipped: int             # too few units to tell
+    largest: float           # the largest slowdown simulated
+
+
+def summarize_power(result: "PowerResult") -> PowerSummary:
+    judged = [b.result for b in result.benchmarks if b.result is not None]
+    target = result.options.target or DEFAULT_POWER_TARGET
+    return PowerSummary(
+        target=target,
+        judged=len(judged),
+        able=sum(r.mds is not None and r.mds <= target for r in judged),
+        unable=sum(r.mds is None and r.false_positive_rate <= MAX_FALSE_POSITIVES for r in judged),
+        false_alarms=sum(r.false_positive_rate > MAX_FALSE_POSITIVES for r in judged),
+        skipped=len(result.benchmarks) - len(judged),
+        largest=max(result.options.slowdowns),
+    )
 
 
 def _units(levels: list[np.ndarray], strategy: str) -> tuple[str, np.ndarray]:

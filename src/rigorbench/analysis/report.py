@@ -25,6 +25,7 @@ from rigorbench.analysis.compare import Comparison, ComparisonResult, compare_da
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Severity
+from rigorbench.stats.scaling import growth_exponent
 from rigorbench.stats import Verdict, group_means
 
 # "Regressions first": the order of the navigation table and of the sections.
@@ -245,17 +246,6 @@ def _alloc_fork_means(table: SampleTable) -> np.ndarray | None:
         return None
     levels = [measured.instance[finite], measured.trial[finite], measured.fork[finite]]
     return group_means(measured.value[finite], levels)
-
-
-def growth_exponent(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
-    """Least-squares slope and intercept of log(y) against log(x): ``y ~ e^a * x^b``.
-
-    Sestoft (section 6) reads an algorithm's complexity off the slope of time against
-    problem size on log-log axes; the slope is that growth exponent.
-    """
-    lx, ly = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(y, dtype=float))
-    slope, intercept = np.polyfit(lx, ly, 1)
-    return float(slope), float(intercept)
 
 
 def _number(text: str) -> float | None:

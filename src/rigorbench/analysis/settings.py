@@ -87,6 +87,8 @@ DEFAULT_SLOWDOWNS = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.05, 0.1, 0.5, 1.0
 # A simulated test needs fewer resamples than a reported CI: a 99% CI bound then moves by
 # about 3% of the CI width between seeds, small next to the spread between experiments.
 POWER_RESAMPLES = 1000
+# Without --target, power's summary asks which benchmarks can detect a 5% slowdown.
+DEFAULT_POWER_TARGET = 0.05
 
 
 STRATEGIES = ("auto", "trial", "instance")

@@ -32,8 +32,8 @@ import math
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
-from scipy import special
 
+from rigorbench.stats.descriptive import t_half_width
 from rigorbench.formats import jmh
 from rigorbench.model import ALLOC, THROUGHPUT, BenchmarkCase, SampleTable, Series
 
@@ -217,11 +217,7 @@ def _score(values: np.ndarray, counts: np.ndarray) -> tuple[float, float]:
     if n == 0:
         return math.nan, math.nan
     mean = float(np.sum(values * counts) / n)
-    if n <= 2:
-        return mean, math.nan
-    variance = float(np.sum(counts * (values - mean) ** 2) / (n - 1))
-    quantile = float(special.stdtrit(n - 1, 1 - (1 - JMH_CONFIDENCE) / 2))
-    return mean, quantile * math.sqrt(variance / n)
+    return mean, t_half_width(values, counts, JMH_CONFIDENCE)
 
 
 def _number(value: float) -> float | str:

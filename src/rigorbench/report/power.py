@@ -34,21 +34,15 @@ def power_settings_line(report: PowerResult) -> str:
 
 def summary_sentence(report: PowerResult) -> str:
     """'with this setup, 14 of 20 benchmarks can detect a 5% slowdown; 3 cannot detect even 50%'."""
-    judged = [b for b in report.benchmarks if b.result is not None]
-    if not judged:
+    summary = report.summary
+    if not summary.judged:
         return "no benchmark has enough trials to simulate (at least 4 are needed)"
-    target = report.options.target or 0.05
-    able = sum(b.result.mds is not None and b.result.mds <= target for b in judged)
-    largest = max(report.options.slowdowns)
-    false_alarms = sum(b.result.false_positive_rate > MAX_FALSE_POSITIVES for b in judged)
-    unable = sum(b.result.mds is None and b.result.false_positive_rate <= MAX_FALSE_POSITIVES for b in judged)
-    text = f"with this setup, {able} of {len(judged)} benchmarks can detect a {_pct(target)} slowdown"
-    if unable:
-        text += f"; {unable} cannot detect even {_pct(largest)} (too noisy: see 'rigorbench analyze')"
-    if false_alarms:
-        text += f"; {false_alarms} report identical code as changed in more than 5% of A/A tests (add trials)"
-    skipped = len(report.benchmarks) - len(judged)
-    return text + (f"; {skipped} have too few trials to tell" if skipped else "")
+    text = f"with this setup, {summary.able} of {summary.judged} benchmarks can detect a {_pct(summary.target)} slowdown"
+    if summary.unable:
+        text += f"; {summary.unable} cannot detect even {_pct(summary.largest)} (too noisy: see 'rigorbench analyze')"
+    if summary.false_alarms:
+        text += f"; {summary.false_alarms} report identical code as changed in more than {_pct(MAX_FALSE_POSITIVES)} of A/A tests (add trials)"
+    return text + (f"; {summary.skipped} have too few trials to tell" if summary.skipped else "")
 
 
 def _row(b: BenchmarkPower, name: str) -> list[str]:
@@ -129,6 +123,17 @@ def benchmark_object(b: BenchmarkPower) -> dict:
     }
 
 
+def _summary_object(report: PowerResult) -> dict:
+    """The summary as numbers (the sentence is for people; JSON readers count)."""
+    summary = report.summary
+    return {
+        "target_pct": json_number(summary.target * 100), "benchmarks_judged": summary.judged,
+        "able_to_detect_target": summary.able, "unable_to_detect_largest": summary.unable,
+        "too_many_false_positives": summary.false_alarms, "too_few_trials": summary.skipped,
+        "max_false_positive_rate": MAX_FALSE_POSITIVES,
+    }
+
+
 def render_json(report: PowerResult) -> str:
     o = report.options
     document = {
@@ -138,7 +143,7 @@ def render_json(report: PowerResult) -> str:
         "target_pct": None if o.target is None else o.target * 100, "label": report.label,
         "files": list(report.sources),
         "benchmarks": [benchmark_object(b) for b in report.benchmarks],
-        "summary": summary_sentence(report),
+        "summary": _summary_object(report),
         "trial_seconds": json_number(report.trial_seconds),
         "suite_trials": report.suite_trials,
         "suite_seconds": json_number(report.suite_seconds),

@@ -15,6 +15,8 @@ between order statistics as ``numpy.percentile`` (Hyndman & Fan type 7).
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -116,3 +118,17 @@ def percentiles(values, qs, weights=None) -> np.ndarray:
     step = hi - lo
     result = np.where(frac >= 0.5, hi - step * (1 - frac), lo + step * frac)
     return result.reshape(q.shape)
+
+
+def t_half_width(values: np.ndarray, counts: np.ndarray, confidence: float) -> float:
+    """Half width of the Student-t interval of the mean of ``values`` (each ``counts``
+    times): ``t(1 - (1 - c)/2, n - 1) * sd / sqrt(n)``; NaN below 3 values. This is the
+    "Error" JMH prints (at c = 0.999), kept for writing JMH's own files, not for verdicts."""
+    from scipy import special
+
+    n = float(np.sum(counts))
+    if n <= 2:
+        return math.nan
+    mean = float(np.sum(values * counts) / n)
+    variance = float(np.sum(counts * (values - mean) ** 2) / (n - 1))
+    return float(special.stdtrit(n - 1, 1 - (1 - confidence) / 2)) * math.sqrt(variance / n)
