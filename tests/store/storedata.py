@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
-from rigorbench.store import Execution, ResultStore, VersionInfo
+from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
 
 ADD = BenchmarkCase.of("jmh", "org.example.Bench.add", {"size": "10", "kind": "a,b"})
 SAMPLE = BenchmarkCase.of("jmh", "org.example.Bench.sample")
@@ -81,10 +81,10 @@ def new_run(store: ResultStore, *, labels=None, project: str = "demo") -> int:
 
 
 def record(store: ResultStore, run_id: int, execution: Execution, *, status: str = "done", series=None) -> None:
-    store.record_execution(
-        run_id, execution, status=status, started="2024-05-01T10:00:00+00:00", ended="2024-05-01T10:01:00+00:00",
+    store.record_execution(run_id, execution, TrialRecord(
+        status=status, started="2024-05-01T10:00:00+00:00", ended="2024-05-01T10:01:00+00:00",
         harness_seconds=60.0, series=trial_series(execution.label, execution.trial) if series is None else series,
         environment={"os": "Linux", "trial": str(execution.trial)},
         failures=("org.example.Bench.broken: OutOfMemoryError",) if status != "done" else (),
         output_tail="last line\n", message="" if status == "done" else "exit code 1",
-    )
+    ))

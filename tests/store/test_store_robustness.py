@@ -13,7 +13,7 @@ from storedata import ADD, TIME, new_run, record, schedule, trial_series
 
 from rigorbench.errors import UserError
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
-from rigorbench.store import Execution, ResultStore, VersionInfo
+from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
 from rigorbench.store import samples as samples_module
 from rigorbench.store import sqlite as sqlite_module
 
@@ -161,11 +161,11 @@ def test_hostile_text_round_trips_unchanged(store, store_path):
         Series(case, Metric(text, text, False, True), SampleTable.build([float(i)]))
         for i, (case, text) in enumerate(zip(cases, HOSTILE))
     ]
-    store.record_execution(
-        run_id, Execution(0, label, 0), status="failed", started=HOSTILE[1], ended=HOSTILE[2], harness_seconds=1.0,
+    store.record_execution(run_id, Execution(0, label, 0), TrialRecord(
+        status="failed", started=HOSTILE[1], ended=HOSTILE[2], harness_seconds=1.0,
         series=series, environment={text: text for text in HOSTILE}, failures=HOSTILE, output_tail=HOSTILE[3],
         message=HOSTILE[0],
-    )
+    ))
     assert {"samples", "runs", "cases", "metrics"} <= set(snapshot(store_path))
     info = store.latest_run([label, HOSTILE[3]])
     assert info.run_id == run_id and info.project == HOSTILE[4] and info.tool_version == HOSTILE[6]

@@ -31,7 +31,7 @@ from rigorbench.harness.base import Build, BuildSpec, Harness, HarnessError, Run
 from rigorbench.harness.cache import BuildCache
 from rigorbench.harness.environment import capture_environment, fitness_warnings
 from rigorbench.store import ResultStore
-from rigorbench.store.api import RunInfo
+from rigorbench.store.api import RunInfo, TrialRecord
 
 
 class Interrupted(UserError):
@@ -238,12 +238,10 @@ def execute_run(store: ResultStore, run: RunInfo, harness: Harness, builds: dict
             environment = _environment(version, build)
             started = now_iso()
             outcome = harness.run_trial(build, settings, work_dir, reporter.progress)
-            store.record_execution(
-                run.run_id, execution, status=outcome.status, started=started, ended=now_iso(),
-                harness_seconds=outcome.harness_seconds, series=outcome.series,
-                environment={**environment, **outcome.environment}, failures=outcome.failures,
-                output_tail=outcome.output_tail, message=outcome.message,
-            )
+            store.record_execution(run.run_id, execution, TrialRecord(
+                outcome.status, started, now_iso(), outcome.harness_seconds, outcome.series,
+                {**environment, **outcome.environment}, outcome.failures, outcome.output_tail, outcome.message,
+            ))
             executed += 1
             failed += outcome.status != "done"
             harness_total += outcome.harness_seconds

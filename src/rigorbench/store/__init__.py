@@ -4,9 +4,9 @@
 :mod:`rigorbench.store.api` (the contract between the experiment and the store).
 """
 
-from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, VersionInfo
+from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, TrialRecord, VersionInfo
 from rigorbench.store.sqlite import ResultStore
 
 DEFAULT_STORE = ".rigorbench/results.db"
 
-__all__ = ["DEFAULT_STORE", "Execution", "ExecutionRecord", "ResultStore", "RunInfo", "VersionInfo"]
+__all__ = ["DEFAULT_STORE", "Execution", "ExecutionRecord", "ResultStore", "RunInfo", "TrialRecord", "VersionInfo"]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
+
+from rigorbench.model import Series
 
 
 @dataclass(frozen=True)
@@ -57,3 +59,18 @@ class ExecutionRecord:
     output_tail: str = ""
     message: str = ""
     samples: int = 0
+
+
+@dataclass(frozen=True)
+class TrialRecord:
+    """What the store keeps of one finished execution (one trial of one version)."""
+
+    status: str                         # done | failed | timeout
+    started: str                        # ISO 8601
+    ended: str
+    harness_seconds: float
+    series: Sequence[Series]            # every iteration measured, also of a failed trial
+    environment: Mapping[str, str]
+    failures: Sequence[str] = ()        # one line per failed benchmark
+    output_tail: str = ""
+    message: str = ""

@@ -23,7 +23,7 @@ from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.model import Series
 from rigorbench.store import samples, schema
-from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, VersionInfo
+from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, TrialRecord, VersionInfo
 
 BUSY_TIMEOUT_S = 30
 RUN_STATUSES = ("running", "interrupted", "finished")
@@ -238,38 +238,25 @@ class ResultStore:
 
     # -- executions -------------------------------------------------------------------
 
-    def record_execution(
-        self,
-        run_id: int,
-        execution: Execution,
-        *,
-        status: str,
-        started: str,
-        ended: str,
-        harness_seconds: float,
-        series: Sequence[Series],
-        environment: Mapping[str, str],
-        failures: Sequence[str] = (),
-        output_tail: str = "",
-        message: str = "",
-    ) -> None:
+    def record_execution(self, run_id: int, execution: Execution, record: TrialRecord) -> None:
         """Store one execution and all its samples in one transaction, committed on return.
 
         A (trial, version) pair already stored is refused with UserError, and the store is
         left unchanged. The tables' ``trial`` column is ignored: the trial is the execution's.
         """
-        if status not in EXECUTION_STATUSES:
-            raise ValueError(f"execution status {status!r} is not one of {', '.join(EXECUTION_STATUSES)}")
-        rows = sum(len(one.samples) for one in series)
+        if record.status not in EXECUTION_STATUSES:
+            raise ValueError(f"execution status {record.status!r} is not one of {', '.join(EXECUTION_STATUSES)}")
+        rows = sum(len(one.samples) for one in record.series)
         with self._transaction() as conn:
             self._check_planned(conn, run_id, execution)
             try:
                 execution_id = conn.execute(
                     f"INSERT INTO executions (run_id, {_EXECUTION_COLUMNS}) VALUES ({', '.join('?' * 13)})",
                     (
-                        run_id, execution.trial, execution.label, execution.position, status, started, ended,
-                        float(harness_seconds), json.dumps({str(k): str(v) for k, v in environment.items()}),
-                        json.dumps([str(f) for f in failures]), output_tail, message, rows,
+                        run_id, execution.trial, execution.label, execution.position, record.status, record.started,
+                        record.ended, float(record.harness_seconds),
+                        json.dumps({str(k): str(v) for k, v in record.environment.items()}),
+                        json.dumps([str(f) for f in record.failures]), record.output_tail, record.message, rows,
                     ),
                 ).lastrowid
             except sqlite3.IntegrityError as error:
@@ -279,7 +266,7 @@ class ResultStore:
                     f"{self.path}: trial {execution.trial + 1} of version {execution.label!r} is already "
                     f"stored in run {run_id}; a trial is never stored twice"
                 ) from None
-            samples.insert_series(conn, execution_id, series)
+            samples.insert_series(conn, execution_id, record.series)
 
     def _check_planned(self, conn: sqlite3.Connection, run_id: int, execution: Execution) -> None:
         planned = conn.execute(
