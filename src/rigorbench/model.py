@@ -208,6 +208,17 @@ class ResultFile:
 
 
 @dataclass(frozen=True)
+class Quantity:
+    """A value with its unit, e.g. ``Quantity(24.0, "B/op")``."""
+
+    value: float
+    unit: str
+
+    def __str__(self) -> str:
+        return f"{self.value:g} {self.unit}"
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     """A warning attached to a result, rendered late (STYLE.md rule 4)."""
 

@@ -20,7 +20,7 @@ from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
 from rigorbench.analysis.forks import SteadyResult, select_steady, steady_report
 from rigorbench.analysis.settings import Settings
-from rigorbench.model import ALLOC, BenchmarkCase, Diagnostic, Metric, SampleTable
+from rigorbench.model import ALLOC, BenchmarkCase, Diagnostic, Metric, Quantity, SampleTable
 from rigorbench.stats import ConfidenceInterval, hierarchical_bootstrap, percentiles
 from rigorbench.stats.variability import Variability, variability_by_level
 
@@ -44,7 +44,7 @@ class BenchmarkAnalysis:
     percentiles: dict[int, float]
     variability: Variability | None
     steady: SteadyResult
-    alloc: tuple[float, str] | None          # mean allocation per op and its unit
+    alloc: Quantity | None                   # mean allocation per op
     removed_outliers: int
     steady_only: bool
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -144,7 +144,7 @@ def analyze_series(
     return replace(analysis, diagnostics=tuple(order))
 
 
-def _mean_alloc(alloc: tuple[Metric, SampleTable] | None) -> tuple[float, str] | None:
+def _mean_alloc(alloc: tuple[Metric, SampleTable] | None) -> Quantity | None:
     """Mean allocation per operation over the measurement iterations (JMH -prof gc)."""
     if alloc is None:
         return None
@@ -152,4 +152,4 @@ def _mean_alloc(alloc: tuple[Metric, SampleTable] | None) -> tuple[float, str] |
     measured = table.measurement()
     if not len(measured):
         return None
-    return float(np.mean(measured.value)), metric.unit
+    return Quantity(float(np.mean(measured.value)), metric.unit)

@@ -48,7 +48,7 @@ def summary_text(b: BenchmarkAnalysis) -> str:
         + (f", {b.instances} instances)" if b.instances > 1 else ")"),
     ]
     if b.alloc is not None:
-        parts.append(f"alloc {format_number(b.alloc[0])} {b.alloc[1]}")
+        parts.append(f"alloc {format_number(b.alloc.value)} {b.alloc.unit}")
     parts.append(_steady_text(b))
     return "  ".join(parts)
 
@@ -146,7 +146,7 @@ def benchmark_object(b: BenchmarkAnalysis) -> dict:
         "percentiles": {f"p{p}": json_number(value) for p, value in b.percentiles.items()},
         "cv": _cv_object(b),
         "variance_components": {k: json_number(x) for k, x in v.components.items()} if v is not None else {},
-        "alloc": None if b.alloc is None else {"mean": json_number(b.alloc[0]), "unit": b.alloc[1]},
+        "alloc": None if b.alloc is None else {"mean": json_number(b.alloc.value), "unit": b.alloc.unit},
         "steady_state": _steady_object(b),
         "steady_only": b.steady_only,
         "removed_outliers": b.removed_outliers,

@@ -219,7 +219,7 @@ def allocation(case: CasePage, prefix: str) -> str | None:
     views = [v for v in case.versions if v.alloc_fork_means is not None]
     if not views:
         return None
-    unit = case.versions[0].analysis.alloc[1] if case.versions[0].analysis.alloc else "B/op"
+    unit = case.versions[0].analysis.alloc.unit if case.versions[0].analysis.alloc else "B/op"
     with matplotlib.rc_context(_STYLE):
         widest = max(len(_short(v.label)) for v in case.versions)
         fig = _figure(3.5, 1.2 + 0.35 * len(case.versions), left=0.2 + 0.075 * widest)
