@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from rigorbench import __version__
 from rigorbench.analysis.analyze import AnalysisResult, BenchmarkAnalysis
 from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES
-from rigorbench.report.documents import FORMAT_VERSION, json_number
+from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.markdown import escape_cell
 from rigorbench.report.table import format_number, short_names
 
@@ -156,11 +155,7 @@ def benchmark_object(b: BenchmarkAnalysis) -> dict:
 
 def render_json(report: AnalysisResult) -> str:
     document = {
-        "tool": "rigorbench",
-        "tool_version": __version__,
-        "format_version": FORMAT_VERSION,
-        "command": "analyze",
-        **report.settings.as_dict(),
+        **document_head("analyze", report.settings),
         "label": report.label,
         "files": list(report.sources),
         "benchmarks": [benchmark_object(b) for b in report.benchmarks],

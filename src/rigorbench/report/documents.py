@@ -11,8 +11,12 @@ import io
 import json
 import math
 
+from typing import TYPE_CHECKING
+
 from rigorbench import __version__
-from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary
+
+if TYPE_CHECKING:  # renderers of lint and power use this module too: no analysis to load
+    from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary
 
 FORMAT_VERSION = 1
 
@@ -61,13 +65,16 @@ def _unmatched(keys) -> list[dict]:
     return [{"benchmark": case.name, "params": case.params_dict, "metric": metric.name} for case, metric in keys]
 
 
+def document_head(command: str, settings=None) -> dict:
+    """What every JSON document starts with: the tool, its versions, the command and the
+    settings used (ARCHITECTURE.md, "JSON output")."""
+    head = {"tool": "rigorbench", "tool_version": __version__, "format_version": FORMAT_VERSION, "command": command}
+    return {**head, **(settings.as_dict() if settings is not None else {})}
+
+
 def render_json(report: ComparisonResult) -> str:
     document = {
-        "tool": "rigorbench",
-        "tool_version": __version__,
-        "format_version": FORMAT_VERSION,
-        "command": "compare",
-        **report.settings.as_dict(),
+        **document_head("compare", report.settings),
         "baseline": {"label": report.baseline_label, "files": list(report.sources.get("baseline", ()))},
         "contender": {"label": report.contender_label, "files": list(report.sources.get("contender", ()))},
         "comparisons": [comparison_object(c) for c in report.comparisons],

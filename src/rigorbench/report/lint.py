@@ -17,8 +17,8 @@ from urllib.parse import quote
 from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES, Finding, Severity
+from rigorbench.report.documents import document_head
 
-FORMAT_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/rigorbench/rigorbench"
 # SARIF's result levels are none/note/warning/error; our "info" is its "note".
@@ -98,10 +98,7 @@ def finding_object(f: Finding) -> dict:
 
 def render_json(result, rules: Mapping) -> str:
     document = {
-        "tool": "rigorbench",
-        "tool_version": __version__,
-        "format_version": FORMAT_VERSION,
-        "command": "lint",
+        **document_head("lint"),
         "files": result.files,
         "benchmarks": result.benchmarks,
         "findings": [finding_object(f) for f in result.findings],

@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from rigorbench import __version__
 from rigorbench.analysis.power import BenchmarkPower, PowerResult
 from rigorbench.errors import UserError
-from rigorbench.report.documents import FORMAT_VERSION, json_number
+from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.markdown import escape_cell
 from rigorbench.report.table import short_names
 from rigorbench.stats.power import MAX_FALSE_POSITIVES
@@ -137,8 +136,7 @@ def _summary_object(report: PowerResult) -> dict:
 def render_json(report: PowerResult) -> str:
     o = report.options
     document = {
-        "tool": "rigorbench", "tool_version": __version__, "format_version": FORMAT_VERSION, "command": "power",
-        **report.settings.as_dict(),
+        **document_head("power", report.settings),
         "simulations": o.simulations, "slowdowns_pct": [s * 100 for s in o.slowdowns],
         "target_pct": None if o.target is None else o.target * 100, "label": report.label,
         "files": list(report.sources),
