@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test bench clean testdata chromium gradle
+.PHONY: demo test bench clean testdata chromium gradle golden
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ bench: $(STAMP)
 # Regenerate tests/testdata from real JMH runs of examples/jmh-demo (slow: minutes).
 testdata: $(STAMP)
 	$(BIN)/python examples/jmh-demo/make_testdata.py
+
+# Rewrite the golden outputs of compare, analyze and power (tests/cli/golden) and of the
+# format readers (tests/formats/golden) from the current code; review them with git diff.
+golden: $(STAMP)
+	RIGORBENCH_REGEN=1 $(BIN)/python -m pytest -q tests/cli/test_golden_output.py tests/formats/test_golden.py
 
 clean:
 	rm -rf $(VENV) .tools build src/*.egg-info

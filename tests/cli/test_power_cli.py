@@ -1,5 +1,7 @@
 """``rigorbench power`` end to end on pa CSV files with known truth, and its prediction
-checked against an independent comparison of other trials of the same data."""
+checked against an independent comparison of other trials of the same data. The whole text
+and JSON output (and "too few trials") is checked against golden files in
+test_golden_output.py."""
 
 from __future__ import annotations
 
@@ -61,17 +63,6 @@ def test_json_fields_and_the_summary(tmp_path):
     assert 1 <= summary["able_to_detect_target"] <= 2 and summary["max_false_positive_rate"] == 0.05
     assert document["suite_trials"] == max(b["recommended_trials"] for b in document["benchmarks"] if b["recommended_trials"])
     assert document["trial_seconds"] is None and document["suite_seconds"] is None  # files carry no timing
-
-
-def test_text_report_and_too_little_data(tmp_path):
-    rng = np.random.default_rng(2)
-    code, out, _ = power(str(write_trials(tmp_path / "v1.csv", rng, trials=8)), "--simulations", "20")
-    assert code == 0
-    assert out.startswith("power v1: bootstrap rule (99% CI, threshold 1%), 20 simulations per slowdown, 1000 resamples")
-    assert "Quiet.run: detected 0.1%:" in out and "A/A false positives [95% CI]" in out
-    code, out, _ = power(str(write_trials(tmp_path / "few.csv", rng, trials=3)))
-    assert "needs at least 4 trials; has 3" in out
-    assert "no benchmark has enough trials to simulate" in out
 
 
 def test_the_reported_mds_holds_in_an_independent_comparison(tmp_path):
