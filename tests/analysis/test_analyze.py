@@ -241,3 +241,13 @@ def test_single_fork():
     # One fork has only the iteration level: no level to name as dominant.
     assert "dominant_variance" not in codes(single, ("info",))
     assert "single_fork" not in codes(analyze(clean_forks(rng, forks=2, n=40)))
+
+
+def test_percentiles_are_numpys_over_the_measurement_values():
+    rng = np.random.default_rng(12)
+    forks = clean_forks(rng, forks=4, n=30)
+    result = analyze(forks)
+    values = np.concatenate(forks)
+    for p, value in result.percentiles.items():
+        assert value == pytest.approx(np.percentile(values, p)), p
+    assert result.minimum <= result.percentiles[50] <= result.maximum

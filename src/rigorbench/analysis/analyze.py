@@ -131,7 +131,7 @@ def analyze_series(
         median=hierarchical_bootstrap(values, obs.levels, statistic="median", **boot),
         minimum=float(values.min()),
         maximum=float(values.max()),
-        percentiles=dict(zip(PERCENTILES, map(float, percentiles(values, [p / 100 for p in PERCENTILES])))),
+        percentiles=dict(zip(PERCENTILES, map(float, percentiles(values, PERCENTILES)))),
         variability=variability,
         steady=report,
         alloc=_mean_alloc(alloc),
