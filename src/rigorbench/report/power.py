@@ -63,12 +63,12 @@ def render_text(report: PowerResult) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
     lines = [power_settings_line(report), ""]
     lines += ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
-    lines.append("")
+    detected = []
     for b in report.benchmarks:
         if b.result is not None:
             rates = ", ".join(f"{_pct(s)}: {rate:.0%}" for s, rate in zip(b.result.slowdowns, b.result.detection_rate))
-            lines.append(f"{names[b.case.display_name]}: detected {rates}")
-    lines += ["", summary_sentence(report)]
+            detected.append(f"{names[b.case.display_name]}: detected {rates}")
+    lines += ([""] + detected if detected else []) + ["", summary_sentence(report)]
     if report.options.target is not None:
         lines.append(f"trials for target: units per version to detect a {_pct(report.options.target)} slowdown in 95% of experiments")
         lines.append(cost_sentence(report))
