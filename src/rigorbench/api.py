@@ -7,7 +7,7 @@
     result = api.compare(old, new)                      # ComparisonResult
     print(api.render(result, "text"))
     for c in result.comparisons:
-        print(c.case.display_name, c.verdict, c.ratio.estimate)
+        print(c.case.display_name, c.verdict.value, c.ratio.estimate, c.ratio.low, c.ratio.high)
 
 Every function takes and returns the project's own values (``Dataset``, ``Settings``,
 ``ComparisonResult``, ...); none prints or exits. Errors in the input raise ``UserError``

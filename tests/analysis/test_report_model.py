@@ -83,7 +83,7 @@ def test_comparison_carries_the_bootstrap_ratios_its_interval_came_from():
         c = case.comparison
         assert len(c.distribution) == settings.resamples
         low, high = percentile_interval(c.distribution, settings.confidence)
-        assert (low, high) == pytest.approx((c.ratio_low, c.ratio_high), rel=1e-12)
+        assert (low, high) == pytest.approx((c.ratio.low, c.ratio.high), rel=1e-12)
     # Regressions first: the order is by verdict, then by the size of the change.
     ranks = [("slower", "faster", "inconclusive", "unchanged").index(c.comparison.verdict.value) for c in report.cases]
     assert ranks == sorted(ranks)

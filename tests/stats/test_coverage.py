@@ -59,7 +59,7 @@ def test_ratio_ci_coverage_and_aa_false_positives():
         covered += ab.low <= TRUE_RATIO <= ab.high
         aa = bootstrap_ratio(baseline, levels, same, levels, confidence=0.99,
                              resamples=RESAMPLES, seed=experiment)
-        evidence = Evidence(aa.estimate, aa.low, aa.high, p_value=1.0, cliffs_delta=0.0)
+        evidence = Evidence(aa.interval, p_value=1.0, cliffs_delta=0.0)
         false_positives += rule.decide(evidence, False) in (Verdict.SLOWER, Verdict.FASTER)
     assert covered / EXPERIMENTS >= 0.97, covered
     assert false_positives / EXPERIMENTS <= 0.02, false_positives

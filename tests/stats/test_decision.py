@@ -7,6 +7,7 @@ import math
 import pytest
 
 from rigorbench.stats import (
+    ConfidenceInterval,
     BootstrapRule,
     DecisionRule,
     Evidence,
@@ -18,7 +19,7 @@ U, S, F, I = Verdict.UNCHANGED, Verdict.SLOWER, Verdict.FASTER, Verdict.INCONCLU
 
 
 def ev(ratio, low, high, p=1.0, delta=0.0) -> Evidence:
-    return Evidence(ratio=ratio, ratio_low=low, ratio_high=high, p_value=p, cliffs_delta=delta)
+    return Evidence(ratio=ConfidenceInterval(ratio, low, high, 0.99), p_value=p, cliffs_delta=delta)
 
 
 @pytest.mark.parametrize(

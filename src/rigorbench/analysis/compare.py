@@ -18,6 +18,7 @@ from rigorbench.analysis.forks import select_steady, steady_report
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric, SampleTable
 from rigorbench.stats import (
+    ConfidenceInterval,
     Evidence,
     Verdict,
     adjust_p_values,
@@ -41,8 +42,7 @@ class SideSummary:
     n: int
     mean: float
     median: float
-    ci_low: float
-    ci_high: float
+    ci: ConfidenceInterval          # of the compared statistic (mean or median)
     cv: float
     forks: int
     trials: int
@@ -54,9 +54,7 @@ class Comparison:
     metric: Metric
     baseline: SideSummary
     contender: SideSummary
-    ratio: float
-    ratio_low: float
-    ratio_high: float
+    ratio: ConfidenceInterval       # contender / baseline of the statistic
     p_value: float
     cliffs_delta: float
     effect_size: str
@@ -67,7 +65,7 @@ class Comparison:
 
     @property
     def change_pct(self) -> float:
-        return (self.ratio - 1.0) * 100.0
+        return (self.ratio.estimate - 1.0) * 100.0
 
 
 @dataclass(frozen=True)
@@ -144,9 +142,7 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
         metric=metric,
         baseline=baseline,
         contender=contender,
-        ratio=ratio.estimate,
-        ratio_low=ratio.low,
-        ratio_high=ratio.high,
+        ratio=ratio.interval,
         p_value=test.p_value,
         cliffs_delta=delta,
         effect_size=effect_magnitude(delta),
@@ -162,7 +158,9 @@ def _side_summary(obs: Observations, distribution, settings: Settings) -> SideSu
     low, high = percentile_interval(distribution, settings.confidence)
     trials = len({(i, t) for i, t in zip(obs.levels[0], obs.levels[1])})
     forks = len(set(zip(obs.levels[0], obs.levels[1], obs.levels[2])))
-    return SideSummary(summary.n, summary.mean, summary.median, low, high, summary.cv, forks, trials)
+    estimate = summary.mean if settings.statistic == "mean" else summary.median
+    ci = ConfidenceInterval(estimate, low, high, settings.confidence)
+    return SideSummary(summary.n, summary.mean, summary.median, ci, summary.cv, forks, trials)
 
 
 def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) -> list[Diagnostic]:
@@ -198,7 +196,7 @@ def _decide_all(drafts: list[Comparison], settings: Settings) -> list[Comparison
     rule = settings.decision_rule()
     decided = []
     for draft, p_value in zip(drafts, adjusted):
-        evidence = Evidence(draft.ratio, draft.ratio_low, draft.ratio_high, float(p_value), draft.cliffs_delta)
+        evidence = Evidence(draft.ratio, float(p_value), draft.cliffs_delta)
         verdict = rule.decide(evidence, draft.metric.higher_is_better)
         decided.append(replace(draft, p_value=float(p_value), verdict=verdict))
     return decided

@@ -191,7 +191,7 @@ def ratio_distribution(case: CasePage, settings: Settings, prefix: str) -> str |
     """The bootstrap distribution of contender/baseline as a % change, its CI and the band
     of changes too small to matter."""
     c = case.comparison
-    if c is None or c.distribution is None or not np.isfinite(c.ratio):
+    if c is None or c.distribution is None or not np.isfinite(c.ratio.estimate):
         return None
     change = (np.asarray(c.distribution) - 1.0) * 100.0
     change = change[np.isfinite(change)]
@@ -201,7 +201,7 @@ def ratio_distribution(case: CasePage, settings: Settings, prefix: str) -> str |
         band = settings.threshold * 100.0
         ax.axvspan(-band, band, color="#dddddd", lw=0, label=f"within +-{band:g}%")
         ax.hist(change, bins=60, histtype="stepfilled", color=_color(1), alpha=0.55, label="bootstrap ratios")
-        low, high = (c.ratio_low - 1) * 100, (c.ratio_high - 1) * 100
+        low, high = (c.ratio.low - 1) * 100, (c.ratio.high - 1) * 100
         ax.axvline(low, color=STEADY_COLOR, ls="--", lw=1, label=f"{settings.confidence:.0%} CI")
         ax.axvline(high, color=STEADY_COLOR, ls="--", lw=1)
         ax.axvline(c.change_pct, color=STEADY_COLOR, lw=1.4, label=f"estimate {c.change_pct:+.1f}%")

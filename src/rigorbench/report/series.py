@@ -81,7 +81,7 @@ def case_data(report: ReportPage, case: CasePage) -> str:
     lines.append(f"# metric {_comment(case.metric.name)} in {_comment(case.metric.unit)}")
     if case.comparison is not None:
         c = case.comparison
-        lines.append(f"# change {c.change_pct:+.3f}% CI [{(c.ratio_low - 1) * 100:+.3f}%, {(c.ratio_high - 1) * 100:+.3f}%] {c.verdict.value}")
+        lines.append(f"# change {c.change_pct:+.3f}% CI [{(c.ratio.low - 1) * 100:+.3f}%, {(c.ratio.high - 1) * 100:+.3f}%] {c.verdict.value}")
     lines.append("# columns: iteration value warmup(0/1) gc(0/1) jit(0/1); one block per fork")
     blocks = []
     for position, view in enumerate(case.versions):

@@ -63,14 +63,14 @@ def format_p(p: float) -> str:
 def side_cell(side: SideSummary, statistic: str) -> str:
     """``estimate ±h%`` where h is the CI's half width relative to the estimate."""
     estimate = side.mean if statistic == "mean" else side.median
-    if estimate and math.isfinite(side.ci_low) and math.isfinite(side.ci_high):
-        half = (side.ci_high - side.ci_low) / 2 / abs(estimate) * 100
+    if estimate and math.isfinite(side.ci.low) and math.isfinite(side.ci.high):
+        half = (side.ci.high - side.ci.low) / 2 / abs(estimate) * 100
         return f"{format_number(estimate)} ±{half:.1f}%"
     return format_number(estimate)
 
 
 def change_cell(c: Comparison) -> str:
-    low, high = (c.ratio_low - 1) * 100, (c.ratio_high - 1) * 100
+    low, high = (c.ratio.low - 1) * 100, (c.ratio.high - 1) * 100
     return f"{format_pct(c.change_pct)} [{format_pct(low)}, {format_pct(high)}]"
 
 

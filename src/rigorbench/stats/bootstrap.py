@@ -58,6 +58,10 @@ class ConfidenceInterval:
     high: float
     confidence: float
 
+    def scaled(self, factor: float) -> "ConfidenceInterval":
+        """The interval of ``factor`` times the quantity (a positive factor)."""
+        return ConfidenceInterval(self.estimate * factor, self.low * factor, self.high * factor, self.confidence)
+
 
 @dataclass(frozen=True, eq=False)
 class RatioEstimate:
@@ -75,6 +79,10 @@ class RatioEstimate:
     distribution: np.ndarray
     baseline_distribution: np.ndarray | None = None
     contender_distribution: np.ndarray | None = None
+
+    @property
+    def interval(self) -> ConfidenceInterval:
+        return ConfidenceInterval(self.estimate, self.low, self.high, self.confidence)
 
 
 def _check_statistic(statistic: str) -> None:

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # the settings load this module; the bootstrap (scipy.sparse) loads when used
+    from rigorbench.stats.bootstrap import ConfidenceInterval
 
 
 class Verdict(str, enum.Enum):
@@ -35,9 +38,7 @@ class Evidence:
     """What a rule may look at: the ratio contender/baseline with its CI, the Mann-Whitney
     p-value and Cliff's delta (positive = contender values larger)."""
 
-    ratio: float
-    ratio_low: float
-    ratio_high: float
+    ratio: ConfidenceInterval
     p_value: float
     cliffs_delta: float
 
@@ -70,7 +71,7 @@ class BootstrapRule:
 
     def decide(self, evidence: Evidence, higher_is_better: bool) -> Verdict:
         t = self.threshold
-        low, high, ratio = evidence.ratio_low, evidence.ratio_high, evidence.ratio
+        low, high, ratio = evidence.ratio.low, evidence.ratio.high, evidence.ratio.estimate
         if 1 - t <= low and high <= 1 + t:
             return Verdict.UNCHANGED
         if (low > 1 or high < 1) and abs(ratio - 1) >= t:

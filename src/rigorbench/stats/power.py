@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 from scipy import stats as sps
 
-from rigorbench.stats.bootstrap import bootstrap_ratio
+from rigorbench.stats.bootstrap import ConfidenceInterval, bootstrap_ratio
 from rigorbench.stats.decision import DecisionRule, Evidence, Verdict
 from rigorbench.stats.effect import cliffs_delta
 from rigorbench.stats.ranktest import mann_whitney_u
@@ -64,7 +64,8 @@ def _split(rng: np.random.Generator, unit: np.ndarray, units: np.ndarray, size: 
 def _wilcoxon(base: np.ndarray, cont: np.ndarray, factor: float) -> Evidence:
     scaled = cont * factor
     ratio = float(np.mean(scaled) / np.mean(base))
-    return Evidence(ratio, ratio, ratio, mann_whitney_u(base, scaled).p_value, cliffs_delta(base, scaled))
+    point = ConfidenceInterval(ratio, ratio, ratio, 0.0)  # the rank rule looks at the estimate only
+    return Evidence(point, mann_whitney_u(base, scaled).p_value, cliffs_delta(base, scaled))
 
 
 def _check(values: np.ndarray, unit: np.ndarray, group_size: int, slowdowns: Sequence[float], simulations: int) -> np.ndarray:
@@ -103,7 +104,7 @@ def simulate_power(
                                     statistic=statistic, confidence=confidence, resamples=resamples,
                                     seed=np.random.SeedSequence(seed, spawn_key=(1, sim)))
             widths.append((ratio.high - ratio.low) / 2 / ratio.estimate)
-            evidence = lambda k: Evidence(ratio.estimate * k, ratio.low * k, ratio.high * k, np.nan, np.nan)  # noqa: E731
+            evidence = lambda k: Evidence(ratio.interval.scaled(k), np.nan, np.nan)  # noqa: E731
         else:
             evidence = lambda k: _wilcoxon(base, cont, k)  # noqa: E731
         false_positives += rule.decide(evidence(1.0), higher_is_better) in (Verdict.SLOWER, Verdict.FASTER)
