@@ -275,7 +275,7 @@ jar = "bench/target/micro*.jar"
     # nothing): a cache hit. "new" names its jar: other build settings, so it is built.
     assert err.count("$ mvn -B -q -DskipTests -pl bench -am package") == 1 and err.count("build cache hit") == 1
     assert err.index("building old") < err.index("build cache hit") < err.index("building new")
-    assert f"benchmark jar: " in err and "bench/target/microbenchmarks.jar" in err
+    assert "benchmark jar: " in err and "bench/target/microbenchmarks.jar" in err
     code, out, err = cli("run", str(config), "--list")
     assert err.count("build cache hit") == 2 and "$ mvn" not in err
 

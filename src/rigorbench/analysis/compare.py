@@ -16,7 +16,7 @@ import numpy as np
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations, outliers_removed
 from rigorbench.analysis.forks import select_steady, steady_report
 from rigorbench.analysis.settings import Settings
-from rigorbench.model import BenchmarkCase, Diagnostic, Metric, SampleTable
+from rigorbench.model import BenchmarkCase, Diagnostic, Metric
 from rigorbench.stats import (
     ConfidenceInterval,
     Evidence,

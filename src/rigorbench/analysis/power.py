@@ -19,8 +19,7 @@ import numpy as np
 
 from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, iteration_observations
-from rigorbench.analysis.settings import DEFAULT_POWER_TARGET, STRATEGIES, PowerOptions, Settings
-from rigorbench.errors import UserError
+from rigorbench.analysis.settings import DEFAULT_POWER_TARGET, PowerOptions, Settings
 from rigorbench.model import BenchmarkCase, Metric
 from rigorbench.stats.power import MAX_FALSE_POSITIVES, PowerSimulation, extrapolated_group_size, simulate_power
 

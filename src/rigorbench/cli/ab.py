@@ -13,15 +13,15 @@ from rigorbench.cli.common import (
     add_lint_arguments,
     add_output_arguments,
     add_statistics_arguments,
+    before_build,
     build_spec_from,
-    settings_from,
+    conclude,
 )
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.experiment.options import (
     DEFAULT_SETTINGS, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
-from rigorbench.files import safe_name
 from rigorbench.store import DEFAULT_STORE
 
 SUMMARY = "build and run a baseline and a contender as randomized interleaved trials, then compare"
@@ -165,42 +165,3 @@ def print_listing(plan: ExperimentPlan, store_dir: Path, args: argparse.Namespac
     return 0
 
 
-def before_build(args: argparse.Namespace, reporter) -> tuple[object, dict]:
-    """The pre-build hook of ``ab`` and ``run`` (lint the sources, unless --no-lint) and the
-    mapping it fills with each version's lint result, for the HTML report (--html)."""
-    from rigorbench.cli.prelint import lint_before_build
-
-    results: dict = {}
-    return (None if args.no_lint else lint_before_build(reporter, args.strict, results)), results
-
-
-def conclude(store, result, baseline: str, contenders: list[str], args, stdout, reporter, lint_results: dict) -> int:
-    """Say what the experiment cost, then compare each contender with the baseline."""
-    from rigorbench import api
-    from rigorbench.cli.compare import finish_comparison
-    from rigorbench.cli.report import run_facts
-    from rigorbench.experiment.progress import format_duration
-
-    reporter.message(
-        f"run {result.run_id}: {result.executed} trials in {format_duration(result.wall_seconds)}"
-        f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time;"
-        f" stored in {store.path}"
-    )
-    settings = settings_from(args)
-    code = 0
-    for label, comparison, base, contender in api.finish_experiment(store, result.run_id, baseline, contenders, settings):
-        code = max(code, finish_comparison(comparison, args, stdout))
-        if args.html:
-            path = html_path(args.html, label, len(contenders))
-            lint = {v: r for v, r in lint_results.items() if v in (baseline, label)}
-            page = api.report_page([base, contender], settings, lint=lint, run=run_facts(store.run(result.run_id)), comparison=comparison)
-            reporter.message(f"HTML report: {api.write_html(page, path)}")
-    return code
-
-
-def html_path(path: str, label: str, contenders: int) -> str:
-    """``--html`` names one file; with several contenders each gets its own, named after it."""
-    if contenders == 1:
-        return path
-    stem, dot, suffix = path.rpartition(".")
-    return f"{stem}-{safe_name(label)}.{suffix}" if dot else f"{path}-{safe_name(label)}"

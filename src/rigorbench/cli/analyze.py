@@ -10,10 +10,10 @@ from rigorbench.cli.common import (
     add_metric_argument,
     add_resampling_arguments,
     add_version_inputs,
+    dataset_from_args,
     settings_from,
     write_output,
 )
-from rigorbench.cli.parser import UsageError
 from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES
 
@@ -62,40 +62,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("--fail-on", choices=(*reversed(SEVERITIES[1:]), "never"), default="never",
                         help="exit 1 when a diagnostic of this severity or worse exists (default: never)")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
-
-
-def _from_store(args: argparse.Namespace):
-    """The version's data and the mean seconds one of its trials took (harness time)."""
-    from rigorbench import api
-    from rigorbench.analysis.dataset import dataset_from_store
-    from rigorbench.store import ResultStore
-
-    if args.files:
-        raise UsageError("give result files or --store, not both")
-    with ResultStore.open(args.store, create=False) as store:
-        run = api.stored_run(store, [args.version_label] if args.version_label else [], args.run)
-        labels = [v.label for v in run.versions]
-        label = args.version_label
-        if label is None and len(labels) == 1:
-            label = labels[0]
-        if label is None:
-            raise UsageError(f"{args.store}: run {run.run_id} has versions {', '.join(labels)}; choose one with --version")
-        seconds = [e.harness_seconds for e in store.executions(run.run_id) if e.label == label and e.harness_seconds]
-        return dataset_from_store(store, run.run_id, label), (sum(seconds) / len(seconds) if seconds else None)
-
-
-def dataset_from_args(args: argparse.Namespace):
-    """One version's data (result files, or a version of a stored run) and, for a stored
-    run, the mean seconds of one trial of that version (analyze, power)."""
-    from rigorbench import api
-
-    if args.store:
-        return _from_store(args)
-    if args.files:
-        if args.version_label or args.run:
-            raise UsageError("--version and --run go with --store")
-        return api.load_results(args.files, args.label), None
-    raise UsageError(f"give result files of one version, or --store DB (see 'rigorbench {args.command} --help')")
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:

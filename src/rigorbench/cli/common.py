@@ -16,6 +16,7 @@ from typing import IO
 from rigorbench.analysis.settings import CORRECTIONS, STATISTICS, TESTS, Settings
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 from rigorbench.errors import UserError
+from rigorbench.files import safe_name
 from rigorbench.harness.base import BuildSpec
 
 COMPARE_FORMATS = ("text", "markdown", "json", "csv")
@@ -135,3 +136,118 @@ def build_spec_from(args: argparse.Namespace) -> BuildSpec:
         if not command:
             raise UsageError("--build-command must not be empty")
     return BuildSpec(command=command, jar=args.jar, module=args.module, java_home=args.java)
+
+
+# -- what commands share when they run (imports inside: this module loads with the parser) --
+
+
+def _version_from_store(args: argparse.Namespace):
+    """The version's data and the mean seconds one of its trials took (harness time)."""
+    from rigorbench import api
+    from rigorbench.analysis.dataset import dataset_from_store
+    from rigorbench.store import ResultStore
+
+    if args.files:
+        raise UsageError("give result files or --store, not both")
+    with ResultStore.open(args.store, create=False) as store:
+        run = api.stored_run(store, [args.version_label] if args.version_label else [], args.run)
+        labels = [v.label for v in run.versions]
+        label = args.version_label
+        if label is None and len(labels) == 1:
+            label = labels[0]
+        if label is None:
+            raise UsageError(f"{args.store}: run {run.run_id} has versions {', '.join(labels)}; choose one with --version")
+        seconds = [e.harness_seconds for e in store.executions(run.run_id) if e.label == label and e.harness_seconds]
+        return dataset_from_store(store, run.run_id, label), (sum(seconds) / len(seconds) if seconds else None)
+
+
+def dataset_from_args(args: argparse.Namespace):
+    """One version's data (result files, or a version of a stored run) and, for a stored
+    run, the mean seconds of one trial of that version (analyze, power)."""
+    from rigorbench import api
+
+    if args.store:
+        return _version_from_store(args)
+    if args.files:
+        if args.version_label or args.run:
+            raise UsageError("--version and --run go with --store")
+        return api.load_results(args.files, args.label), None
+    raise UsageError(f"give result files of one version, or --store DB (see 'rigorbench {args.command} --help')")
+
+
+def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
+    """Render the comparison where asked and turn --fail-on into the exit code."""
+    from rigorbench import api
+
+    if not result.comparisons:
+        raise UsageError("no benchmark is present on both sides; nothing to compare")
+    write_output(api.render(result, args.format or "text"), args.output, stdout)
+    return 1 if result.fails(fail_on(args)) else 0
+
+
+def run_facts(info) -> dict[str, str]:
+    """What the report says about a stored run: what ran, where from, with which settings."""
+    facts = {
+        "run": f"{info.run_id} ({info.status}), created {info.created}",
+        "project": f"{info.project} ({info.harness})",
+        "design": f"{len({e.trial for e in info.schedule})} trials, {info.order} order, seed {info.seed}",
+    }
+    for version in info.versions:
+        commit = f" at {version.commit[:12]}{' (dirty)' if version.dirty else ''}" if version.commit else ""
+        facts[f"version {version.label}"] = f"{version.source}{commit}"
+    for key, value in info.settings.items():
+        text = _setting_text(value)
+        if text:
+            facts[f"setting {key}"] = text
+    return facts
+
+
+def _setting_text(value) -> str:
+    """``forks=2, profilers=gc`` rather than a Python dict: unset (None or empty) entries left out."""
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        texts = ((k, _setting_text(v)) for k, v in value.items())
+        return ", ".join(f"{k}={text}" for k, text in texts if text)
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(_setting_text, value))
+    return str(value)
+
+
+def before_build(args: argparse.Namespace, reporter) -> tuple[object, dict]:
+    """The pre-build hook of ``ab`` and ``run`` (lint the sources, unless --no-lint) and the
+    mapping it fills with each version's lint result, for the HTML report (--html)."""
+    from rigorbench.cli.prelint import lint_before_build
+
+    results: dict = {}
+    return (None if args.no_lint else lint_before_build(reporter, args.strict, results)), results
+
+
+def conclude(store, result, baseline: str, contenders: list[str], args, stdout, reporter, lint_results: dict) -> int:
+    """Say what the experiment cost, then compare each contender with the baseline."""
+    from rigorbench import api
+    from rigorbench.experiment.progress import format_duration
+
+    reporter.message(
+        f"run {result.run_id}: {result.executed} trials in {format_duration(result.wall_seconds)}"
+        f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time;"
+        f" stored in {store.path}"
+    )
+    settings = settings_from(args)
+    code = 0
+    for label, comparison, base, contender in api.finish_experiment(store, result.run_id, baseline, contenders, settings):
+        code = max(code, finish_comparison(comparison, args, stdout))
+        if args.html:
+            path = html_path(args.html, label, len(contenders))
+            lint = {v: r for v, r in lint_results.items() if v in (baseline, label)}
+            page = api.report_page([base, contender], settings, lint=lint, run=run_facts(store.run(result.run_id)), comparison=comparison)
+            reporter.message(f"HTML report: {api.write_html(page, path)}")
+    return code
+
+
+def html_path(path: str, label: str, contenders: int) -> str:
+    """``--html`` names one file; with several contenders each gets its own, named after it."""
+    if contenders == 1:
+        return path
+    stem, dot, suffix = path.rpartition(".")
+    return f"{stem}-{safe_name(label)}.{suffix}" if dot else f"{path}-{safe_name(label)}"

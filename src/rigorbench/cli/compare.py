@@ -10,9 +10,8 @@ from rigorbench.cli.common import (
     add_output_arguments,
     add_side_arguments,
     add_statistics_arguments,
-    fail_on,
+    finish_comparison,
     settings_from,
-    write_output,
 )
 from rigorbench.cli.parser import UsageError, positive_int
 
@@ -84,16 +83,6 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         baseline = replace(baseline, label="baseline")
         contender = replace(contender, label="contender")
     return finish_comparison(api.compare(baseline, contender, settings), args, stdout)
-
-
-def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
-    """Render the comparison where asked and turn --fail-on into the exit code."""
-    from rigorbench import api
-
-    if not result.comparisons:
-        raise UsageError("no benchmark is present on both sides; nothing to compare")
-    write_output(api.render(result, args.format or "text"), args.output, stdout)
-    return 1 if result.fails(fail_on(args)) else 0
 
 
 def _from_store(args: argparse.Namespace):

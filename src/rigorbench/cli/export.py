@@ -8,7 +8,7 @@ from typing import IO
 
 import numpy as np
 
-from rigorbench.cli.parser import UsageError, positive_int
+from rigorbench.cli.parser import positive_int
 from rigorbench.files import safe_name, write_files
 from rigorbench.model import Series
 from rigorbench.store import DEFAULT_STORE

@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sim.add_argument("--slowdowns", type=_slowdowns, default=DEFAULT_SLOWDOWNS, metavar="P,...", help="slowdowns in percent, e.g. 1,2,5,10 (default: Laaber et al.'s list)")
     sim.add_argument("--target", type=fraction, metavar="P%", help="the slowdown you need to detect, e.g. 5%%: report the trials needed")
     stats = parser.add_argument_group("decision rule (as in compare)")
-    stats.add_argument("--test", choices=TESTS, default=None, help=f"bootstrap CI vs threshold (default) or wilcoxon")
+    stats.add_argument("--test", choices=TESTS, default=None, help="bootstrap CI vs threshold (default) or wilcoxon")
     stats.add_argument("--confidence", type=fraction, default=None, metavar="C", help=f"confidence level (default: {DEFAULTS.confidence})")
     stats.add_argument("--threshold", type=fraction, default=None, metavar="T", help=f"smallest change that matters (default: {DEFAULTS.threshold:.0%})".replace("%", "%%"))
     stats.add_argument("--alpha", type=fraction, default=None, metavar="A", help=f"significance level of --test wilcoxon (default: {DEFAULTS.alpha})")
@@ -77,7 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
-    from rigorbench.cli.analyze import dataset_from_args
+    from rigorbench.cli.common import dataset_from_args
 
     settings = settings_from(args)
     if args.target is not None and args.target <= settings.threshold:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import IO, Mapping
 
-from rigorbench.cli.common import add_side_arguments, add_statistics_arguments, settings_from, write_output
+from rigorbench.cli.common import add_side_arguments, add_statistics_arguments, run_facts, settings_from, write_output
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.errors import UserError
 
@@ -103,35 +103,6 @@ def _from_store(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
         info = api.stored_run(store, wanted, args.run)
         chosen = wanted or [v.label for v in info.versions][:2]
         return [dataset_from_store(store, info.run_id, label) for label in chosen], run_facts(info)
-
-
-def run_facts(info) -> dict[str, str]:
-    """What the report says about a stored run: what ran, where from, with which settings."""
-    facts = {
-        "run": f"{info.run_id} ({info.status}), created {info.created}",
-        "project": f"{info.project} ({info.harness})",
-        "design": f"{len({e.trial for e in info.schedule})} trials, {info.order} order, seed {info.seed}",
-    }
-    for version in info.versions:
-        commit = f" at {version.commit[:12]}{' (dirty)' if version.dirty else ''}" if version.commit else ""
-        facts[f"version {version.label}"] = f"{version.source}{commit}"
-    for key, value in info.settings.items():
-        text = _setting_text(value)
-        if text:
-            facts[f"setting {key}"] = text
-    return facts
-
-
-def _setting_text(value) -> str:
-    """``forks=2, profilers=gc`` rather than a Python dict: unset (None or empty) entries left out."""
-    if value is None:
-        return ""
-    if isinstance(value, dict):
-        texts = ((k, _setting_text(v)) for k, v in value.items())
-        return ", ".join(f"{k}={text}" for k, text in texts if text)
-    if isinstance(value, (list, tuple)):
-        return " ".join(map(_setting_text, value))
-    return str(value)
 
 
 def progress_printer(stderr: IO[str], stage: str):

@@ -7,7 +7,6 @@ from typing import IO
 
 from rigorbench.cli.common import add_html_argument, add_lint_arguments, add_output_arguments, add_statistics_arguments
 from rigorbench.cli.parser import UsageError, fraction, positive_int
-from rigorbench.store import ResultStore
 
 SUMMARY = "run the experiment described in a rigorbench.toml file (two or more versions)"
 
@@ -60,7 +59,7 @@ def _apply_file_settings(args: argparse.Namespace, compare: dict) -> None:
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
-    from rigorbench.cli.ab import before_build, conclude
+    from rigorbench.cli.common import before_build, conclude
     from rigorbench.cli.prelint import LintFailed
     from rigorbench.experiment.config import load_config
     from rigorbench.experiment.progress import make_reporter

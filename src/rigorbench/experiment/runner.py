@@ -10,7 +10,6 @@ runs only the (trial, version) pairs the store does not have, so no trial is sto
 from __future__ import annotations
 
 import contextlib
-import re
 import shutil
 import tempfile
 import time
