@@ -48,3 +48,13 @@ def test_a_flag_that_needs_more_loads_it():
     # --steady-only needs change-point detection (ruptures); analyze needs scipy.stats.
     assert "ruptures" in loaded("compare", JSON_V1, JSON_V2, "--steady-only")[1]
     assert "scipy.stats" in loaded("analyze", JSON_V1)[1]
+
+
+def test_the_format_choices_named_without_importing_the_renderers_are_theirs():
+    from rigorbench.cli.common import ANALYZE_FORMATS, COMPARE_FORMATS
+    from rigorbench.report.analyze import ANALYSIS_RENDERERS
+    from rigorbench.report.compare import COMPARISON_RENDERERS
+    from rigorbench.report.power import POWER_RENDERERS
+
+    assert COMPARE_FORMATS == tuple(COMPARISON_RENDERERS)
+    assert ANALYZE_FORMATS == tuple(ANALYSIS_RENDERERS) == tuple(POWER_RENDERERS)

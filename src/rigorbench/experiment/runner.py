@@ -23,7 +23,7 @@ from rigorbench.files import safe_name
 from rigorbench.errors import UserError
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
-from rigorbench.experiment.selection import Selection, cases, estimated_seconds, exact_includes, select_benchmarks
+from rigorbench.experiment.selection import Selection, cases, cases_in, estimated_seconds, exact_includes, select_benchmarks
 from rigorbench.experiment.versions import PreparedVersion, cache_scope, checkout_root, prepare_version, remove_worktree
 from rigorbench.harness import get_harness
 from rigorbench.harness.base import Build, BuildSpec, Harness, HarnessError, RunSettings
@@ -169,7 +169,7 @@ def start_experiment(
             f"run {run_id}: {plan.trials} trials x {len(plan.versions)} versions x {len(selection.common)} benchmark{'s' if len(selection.common) != 1 else ''},"
             f" order {plan.order}, seed {plan.seed}; about {format_duration(estimated_seconds(selection, run_settings, plan.trials))}"
         )
-        return execute_run(store, store.run(run_id), harness, builds, reporter)
+        return execute_run(store, store.run(run_id), harness, builds, reporter, cases_in(selection, run_settings))
 
 
 BUILDS_DIR = "builds"
@@ -212,20 +212,27 @@ def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter) -> Ex
         return execute_run(store, run, harness, builds, reporter)
 
 
-def _expected_iterations(harness: Harness, build: Build, settings: RunSettings) -> int:
+def _listed_cases(harness: Harness, build: Build, settings: RunSettings) -> int:
+    """Benchmark cases one trial runs, for a resumed run's progress bar."""
     try:
-        benchmarks = sum(cases(b.params, settings) for b in harness.list_benchmarks(build, settings))
+        return sum(cases(b.params, settings) for b in harness.list_benchmarks(build, settings))
     except Exception:  # only an estimate for the progress bar; the run itself reports errors
-        benchmarks = 1
-    return max(1, benchmarks) * settings.forks * (settings.warmup_iterations + settings.iterations)
+        return 1
 
 
-def execute_run(store: ResultStore, run: RunInfo, harness: Harness, builds: dict, reporter: Reporter) -> ExperimentResult:
+def execute_run(
+    store: ResultStore, run: RunInfo, harness: Harness, builds: dict, reporter: Reporter, cases_per_trial: int | None = None,
+) -> ExperimentResult:
+    """Run the executions the store does not have yet; ``cases_per_trial`` (listed again
+    when not given) sizes the progress bar."""
     settings = RunSettings.from_dict(run.settings["run"])
     finished = store.finished(run.run_id)
     pending = [e for e in run.schedule if (e.trial, e.label) not in finished]
     first_build = builds[run.versions[0].label][1]
-    reporter.start(len(pending), int(run.settings.get("trials", 1)), _expected_iterations(harness, first_build, settings))
+    if cases_per_trial is None:
+        cases_per_trial = _listed_cases(harness, first_build, settings)
+    iterations = max(1, cases_per_trial) * settings.forks * (settings.warmup_iterations + settings.iterations)
+    reporter.start(len(pending), int(run.settings.get("trials", 1)), iterations)
     work_root = Path(store.path).parent / "runs" / str(run.run_id)
     wall_start, harness_total, failed, executed = time.monotonic(), 0.0, 0, 0
     try:

@@ -25,13 +25,7 @@ class Selection:
     common: tuple[str, ...]                     # in every version, sorted
     partial: Mapping[str, tuple[str, ...]]      # benchmark -> the versions that have it
     param_differences: Mapping[str, str]        # benchmark -> "size: {..} in v1, {..} in v2"
-
-    def params_of(self, name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        for label in self.labels:
-            for listed in self.listings[label]:
-                if listed.name == name:
-                    return listed.params
-        return ()
+    params: Mapping[str, tuple[tuple[str, tuple[str, ...]], ...]]  # benchmark -> its @Params (first version's)
 
 
 def select_benchmarks(listings: Mapping[str, Sequence[ListedBenchmark]]) -> Selection:
@@ -49,7 +43,10 @@ def select_benchmarks(listings: Mapping[str, Sequence[ListedBenchmark]]) -> Sele
                 f"{key}: " + ", ".join(f"{{{', '.join(p.get(key, ()))}}} in {label}" for label, p in zip(labels, params))
                 for key in differing
             )
-    return Selection(labels, {k: tuple(v) for k, v in listings.items()}, common, partial, differences)
+    params = {}
+    for label in reversed(labels):  # the first version that has a benchmark names its params
+        params.update({b.name: b.params for b in listings[label]})
+    return Selection(labels, {k: tuple(v) for k, v in listings.items()}, common, partial, differences, params)
 
 
 def exact_includes(names: Sequence[str]) -> tuple[str, ...]:
@@ -77,5 +74,9 @@ def estimated_seconds(selection: Selection, settings: RunSettings, trials: int) 
     """How long the trials of ``selection`` take, from the iteration times (an estimate)."""
     per_fork = (settings.warmup_iterations * _seconds(settings.warmup_time)
                 + settings.iterations * _seconds(settings.iteration_time) + FORK_OVERHEAD_S)
-    total_cases = sum(cases(selection.params_of(name), settings) for name in selection.common)
-    return total_cases * settings.forks * per_fork * trials * len(selection.labels)
+    return cases_in(selection, settings) * settings.forks * per_fork * trials * len(selection.labels)
+
+
+def cases_in(selection: Selection, settings: RunSettings) -> int:
+    """Benchmark cases (parameter combinations) of the benchmarks every version has."""
+    return sum(cases(selection.params[name], settings) for name in selection.common)

@@ -123,7 +123,6 @@ class Build:
     java_command: tuple[str, ...] = ()   # the JVM that runs the artifact (empty: the harness's)
     main_class: str | None = None     # run as ``-cp ARTIFACT MAIN`` when the manifest names another main
     cached: bool = False              # taken from the build cache, not built now
-    description: str = ""             # how it was built, one line (for messages)
 
 
 @dataclass(frozen=True)

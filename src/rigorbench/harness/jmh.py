@@ -67,9 +67,9 @@ class JmhHarness:
         env = {**os.environ, "JAVA_HOME": str(home), "PATH": f"{home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
         return (str(java), *self.java_command[1:]), env
 
-    def build_identity(self, spec: BuildSpec, layout: BuildLayout, project_dir: Path, cache: BuildCache) -> dict:
+    def build_identity(self, spec: BuildSpec, layout: BuildLayout, project_dir: Path, cache: BuildCache,
+                       java: Sequence[str]) -> dict:
         """What, besides the sources, decides the jar: the build, the user's settings, the JDK."""
-        java, _ = self.java_for(spec)
         return {
             "harness": self.name,
             "tool": layout.tool, "cwd": cache.relative(layout.cwd),
@@ -88,22 +88,21 @@ class JmhHarness:
             raise HarnessError(f"{project_dir}: no such project directory")
         java, env = self.java_for(spec)
         layout = plan_build(project_dir, spec)
-        identity = self.build_identity(spec, layout, project_dir, cache) if cache is not None else {}
+        identity = self.build_identity(spec, layout, project_dir, cache, java) if cache is not None else {}
         cached = cache.get(identity) if cache is not None else None
         if cached is not None:
             meta = cached.meta
             log(f"build cache hit: {cached.artifact} (built in {meta.get('seconds', 0):.0f} s on {meta.get('built', '?')})")
             return Build(project_dir, cached.artifact, dict(meta.get("tool_versions", {})), 0.0, java,
-                         meta.get("main_class"), cached=True, description=str(meta.get("description", "")))
+                         meta.get("main_class"), cached=True)
         seconds = self._run_build(layout, env, log)
         jar = jar_from_pattern(spec.jar, project_dir) if spec.jar else find_benchmarks_jar(layout.jar_dirs)
         log(f"benchmark jar: {jar.path}")
         versions = self.tool_versions(jar.path, java[0], layout)
-        description = f"{layout.describe()}: {describe_command(layout.command)}"
-        build = Build(project_dir, jar.path, versions, seconds, java, jar.main_class, description=description)
+        build = Build(project_dir, jar.path, versions, seconds, java, jar.main_class)
         if cache is not None:
             meta = {"tool_versions": versions, "seconds": seconds, "main_class": jar.main_class,
-                    "description": description, "built": time.strftime("%Y-%m-%d %H:%M")}
+                    "built": time.strftime("%Y-%m-%d %H:%M")}
             kept = cache.put(identity, jar.path, meta)
             if kept is not None:
                 build = replace(build, artifact=kept)

@@ -27,9 +27,6 @@ class BuildLayout:
     module: str | None = None       # the benchmark module, as named to the user
     gradle_project: gradle.GradleProject | None = None
 
-    def describe(self) -> str:
-        return f"{self.tool} module {self.module}" if self.module else self.tool
-
 
 def plan_build(project_dir: Path, spec: BuildSpec) -> BuildLayout:
     """The build of the project at ``project_dir`` (one version's checkout)."""
@@ -57,12 +54,10 @@ def _maven_layout(project_dir: Path, wanted: str | None) -> BuildLayout:
             f"or give --build-command and --jar{maven.outside_hint(root, poms)}"
         )
     mvn = _maven_executable(root)
-    single = module.directory == root and not module.modules
-    name = maven.module_name(module, root)
-    if single:
-        command = (*mvn, *MAVEN_OPTIONS, "package")
-        return BuildLayout("maven", root, command, (module.directory / "target",))
+    if module.directory == root and not module.modules:  # a single project: build it in place
+        return BuildLayout("maven", root, (*mvn, *MAVEN_OPTIONS, "package"), (module.directory / "target",))
     # -pl MODULE -am: build the module and the siblings it needs from this checkout.
+    name = maven.module_name(module, root)
     command = (*mvn, *MAVEN_OPTIONS, "-pl", name, "-am", "package")
     return BuildLayout("maven", root, command, (module.directory / "target",), module=name)
 

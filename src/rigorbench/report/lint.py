@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from rigorbench import __version__
 from rigorbench.errors import UserError
-from rigorbench.model import SEVERITIES, Finding, Severity
+from rigorbench.model import SEVERITIES, Finding
 from rigorbench.report.documents import document_head
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -30,10 +30,6 @@ SARIF_NAMES = {
     "SLEEP": "SleepInBenchmark", "PRINT": "OutputInBenchmark", "VOID": "DroppedResults",
     "OPINV": "OperationsPerInvocationWithoutLoop", "SHARED": "SharedMutableStatic",
 }
-
-
-def severity_rank(severity: str) -> int:
-    return Severity(severity).rank
 
 
 def _plural(n: int, word: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rigorbench.experiment.progress import format_duration
-from rigorbench.experiment.selection import FORK_OVERHEAD_S, Selection, cases, estimated_seconds
+from rigorbench.experiment.selection import FORK_OVERHEAD_S, Selection, cases_in, estimated_seconds
 from rigorbench.harness.base import RunSettings
 
 
@@ -27,11 +27,11 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
             note = f"only in {', '.join(having)}: not run" if len(labels) > 1 else ""
         elif name in selection.param_differences:
             note = f"params differ: {selection.param_differences[name]}"
-        rows.append((name, _params(selection.params_of(name), settings), *("yes" if l in having else "-" for l in labels), note))
+        rows.append((name, _params(selection.params[name], settings), *("yes" if l in having else "-" for l in labels), note))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + (f"  {row[-1]}" if row[-1] else "")
              for row in rows]
-    total_cases = sum(cases(selection.params_of(n), settings) for n in selection.common)
+    total_cases = cases_in(selection, settings)
     selected = f" matching {' '.join(settings.include)}" if settings.include else ""
     n = len(selection.common)
     summary = f"{n} benchmark{'s' if n != 1 else ''}{selected} ({total_cases} case{'s' if total_cases != 1 else ''})"
