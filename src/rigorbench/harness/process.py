@@ -140,6 +140,9 @@ class _Watchdog:
             self._thread.join()
 
 
+_KILL_WAIT_S = 5.0
+
+
 def stop_group(process: subprocess.Popen, grace_s: float = DEFAULT_GRACE_S) -> None:
     """SIGTERM the child's process group, SIGKILL what is left after ``grace_s``, reap the child."""
     group = process.pid  # the child leads its own session and group
@@ -150,6 +153,11 @@ def stop_group(process: subprocess.Popen, grace_s: float = DEFAULT_GRACE_S) -> N
     if group_alive(group, process):
         _signal_group(group, signal.SIGKILL)
     process.wait()
+    # SIGKILL is delivered at once but a grandchild takes a moment to exit: return only when
+    # the group is gone (bounded), so nothing of a stopped trial runs on beside the next one.
+    deadline = time.monotonic() + _KILL_WAIT_S
+    while time.monotonic() < deadline and group_alive(group):
+        time.sleep(_POLL_S)
 
 
 def _signal_group(group: int, sig: int) -> None:
