@@ -134,7 +134,7 @@ def test_histogram_gives_one_row_per_distinct_value_with_its_count(write):
     e = entry(mode="sample", unit="us/op")
     e["primaryMetric"]["rawDataHistogram"] = hist
     result = read_result_file(write(document(e)))
-    s = only(result).samples
+    s = only(result, "sample_time").samples
     assert s.value.tolist() == [10.0, 20.0, 15.0, 30.0]
     assert s.count.tolist() == [3.0, 1.0, 2.0, 1.0]
     assert s.fork.tolist() == [0, 0, 0, 1] and s.iteration.tolist() == [0, 0, 1, 0]
@@ -144,7 +144,7 @@ def test_histogram_gives_one_row_per_distinct_value_with_its_count(write):
 def test_histogram_is_preferred_over_rawdata(write):
     e = entry(mode="sample", unit="us/op", raw=[[99.0]])
     e["primaryMetric"]["rawDataHistogram"] = [[[[1.0, 2]]]]
-    s = only(read_result_file(write(document(e)))).samples
+    s = only(read_result_file(write(document(e))), "sample_time").samples
     assert s.value.tolist() == [1.0] and s.count.tolist() == [2.0]
 
 

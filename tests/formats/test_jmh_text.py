@@ -192,7 +192,7 @@ Iteration   2: 22,500 ±(99,9%) 0,100 ns/op
 
 """ + SUMMARY
     result = read_result_file(write(text))
-    assert [s.metric.name for s in result.series] == ["time"]
+    assert [s.metric.name for s in result.series] == ["sample_time"]
     s = result.series[0].samples
     assert s.value.tolist() == [26.419, 23.073, 22.5] and s.warmup.tolist() == [True, False, False]
 

@@ -34,7 +34,7 @@ def test_sample_histogram_holds_every_sampled_invocation():
     assert series.samples.has_histogram
     n = int(re.search(r"^\s+N = (\d+)$", (TESTDATA / "jmh/v1-sample.log").read_text(), re.M).group(1))
     assert series.samples.count.sum() == n
-    assert [s.metric.name for s in result.series] == ["time"], "percentiles p0.00..p1.00 are not kept"
+    assert [s.metric.name for s in result.series] == ["sample_time"], "percentiles p0.00..p1.00 are not kept"
 
 
 @needs("jmh/v1-fail.json", "jmh/v1-fail.log")

@@ -10,6 +10,7 @@ from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
 ADD = BenchmarkCase.of("jmh", "org.example.Bench.add", {"size": "10", "kind": "a,b"})
 SAMPLE = BenchmarkCase.of("jmh", "org.example.Bench.sample")
 TIME = Metric("time", "ns/op", higher_is_better=False, primary=True)
+SAMPLE_TIME = Metric("sample_time", "ns/op", higher_is_better=False, primary=True)  # JMH SampleTime
 ALLOC = Metric("alloc", "B/op", higher_is_better=False, primary=False)
 GC_COUNT = Metric("gc.count", "counts", higher_is_better=False, primary=False)
 
@@ -53,7 +54,7 @@ def trial_series(label: str, trial: int) -> list[Series]:
     return [
         Series(ADD, TIME, iteration_table(rng.normal(100, 5, rows))),
         Series(ADD, ALLOC, iteration_table(np.full(rows, 24.0))),
-        Series(SAMPLE, TIME, histogram_table(rng)),
+        Series(SAMPLE, SAMPLE_TIME, histogram_table(rng)),
         Series(SAMPLE, GC_COUNT, iteration_table(rng.integers(0, 3, FORKS * ITERATIONS) * 1.0, with_warmup=False)),
     ]
 

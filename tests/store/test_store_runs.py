@@ -6,7 +6,7 @@ import sqlite3
 
 import numpy as np
 import pytest
-from storedata import ADD, ALLOC, GC_COUNT, LABELS, SAMPLE, TIME, TRIALS, new_run, record, schedule, trial_series
+from storedata import ADD, ALLOC, GC_COUNT, LABELS, SAMPLE, SAMPLE_TIME, TIME, TRIALS, new_run, record, schedule, trial_series
 
 from rigorbench.errors import UserError
 from rigorbench.model import SampleTable, Series
@@ -49,7 +49,7 @@ def test_open_creates_parent_folders_and_schema(store_path):
 def test_series_read_back_exactly(store, full_run, label):
     got = store.load_series(full_run, label)
     want = expected_series(label)
-    assert [(s.case, s.metric) for s in got] == [(ADD, TIME), (ADD, ALLOC), (SAMPLE, TIME), (SAMPLE, GC_COUNT)]
+    assert [(s.case, s.metric) for s in got] == [(ADD, TIME), (ADD, ALLOC), (SAMPLE, SAMPLE_TIME), (SAMPLE, GC_COUNT)]
     for series in got:
         assert series.version is None
         assert_same_table(series.samples, want[(series.case, series.metric)])
@@ -62,7 +62,7 @@ def test_levels_warmup_counts_and_params_survive(store, full_run):
     assert add.metric.primary and not add.metric.higher_is_better
     assert add.samples.trial.tolist() == [0] * 10 + [1] * 10 + [2] * 10
     assert add.samples.warmup.sum() == 3 * 2 * 2  # trials x forks x warmup iterations
-    histogram = by_key[(SAMPLE, TIME)].samples
+    histogram = by_key[(SAMPLE, SAMPLE_TIME)].samples
     assert histogram.has_histogram and set(histogram.count.tolist()) == {50.0, 7.0, 1.0}
     assert by_key[(ADD, ALLOC)].metric == ALLOC
 
@@ -178,7 +178,7 @@ def test_cases_and_metrics_are_shared_between_runs(store, store_path):
     conn = sqlite3.connect(store_path)
     try:
         assert conn.execute("SELECT COUNT(*) FROM cases").fetchone()[0] == 2
-        assert conn.execute("SELECT COUNT(*) FROM metrics").fetchone()[0] == 3  # time, alloc, gc.count
+        assert conn.execute("SELECT COUNT(*) FROM metrics").fetchone()[0] == 4  # time, sample_time, alloc, gc.count
     finally:
         conn.close()
 

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 from scipy import stats
-from storedata import ADD, ALLOC, GC_COUNT, LABELS, SAMPLE, TIME, TRIALS
+from storedata import ADD, ALLOC, GC_COUNT, LABELS, SAMPLE, SAMPLE_TIME, TIME, TRIALS
 
 from rigorbench.formats import read_result_file
 from rigorbench.formats.writers import PA_HEADER, jmh_mode, write_jmh_json, write_pa_csv
@@ -156,7 +156,7 @@ def test_pa_csv_round_trip(tmp_path, stored):
     assert result.format == "pa-csv"
     got = {(s.version, s.case, s.metric): s for s in result.series}
     want = {(label, s.case, s.metric): s for label in LABELS for s in stored[label] if s.metric.primary}
-    assert set(got) == set(want) == {(label, case, TIME) for label in LABELS for case in (ADD, SAMPLE)}
+    assert set(got) == set(want) == {(label, case, metric) for label in LABELS for case, metric in ((ADD, TIME), (SAMPLE, SAMPLE_TIME))}
     for key, series in want.items():
         assert measurement_columns(got[key].samples) == measurement_columns(series.samples), key
 
@@ -170,7 +170,7 @@ def test_jmh_json_round_trip_per_trial(tmp_path, stored, label):
         result = read_result_file(path)
         assert result.format == "jmh-json"
         assert [(s.case, s.metric) for s in result.series] == [
-            (ADD, TIME), (ADD, ALLOC), (SAMPLE, TIME), (SAMPLE, GC_COUNT)
+            (ADD, TIME), (ADD, ALLOC), (SAMPLE, SAMPLE_TIME), (SAMPLE, GC_COUNT)
         ]
         for got, series in zip(result.series, want):
             expected = measurement_columns(series.samples)

@@ -37,14 +37,28 @@ def mode_from_label(label: str) -> str | None:
     return None
 
 
-def primary_metric(mode: str | None, unit: str) -> Metric:
-    """The primary score: ``throughput`` for thrpt, ``time`` for avgt/sample/ss.
+# The primary metric's name per mode. The mode is part of what a score *is*: SampleTime's
+# per-invocation samples and a single shot's cold time are not AverageTime's mean, so a
+# series of one mode is never compared with, or pooled into, a series of another.
+MODE_METRICS = {THROUGHPUT_MODE: THROUGHPUT, "avgt": TIME, "sample": "sample_time", "ss": "single_shot_time"}
 
-    Without a known mode the unit decides (``ops/...`` is a throughput).
+
+def primary_metric(mode: str | None, unit: str) -> Metric:
+    """The primary score: ``throughput`` for thrpt, ``time`` for avgt, ``sample_time`` for
+    sample, ``single_shot_time`` for ss.
+
+    Without a known mode the unit decides (``ops/...`` is a throughput, else a time).
     """
     if mode == THROUGHPUT_MODE or (mode not in TIME_MODES and unit.startswith("ops/")):
         return Metric(THROUGHPUT, unit, higher_is_better=True, primary=True)
-    return Metric(TIME, unit, higher_is_better=False, primary=True)
+    return Metric(MODE_METRICS.get(mode or "", TIME), unit, higher_is_better=False, primary=True)
+
+
+def metric_mode(metric: Metric) -> str | None:
+    """The JMH mode a primary metric was measured in, or None (secondary, or not JMH's)."""
+    if not metric.primary:
+        return None
+    return next((mode for mode, name in MODE_METRICS.items() if name == metric.name), None)
 
 
 def secondary_name(label: str) -> str:

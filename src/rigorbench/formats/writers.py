@@ -46,10 +46,14 @@ _JMH_NAMES = {ALLOC: "gc.alloc.rate.norm"}  # rigorbench metric name -> JMH seco
 
 
 def jmh_mode(series: Series) -> str:
-    """JMH's short mode of a primary metric: thrpt, sample (a histogram) or avgt."""
+    """JMH's short mode of a primary metric: thrpt for a rate, sample for a histogram (also
+    in stores written before ``sample_time`` had its own name), else the one the metric's
+    name says (see ``jmh.MODE_METRICS``), else avgt."""
     if series.metric.name == THROUGHPUT or series.metric.higher_is_better:
         return jmh.THROUGHPUT_MODE
-    return "sample" if series.samples.has_histogram else "avgt"
+    if series.samples.has_histogram:
+        return "sample"
+    return jmh.metric_mode(series.metric) or "avgt"
 
 
 def measurement_iterations(table: SampleTable) -> np.ndarray:
