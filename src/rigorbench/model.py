@@ -205,6 +205,9 @@ class ResultFile:
     series: tuple[Series, ...]
     environment: Mapping[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    # Benchmarks the harness reported as failed, as "case" or "case: what failed" (the form
+    # the harness adapters store with a trial).
+    failures: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

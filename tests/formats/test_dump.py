@@ -36,6 +36,7 @@ def test_dump_is_canonical():
         "environment: 2\n"
         "  alpha: first\n"
         "  zeta: last\n"
+        "failures: 0\n"
         "warnings: 1\n"
         "  something odd\n"
     )

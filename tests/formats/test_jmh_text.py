@@ -151,7 +151,7 @@ def test_log_cut_mid_fork_keeps_what_finished(write):
     assert len(result.warnings) == 1 and "without '# Run complete' (run killed?)" in result.warnings[0]
 
 
-def test_failure_is_a_warning_and_the_next_benchmark_is_read(write):
+def test_failure_is_recorded_and_the_next_benchmark_is_read(write):
     failing = header(name="dev.rigorbench.demo.Foo.broken") + """\
 # Run progress: 0.00% complete, ETA 00:00:10
 # Fork: 1 of 2
@@ -168,9 +168,8 @@ java.lang.IllegalStateException: broken on purpose
 """
     text = failing + header() + fork(1, 1, [], ["7.000"]) + SUMMARY
     result = read_result_file(write(text))
-    assert result.warnings == (
-        "benchmark dev.rigorbench.demo.Foo.broken failed: java.lang.IllegalStateException: broken on purpose",
-    )
+    assert result.warnings == ()
+    assert result.failures == ("dev.rigorbench.demo.Foo.broken: java.lang.IllegalStateException: broken on purpose",)
     broken, ok = result.series
     assert broken.case.name.endswith("broken") and broken.samples.value.tolist() == [5.0, 1.0]
     assert ok.samples.value.tolist() == [7.0]
@@ -293,21 +292,19 @@ def test_parse_params():
     assert parse_params("(a = 1, b = x y, c = 2,3)") == {"a": "1", "b": "x y", "c": "2,3"}
 
 
-def test_a_benchmark_failing_in_every_fork_is_one_warning(write):
+def test_a_benchmark_failing_in_every_fork_is_one_failure(write):
     failing = "# Fork: {i} of 2\n# Warmup Iteration   1: <failure>\n\njava.lang.IllegalArgumentException: empty\n\tat x.Y.z(Y.java:1)\n\n"
     text = header(params="size = 0") + failing.format(i=1) + failing.format(i=2) + header() + fork(1, 1, [], ["1.0"])
     result = read_result_file(write(text + SUMMARY))
-    assert result.warnings == (
-        "benchmark dev.rigorbench.demo.Foo.bar{size=0} failed: java.lang.IllegalArgumentException: empty (2 times)",
-    )
+    assert result.failures == ("dev.rigorbench.demo.Foo.bar{size=0}: java.lang.IllegalArgumentException: empty",)
 
 
-def test_forked_vm_failure_is_a_warning(write):
+def test_forked_vm_failure_is_a_failure(write):
     vm_failed = "# Fork: 1 of 1\nUnrecognized option: -Xbogus\n<forked VM failed with exit code 1>\n<stdout last='20 lines'>\n</stdout>\n\n"
     text = header(name="a.B.broken") + vm_failed + header() + fork(1, 1, [], ["1.0"]) + SUMMARY
     result = read_result_file(write(text))
-    assert result.warnings == ("benchmark a.B.broken: forked VM failed with exit code 1",)
-    with pytest.raises(InputError, match=r"no benchmark results found \(benchmark a.B.broken: forked VM failed"):
+    assert result.failures == ("a.B.broken: forked VM failed with exit code 1",)
+    with pytest.raises(InputError, match=r"no benchmark results found \(benchmark a.B.broken failed: forked VM failed"):
         read_result_file(write(header(name="a.B.broken") + vm_failed + SUMMARY))
 
 
@@ -328,4 +325,4 @@ Iteration   2: <failure: VM prematurely exited before JMH had finished with it, 
 """
     result = read_result_file(write(text))
     assert result.series[0].samples.value.tolist() == [5.0, 1.0]
-    assert any("failed: VM prematurely exited" in w for w in result.warnings)
+    assert any(": VM prematurely exited" in f for f in result.failures)

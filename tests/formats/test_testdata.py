@@ -38,12 +38,12 @@ def test_sample_histogram_holds_every_sampled_invocation():
 
 
 @needs("jmh/v1-fail.json", "jmh/v1-fail.log")
-def test_failed_benchmark_is_absent_from_json_and_a_warning_in_the_log():
+def test_failed_benchmark_is_absent_from_json_and_a_failure_in_the_log():
     from_json = read_result_file(TESTDATA / "jmh/v1-fail.json")
     from_log = read_result_file(TESTDATA / "jmh/v1-fail.log")
     assert {s.case for s in from_json.series} == {s.case for s in from_log.series}
-    assert from_json.warnings == ()
-    assert len(from_log.warnings) == 1 and " failed: java.lang.IllegalArgumentException" in from_log.warnings[0]
+    assert from_json.warnings == () == from_json.failures
+    assert len(from_log.failures) == 1 and ": java.lang.IllegalArgumentException" in from_log.failures[0]
 
 
 @needs("go/bench.txt")

@@ -102,12 +102,14 @@ def result_file(
     collector: SeriesCollector,
     environment: EnvironmentCollector,
     warnings: list[str],
+    failures: list[str] = (),
 ) -> ResultFile:
     """The finished :class:`ResultFile`; a file without a single value is an input error."""
     series = collector.series()
     all_warnings = _collapse([*warnings, *collector.warnings()])
     if not series:
-        detail = f" ({all_warnings[0]})" if all_warnings else ""
+        reasons = [describe_failure(failure) for failure in failures] + all_warnings
+        detail = f" ({reasons[0]})" if reasons else ""
         raise InputError(path, None, f"no benchmark results found{detail}")
     return ResultFile(
         path=path,
@@ -115,7 +117,14 @@ def result_file(
         series=series,
         environment=environment.build(),
         warnings=tuple(all_warnings),
+        failures=tuple(dict.fromkeys(failures)),
     )
+
+
+def describe_failure(failure: str) -> str:
+    """``"a.B.c: java.lang.X: why"`` -> ``"benchmark a.B.c failed: java.lang.X: why"``."""
+    name, _, detail = failure.partition(": ")
+    return f"benchmark {name} failed" + (f": {detail}" if detail else "")
 
 
 def _collapse(warnings: list[str]) -> list[str]:

@@ -1,7 +1,8 @@
 """A stable, canonical text form of a :class:`ResultFile`, for golden tests and debugging.
 
 One line per series (case, metric, version, row and level counts, the count-weighted sum
-of values to 6 significant digits), then the environment sorted by key, then the warnings.
+of values to 6 significant digits), then the environment sorted by key, then the failures and
+the warnings.
 The path is left out, so that the dump does not depend on where the file lies.
 """
 
@@ -19,6 +20,8 @@ def dump_result_file(result: ResultFile) -> str:
     lines.extend(f"  {dump_series(s)}" for s in result.series)
     lines.append(f"environment: {len(result.environment)}")
     lines.extend(f"  {key}: {value}" for key, value in sorted(result.environment.items()))
+    lines.append(f"failures: {len(result.failures)}")
+    lines.extend(f"  {failure}" for failure in result.failures)
     lines.append(f"warnings: {len(result.warnings)}")
     lines.extend(f"  {warning}" for warning in result.warnings)
     return "\n".join(lines) + "\n"

@@ -107,6 +107,7 @@ class _LogParser:
         self.collector = SeriesCollector()
         self.environment = EnvironmentCollector()
         self.warnings: list[str] = []
+        self.failures: list[str] = []  # "case" or "case: what failed", in the harness's form
         self.block: _Block | None = None
         self.mode: str | None = None  # from "# Benchmark mode:", read before "# Benchmark:"
         self.last: tuple[int, int, bool] | None = None  # fork, iteration, warmup of the last iteration line
@@ -121,7 +122,7 @@ class _LogParser:
         if self.failure is not None:
             if not (line.startswith("# ") or _ITERATION.match(line)):
                 if line.strip() and self.failure:
-                    self.warnings.append(f"benchmark {self.failure} failed: {line.strip()}")
+                    self.failures.append(f"{self.failure}: {line.strip()}")
                     self.failure = ""
                 return
             self._end_failure()
@@ -137,7 +138,7 @@ class _LogParser:
             if "<failure>" in line:
                 self._start_failure()
             elif line.startswith("<forked VM failed") or line.startswith("<binary link had failed"):
-                self.warnings.append(f"benchmark {self._block_name()}: {line.strip('<> ')}")
+                self.failures.append(f"{self._block_name()}: {line.strip('<> ')}")
 
     def finish(self) -> ResultFile:
         self._end_failure()
@@ -151,7 +152,7 @@ class _LogParser:
                 f"log ends during {self.block.name} without '# Run complete' (run killed?); "
                 "kept the iterations finished before the cut"
             )
-        return result_file(self.path, JmhTextReader.name, self.collector, self.environment, self.warnings)
+        return result_file(self.path, JmhTextReader.name, self.collector, self.environment, self.warnings, self.failures)
 
     # -- records ----------------------------------------------------------------------------
 
@@ -164,7 +165,7 @@ class _LogParser:
             self._start_failure()
             reason = payload[len("<failure"):].strip(":> ")
             if reason:
-                self.warnings.append(f"benchmark {self.failure} failed: {reason}")
+                self.failures.append(f"{self.failure}: {reason}")
                 self.failure = ""
             return
         if partial:  # the last line of a killed run, without its newline: maybe incomplete
@@ -265,7 +266,7 @@ class _LogParser:
 
     def _end_failure(self) -> None:
         if self.failure:  # the stack trace never came
-            self.warnings.append(f"benchmark {self.failure} failed")
+            self.failures.append(self.failure)
         self.failure = None
 
 
