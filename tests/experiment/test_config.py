@@ -90,7 +90,7 @@ def test_compare_table_values_are_checked_like_flags(tmp_path):
     path = write(tmp_path, GOOD.replace('project = "bench"', 'project = "."').replace('fail_on = "regression"', 'fail_on = "sometimes"'))
     err = io.StringIO()
     assert main(["run", str(path)], io.StringIO(), err) == 2
-    assert "fail_on: 'sometimes' is not one of regression, change, never" in err.getvalue()
+    assert "[compare] fail_on: unknown condition 'sometimes'; allowed values are regression, change, missing, never" in err.getvalue()
 
 
 BUILD = """\

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field, replace
+from typing import Iterable
 
 import numpy as np
 
+from rigorbench.analysis.comparability import Mismatch, param_mismatches, setting_mismatches, to_baseline_units
+from rigorbench.analysis.gate import parse_fail_on
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations, outliers_removed
+from rigorbench.errors import UserError
 from rigorbench.analysis.forks import select_steady, steady_report
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric
@@ -33,6 +37,19 @@ from rigorbench.stats import (
 # Below this many measurement values on a side, the rank test has almost no power and the
 # bootstrap distribution has too few distinct resamples to be trusted.
 _FEW_VALUES = 6
+
+# With fewer top-level units (the trials, or the forks of one trial) than this on a side, the
+# percentile bootstrap's interval is too narrow by about the factor between the t and the
+# normal quantiles (Hesterberg, "What teachers should know about the bootstrap", 2015): a
+# slower/faster verdict is printed with this caveat next to it.
+FEW_UNITS = 5
+
+# Differences below these are not changes of the metric, whatever their ratio: allocation
+# below one byte per operation is JMH's accounting noise (0.044 -> 0.055 B/op is +25%).
+ABSOLUTE_FLOOR = {"B/op": 1.0}
+
+# Warning codes that say a verdict cannot be trusted as printed (the renderers mark it).
+VERDICT_CAVEATS = frozenset({"few_units"})
 
 
 @dataclass(frozen=True)
@@ -67,6 +84,11 @@ class Comparison:
     def change_pct(self) -> float:
         return (self.ratio.estimate - 1.0) * 100.0
 
+    @property
+    def verdict_supported(self) -> bool:
+        """False when a warning says the design cannot carry this verdict as printed."""
+        return not any(w.code in VERDICT_CAVEATS for w in self.warnings)
+
 
 @dataclass(frozen=True)
 class ComparisonResult:
@@ -78,23 +100,40 @@ class ComparisonResult:
     only_in_contender: tuple[tuple[BenchmarkCase, Metric], ...] = ()
     sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
     input_warnings: tuple[str, ...] = ()
+    # Why the sides do not measure the same thing; non-empty only under --allow-mismatch.
+    mismatches: tuple[Mismatch, ...] = ()
+    failed_in_baseline: tuple[str, ...] = ()
+    failed_in_contender: tuple[str, ...] = ()
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for c in self.comparisons if c.verdict == verdict)
 
-    def fails(self, fail_on: str) -> bool:
-        """Whether ``--fail-on`` is met: a regression, or any change."""
-        wanted = {"regression": {Verdict.SLOWER}, "change": {Verdict.SLOWER, Verdict.FASTER}}
-        return any(c.verdict in wanted.get(fail_on, set()) for c in self.comparisons)
+    def fails(self, fail_on: str | Iterable[str]) -> bool:
+        """Whether ``--fail-on`` is met. ``regression``: a benchmark got slower, or failed in
+        the contender; ``change``: slower or faster, or failed in the contender; ``missing``:
+        a benchmark is on one side only. Several conditions: any of them."""
+        conditions = parse_fail_on(fail_on) if isinstance(fail_on, str) else set(fail_on)
+        verdicts = set()
+        if "regression" in conditions:
+            verdicts |= {Verdict.SLOWER}
+        if "change" in conditions:
+            verdicts |= {Verdict.SLOWER, Verdict.FASTER}
+        if verdicts and (self.failed_in_contender or any(c.verdict in verdicts for c in self.comparisons)):
+            return True
+        return "missing" in conditions and bool(self.only_in_baseline or self.only_in_contender)
 
 
 def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) -> ComparisonResult:
-    """Compare every (case, metric) both sides have; list the ones only one side has."""
+    """Compare every (case, metric) both sides have; list the ones only one side has.
+
+    Sides that do not measure the same thing (analysis/comparability.py) are refused, or
+    with ``settings.allow_mismatch`` compared with the mismatches in the result."""
+    contender_series, mismatches = _matched(baseline, contender, settings)
     base_keys = [k for k in baseline.series if settings.wants_metric(k[1])]
-    cont_keys = [k for k in contender.series if settings.wants_metric(k[1])]
-    common = [k for k in base_keys if k in contender.series]
+    cont_keys = [k for k in contender_series if settings.wants_metric(k[1])]
+    common = [k for k in base_keys if k in contender_series]
     drafts = [
-        _compare_one(case, metric, baseline.series[(case, metric)], contender.series[(case, metric)], settings)
+        _compare_one(case, metric, baseline.series[(case, metric)], contender_series[(case, metric)], settings)
         for case, metric in common
     ]
     drafts = [d for d in drafts if d is not None]
@@ -104,11 +143,40 @@ def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) 
         contender_label=contender.label,
         settings=settings,
         comparisons=tuple(comparisons),
-        only_in_baseline=tuple(k for k in base_keys if k not in contender.series),
+        only_in_baseline=tuple(k for k in base_keys if k not in contender_series),
         only_in_contender=tuple(k for k in cont_keys if k not in baseline.series),
         sources={"baseline": baseline.sources, "contender": contender.sources},
         input_warnings=baseline.warnings + contender.warnings,
+        mismatches=tuple(mismatches),
+        failed_in_baseline=baseline.failures,
+        failed_in_contender=contender.failures,
     )
+
+
+def _matched(baseline: Dataset, contender: Dataset, settings: Settings):
+    """The contender's series in the baseline's terms, and what does not match (refused
+    unless the user allows it)."""
+    series, mismatches = to_baseline_units(baseline.series, contender.series)
+    mismatches += param_mismatches(baseline.cases, contender.cases)
+    if baseline.origin == contender.origin == "files":
+        mismatches += setting_mismatches(_merged(baseline.environments), _merged(contender.environments))
+    if mismatches and not settings.allow_mismatch:
+        more = f" (and {len(mismatches) - 1} more)" if len(mismatches) > 1 else ""
+        kind = {"mode": "benchmark modes", "params": "parameters", "setting": "run settings"}[mismatches[0].kind]
+        raise UserError(
+            f"the sides do not measure the same thing: {kind} differ: {mismatches[0].message}{more}; "
+            "compare anyway with --allow-mismatch"
+        )
+    return series, mismatches
+
+
+def _merged(environments) -> dict[str, str]:
+    """One side's settings over its files (they agree: dataset.check_side saw to it)."""
+    merged: dict[str, str] = {}
+    for environment in environments:
+        for key, value in environment.items():
+            merged[key] = value if key not in merged or value == merged[key] else f"{merged[key]} | {value}"
+    return merged
 
 
 def series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
@@ -197,6 +265,45 @@ def _decide_all(drafts: list[Comparison], settings: Settings) -> list[Comparison
     decided = []
     for draft, p_value in zip(drafts, adjusted):
         evidence = Evidence(draft.ratio, float(p_value), draft.cliffs_delta)
-        verdict = rule.decide(evidence, draft.metric.higher_is_better)
-        decided.append(replace(draft, p_value=float(p_value), verdict=verdict))
+        verdict = _below_floor(draft, rule.decide(evidence, draft.metric.higher_is_better))
+        warnings = [w for w in draft.warnings if not (verdict == Verdict.UNCHANGED and w.code == "undefined_ratio")]
+        warnings += _caveats(draft, verdict)
+        decided.append(replace(draft, p_value=float(p_value), verdict=verdict, warnings=tuple(warnings)))
     return decided
+
+
+def _below_floor(c: Comparison, verdict: Verdict) -> Verdict:
+    """Zero on both sides is unchanged; a difference below the metric's absolute floor is not
+    a change (unchanged when even the CIs' extremes are closer, else not decided)."""
+    base, cont = c.baseline.ci, c.contender.ci
+    if c.baseline.mean == 0 == c.contender.mean and c.baseline.median == 0 == c.contender.median:
+        return Verdict.UNCHANGED
+    floor = ABSOLUTE_FLOOR.get(c.metric.unit)
+    if floor is None or verdict == Verdict.UNCHANGED:
+        return verdict
+    if max(abs(cont.high - base.low), abs(base.high - cont.low)) < floor:
+        return Verdict.UNCHANGED
+    if abs(cont.estimate - base.estimate) < floor:
+        return Verdict.INCONCLUSIVE
+    return verdict
+
+
+def top_units(side: SideSummary) -> tuple[int, str]:
+    """The units the bootstrap resamples first: the trials, or the forks of one trial."""
+    return (side.trials, "trials") if side.trials > 1 else (side.forks, "forks")
+
+
+def _caveats(c: Comparison, verdict: Verdict) -> list[Diagnostic]:
+    if verdict not in (Verdict.SLOWER, Verdict.FASTER):
+        return []
+    (n_base, what), (n_cont, _) = top_units(c.baseline), top_units(c.contender)
+    if min(n_base, n_cont) >= FEW_UNITS:
+        return []
+    return [Diagnostic(
+        "few_units",
+        f"{verdict.value} from {n_base} {what} of the baseline and {n_cont} of the contender: with fewer than "
+        f"{FEW_UNITS} the bootstrap CI is too narrow (Hesterberg 2015) and an A/A comparison can come out "
+        f"{verdict.value} too",
+        "warning",
+        f"run at least {FEW_UNITS} trials per version, or measure this design's false-positive rate with 'rigorbench power'",
+    )]

@@ -15,6 +15,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from rigorbench.analysis.comparability import check_side, unify_units
 from rigorbench.errors import UserError
 from rigorbench.formats import read_result_file
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric, ResultFile, SampleTable
@@ -32,6 +33,11 @@ class Dataset:
     sources: tuple[str, ...] = ()
     environments: tuple[Mapping[str, str], ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # Benchmarks (or whole trials) the harness reported as failed, "what: why".
+    failures: tuple[str, ...] = ()
+    # "files" or "store": the run settings of result files are checked against the other
+    # side's; a stored run's versions ran in one experiment (see analysis/comparability.py).
+    origin: str = "files"
 
     @property
     def cases(self) -> list[BenchmarkCase]:
@@ -42,9 +48,15 @@ class Dataset:
 
 
 def dataset_from_files(files: Iterable[ResultFile], label: str) -> Dataset:
-    """Merge result files of one version: each file's trials follow the previous file's."""
+    """Merge result files of one version: each file's trials follow the previous file's.
+
+    The files must be trials of one configuration (an input error names two that are not);
+    units of one dimension are unified; a file missing benchmarks the others have is a
+    warning (its trials are fewer for those benchmarks)."""
+    files = list(files)
+    check_side(files)
     tables: dict[SeriesKey, list[SampleTable]] = {}
-    sources, environments, warnings = [], [], []
+    sources, environments, warnings, failures = [], [], list(_unbalanced(files)), []
     trial_offset = 0
     for result in files:
         versions = sorted({s.version for s in result.series if s.version is not None})
@@ -64,8 +76,21 @@ def dataset_from_files(files: Iterable[ResultFile], label: str) -> Dataset:
         sources.append(result.path)
         environments.append(dict(result.environment))
         warnings.extend(f"{result.path}: {w}" for w in result.warnings)
-    merged = {key: SampleTable.concat(parts) for key, parts in tables.items()}
-    return Dataset(label, merged, tuple(sources), tuple(environments), tuple(warnings))
+        failures.extend(result.failures)
+    merged = unify_units({key: SampleTable.concat(parts) for key, parts in tables.items()})
+    return Dataset(label, merged, tuple(sources), tuple(environments), tuple(warnings), tuple(dict.fromkeys(failures)))
+
+
+def _unbalanced(files: list[ResultFile]) -> Iterable[str]:
+    """A file of one side that lacks benchmarks its other files have."""
+    cases = [{s.case for s in result.series} for result in files]
+    every = set().union(*cases) if cases else set()
+    for result, have in zip(files, cases):
+        if len(files) > 1 and len(have) < len(every):
+            yield (
+                f"{result.path}: has {len(have)} of the {len(every)} benchmarks of this side's files; "
+                "the others have fewer trials than the design"
+            )
 
 
 def load_dataset(paths: Iterable[str | os.PathLike], label: str | None = None) -> Dataset:
@@ -133,7 +158,14 @@ def dataset_from_store(store, run_id: int, label: str) -> Dataset:
     tables = {(s.case, s.metric): s.samples for s in series}
     where = f"{store.path} run {run_id}"
     environments = tuple(store.environments(run_id, label))
-    return Dataset(label, tables, (where,), environments, ())
+    failures = []
+    for execution in store.executions(run_id):
+        if execution.label != label:
+            continue
+        if execution.status != "done":
+            failures.append(f"trial {execution.trial + 1}: {execution.status}" + (f" ({execution.message})" if execution.message else ""))
+        failures.extend(execution.failures)
+    return Dataset(label, tables, (where,), environments, (), tuple(dict.fromkeys(failures)), origin="store")
 
 
 def outliers_removed(obs: Observations, side: str = "") -> Diagnostic | None:

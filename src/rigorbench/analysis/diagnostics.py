@@ -237,15 +237,31 @@ def gc_and_jit(a: "BenchmarkAnalysis", table: SampleTable, events: dict[str, Sam
         busy = int((compile_ms > 0).sum())
         if busy:
             result = coincidence(values, compile_ms, higher_is_slower=not a.metric.higher_is_better)
-            severity = "warning" if result.associated else "info"
-            found.append(Diagnostic(
-                "jit_during_measurement",
-                f"JIT compilation in {busy} of {len(values)} measurement iterations ({_fmt(float(compile_ms.sum()))} ms)"
-                + (f"; those iterations are {abs(result.slowdown - 1):.0%} slower" if result.associated else ""),
-                severity, "warmup is not over when measurement starts: lengthen warmup (Sestoft's HotSpot rule 2)",
-            ))
+            found.append(_jit_diagnostic(a, busy, len(values), float(compile_ms.sum()), result))
         break
     return found
+
+
+def _jit_diagnostic(a: "BenchmarkAnalysis", busy: int, iterations: int, total_ms: float, result) -> Diagnostic:
+    """JIT activity during measurement, said in agreement with the steady-state check: only
+    slower iterations with compilation mean the warmup is not over, and when the series is
+    steady they are a few slow iterations, not a level that is still changing."""
+    what = f"JIT compilation in {busy} of {iterations} measurement iterations ({_fmt(total_ms)} ms)"
+    if not result.associated:
+        return Diagnostic(
+            "jit_during_measurement", f"{what}; those iterations are not slower than the others", "info",
+            "the compiler is still busy (normal for large code), but it does not show in the scores",
+        )
+    slower = f"; those iterations are {abs(result.slowdown - 1):.0%} slower"
+    if a.steady.verdict == "steady":
+        return Diagnostic(
+            "jit_during_measurement", f"{what}{slower}, although the series as a whole is steady", "warning",
+            "a few measurement iterations still pay for compilation: a longer warmup leaves them out (Sestoft's HotSpot rule 2)",
+        )
+    return Diagnostic(
+        "jit_during_measurement", f"{what}{slower}", "warning",
+        "warmup is not over when measurement starts: lengthen warmup (Sestoft's HotSpot rule 2)",
+    )
 
 
 def _aligned(table: SampleTable, events: SampleTable | None) -> tuple[np.ndarray, np.ndarray] | None:

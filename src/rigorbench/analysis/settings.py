@@ -32,6 +32,7 @@ class Settings:
     correction: str = "none"
     outlier_factor: float | None = 10.0
     steady_only: bool = False       # use only iterations at or after each fork's steady state
+    allow_mismatch: bool = False    # compare sides that do not measure the same thing, loudly
 
     def __post_init__(self) -> None:
         _one_of("--statistic", self.statistic, STATISTICS)

@@ -23,3 +23,17 @@ def nanoseconds_per_op(value: float, unit: str) -> float | None:
 
 def is_time_metric(unit: str) -> bool:
     return nanoseconds_per_op(1.0, unit) is not None
+
+
+def unit_factor(source: str, target: str) -> float | None:
+    """What a value in ``source`` is multiplied by to be in ``target`` (``ns/op`` -> ``us/op``:
+    0.001; ``ops/ms`` -> ``ops/s``: 1000), or None when they are not units of one dimension."""
+    if source == target:
+        return 1.0
+    source_top, _, source_bottom = source.partition("/")
+    target_top, _, target_bottom = target.partition("/")
+    if source_bottom == target_bottom == "op" and source_top in _SECONDS and target_top in _SECONDS:
+        return _SECONDS[source_top] / _SECONDS[target_top]
+    if source_top == target_top == "ops" and source_bottom in _SECONDS and target_bottom in _SECONDS:
+        return _SECONDS[target_bottom] / _SECONDS[source_bottom]
+    return None

@@ -21,7 +21,6 @@ from rigorbench.harness.base import BuildSpec
 
 COMPARE_FORMATS = ("text", "markdown", "json", "csv")
 ANALYZE_FORMATS = ("text", "markdown", "json")
-FAIL_ON = ("regression", "change", "never")
 DEFAULTS = Settings()
 
 # Options of the statistics group: (flag, Settings field, type, metavar, help before the default).
@@ -77,7 +76,13 @@ def add_metric_argument(group: argparse._ArgumentGroup) -> None:
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=COMPARE_FORMATS, default=None, help="output format (default: text)")
-    output.add_argument("--fail-on", choices=FAIL_ON, default=None, help="exit 1 when a benchmark got slower (regression) or changed either way (change); default: never")
+    output.add_argument(
+        "--fail-on", type=fail_on_conditions, default=None, metavar="WHEN",
+        help="exit 1 when a benchmark got slower or failed in the contender (regression), changed either way "
+        "or failed (change), or is on one side only (missing); several separated by commas "
+        "(regression,missing); default: never",
+    )
+    output.add_argument("--allow-mismatch", action="store_true", help="compare sides that do not measure the same thing (another benchmark mode, parameters or run settings), with a warning in every output; by default that is refused")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
 
 
@@ -88,7 +93,19 @@ def settings_from(args: argparse.Namespace) -> Settings:
         for field in ("statistic", "confidence", "resamples", "seed", "threshold", "test", "alpha", "metric", "correction")
     }
     given["steady_only"] = bool(getattr(args, "steady_only", False))
+    given["allow_mismatch"] = bool(getattr(args, "allow_mismatch", False))
     return Settings(**{field: value for field, value in given.items() if value is not None})
+
+
+def fail_on_conditions(text: str) -> str:
+    """--fail-on's value, checked while the command line is parsed."""
+    from rigorbench.analysis.gate import parse_fail_on
+
+    try:
+        parse_fail_on(text)
+    except UserError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--fail-on: ")) from None
+    return text
 
 
 def fail_on(args: argparse.Namespace) -> str:

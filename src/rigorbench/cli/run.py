@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.cli.common import add_html_argument, add_lint_arguments, add_output_arguments, add_statistics_arguments
+from rigorbench.cli.common import add_html_argument, add_lint_arguments, add_output_arguments, add_statistics_arguments, fail_on_conditions
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 
 SUMMARY = "run the experiment described in a rigorbench.toml file (two or more versions)"
@@ -26,7 +26,7 @@ examples:
 """
 
 # How the file's [compare] values are read; every other key is a string.
-_COMPARE_TYPES = {"threshold": fraction, "confidence": fraction, "alpha": fraction, "resamples": int}
+_COMPARE_TYPES = {"threshold": fraction, "confidence": fraction, "alpha": fraction, "resamples": int, "fail_on": fail_on_conditions}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +47,8 @@ def _apply_file_settings(args: argparse.Namespace, compare: dict) -> None:
     for key, value in compare.items():
         if getattr(args, key, None) is not None:
             continue
+        if key == "fail_on" and isinstance(value, list):  # fail_on = ["regression", "missing"]
+            value = ",".join(map(str, value))
         try:
             value = _COMPARE_TYPES.get(key, str)(str(value))
         except (ValueError, argparse.ArgumentTypeError) as error:

@@ -58,6 +58,7 @@ def comparison_object(c: Comparison) -> dict:
         "effect_size": c.effect_size,
         "verdict": c.verdict.value,
         "warnings": [{"code": w.code, "message": w.message, "severity": w.severity, "hint": w.hint} for w in c.warnings],
+        "verdict_supported": c.verdict_supported,
     }
 
 
@@ -82,6 +83,11 @@ def render_json(report: ComparisonResult) -> str:
         "only_in_contender": _unmatched(report.only_in_contender),
         "summary": {v: report.count(v) for v in ("slower", "faster", "unchanged", "inconclusive")},
         "input_warnings": list(report.input_warnings),
+        "mismatches": [
+            {"kind": m.kind, "subject": m.subject, "baseline": m.baseline, "contender": m.contender} for m in report.mismatches
+        ],
+        "failed_in_baseline": list(report.failed_in_baseline),
+        "failed_in_contender": list(report.failed_in_contender),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -91,6 +97,7 @@ CSV_COLUMNS = (
     "baseline_n", "baseline_mean", "baseline_median", "baseline_ci_low", "baseline_ci_high", "baseline_cv",
     "contender_n", "contender_mean", "contender_median", "contender_ci_low", "contender_ci_high", "contender_cv",
     "ratio", "ratio_ci_low", "ratio_ci_high", "change_pct", "p_value", "cliffs_delta", "effect_size", "verdict",
+    "verdict_supported", "mismatch",
 )
 
 
@@ -103,6 +110,8 @@ def render_csv(report: ComparisonResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    # Every row says it when the sides were compared although they do not match.
+    mismatch = "; ".join(m.message for m in report.mismatches)
     for c in report.comparisons:
         obj = comparison_object(c)
         params = ";".join(f"{k}={v}" for k, v in c.case.params)
@@ -111,5 +120,6 @@ def render_csv(report: ComparisonResult) -> str:
             row += [obj[side][k] for k in ("n", "mean", "median", "ci_low", "ci_high", "cv")]
         row += [obj["ratio"]["estimate"], obj["ratio"]["ci_low"], obj["ratio"]["ci_high"]]
         row += [obj["change_pct"], obj["p_value"], obj["cliffs_delta"], c.effect_size, c.verdict.value]
+        row += [c.verdict_supported, csv_safe(mismatch)]
         writer.writerow(["" if v is None else v for v in row])
     return buffer.getvalue()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rigorbench.report.table import Table
+from rigorbench.report.table import CAVEAT_MARK, Table
 from rigorbench.stats import Verdict
 
 _MARK = {Verdict.SLOWER: "**slower**", Verdict.FASTER: "**faster**"}
@@ -18,14 +18,15 @@ def escape_cell(text: str) -> str:
 def layout_markdown(table: Table) -> str:
     headers = [escape_cell(c.header) for c in table.columns]
     rule = ["---" if c.align == "left" else "---:" for c in table.columns]
-    out: list[str] = []
+    out: list[str] = [f"**{escape_cell(alert)}**  " for alert in table.alerts] + ([""] if table.alerts else [])
     for section in table.sections:
         out.append(f"### {escape_cell(section.title)}")
         out.append("")
         out.append("| " + " | ".join(headers) + " |")
         out.append("| " + " | ".join(rule) + " |")
         for row, verdict in zip(section.rows, section.verdicts):
-            cells = [escape_cell(cell) for cell in row[:-1]] + [_MARK.get(verdict, verdict.value)]
+            mark = CAVEAT_MARK if row[-1].endswith(CAVEAT_MARK) else ""
+            cells = [escape_cell(cell) for cell in row[:-1]] + [_MARK.get(verdict, verdict.value) + mark]
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     out.extend(f"{escape_cell(note)}  " for note in table.notes)

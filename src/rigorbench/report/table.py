@@ -35,6 +35,8 @@ class Table:
     sections: list[Section]
     notes: list[str]
     warnings: list[str]
+    # What must be read before the table: sides that do not match, failed and missing benchmarks.
+    alerts: list[str] = field(default_factory=list)
 
 
 def format_number(value: float) -> str:
@@ -113,10 +115,33 @@ def comparison_table(report: ComparisonResult) -> Table:
             change_cell(c),
             format_p(c.p_value),
             f"{c.cliffs_delta:+.2f} {c.effect_size}",
-            c.verdict.value,
+            verdict_cell(c),
         ])
         section.verdicts.append(c.verdict)
-    return Table(columns, list(sections.values()), summary_notes(report), warning_lines(report, names))
+    return Table(columns, list(sections.values()), summary_notes(report), warning_lines(report, names), alert_lines(report))
+
+
+CAVEAT_MARK = "*"
+
+
+def verdict_cell(c: Comparison) -> str:
+    """The verdict, marked when a warning says the design cannot carry it as printed."""
+    return c.verdict.value + ("" if c.verdict_supported else CAVEAT_MARK)
+
+
+def alert_lines(report: ComparisonResult) -> list[str]:
+    """Listed before the table: what was compared although it does not match, what failed,
+    and what only one side has."""
+    lines = [
+        f"NOT COMPARABLE, compared anyway (--allow-mismatch): {m.message}" for m in report.mismatches
+    ]
+    lines += [f"FAILED in the contender: {failure}" for failure in report.failed_in_contender]
+    lines += [f"failed in the baseline: {failure}" for failure in report.failed_in_baseline]
+    for title, keys in (("only in baseline", report.only_in_baseline), ("only in contender", report.only_in_contender)):
+        if keys:
+            listed = ", ".join(f"{case.display_name} ({metric.name})" for case, metric in keys)
+            lines.append(f"{title} (not compared): {listed}")
+    return lines
 
 
 def verdict_counts(report: ComparisonResult) -> str:
@@ -142,10 +167,8 @@ def comparison_settings_line(report: ComparisonResult) -> str:
 
 def summary_notes(report: ComparisonResult) -> list[str]:
     notes = [verdict_counts(report), comparison_settings_line(report)]
-    for title, keys in (("only in baseline", report.only_in_baseline), ("only in contender", report.only_in_contender)):
-        if keys:
-            listed = ", ".join(f"{case.display_name} ({metric.name})" for case, metric in keys)
-            notes.append(f"{title} (not compared): {listed}")
+    if any(not c.verdict_supported for c in report.comparisons):
+        notes.append(f"{CAVEAT_MARK} a verdict the design cannot carry as printed: see its warning")
     return notes
 
 

@@ -19,7 +19,7 @@ def layout_text(table: Table) -> str:
         ]
         return "  ".join(padded).rstrip()
 
-    out: list[str] = []
+    out: list[str] = [*table.alerts, ""] if table.alerts else []
     for section in table.sections:
         out.append(line([section.title, *headers[1:]]))
         out.extend(line(row) for row in section.rows)
