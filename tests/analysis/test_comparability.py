@@ -222,3 +222,32 @@ def test_allocation_below_a_byte_is_not_a_change_and_zero_counts_are_unchanged(r
         dataset_from_files(result_files(rng, zeros, trials=3, noise=0.0, fork_noise=0.0), "c"), settings,
     )
     assert [c.verdict for c in zero.comparisons] == [Verdict.UNCHANGED] and zero.comparisons[0].warnings == ()
+
+
+def test_a_stored_contender_whose_benchmark_failed_fails_the_gate(tmp_path, rng):
+    """A real SQLite store: one benchmark failed in a contender trial, which was stored."""
+    from rigorbench import api
+    from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
+
+    case = BenchmarkCase("jmh", "a.B.x")
+    with ResultStore.open(tmp_path / "results.db") as store:
+        run_id = store.create_run(
+            harness="jmh", project="p", order="rmit", seed=1, settings={}, tool_version="0",
+            versions=[VersionInfo("v1", "v1", None, None), VersionInfo("v2", "v2", None, None)],
+            schedule=[Execution(t, label, 2 * t + i) for t in range(5) for i, label in enumerate(("v1", "v2"))],
+        )
+        for t in range(5):
+            for i, label in enumerate(("v1", "v2")):
+                table = result_files(rng, {("a.B.x", NS): 1.0}, trials=1)[0].series[0].samples
+                store.record_execution(run_id, Execution(t, label, 2 * t + i), TrialRecord(
+                    status="done", started="2026-01-01T00:00:00+00:00", ended="2026-01-01T00:01:00+00:00",
+                    harness_seconds=1.0, series=[Series(case, NS, table)], environment={},
+                    failures=("a.B.broken: java.lang.IllegalStateException: no",) if (label, t) == ("v2", 3) else (),
+                ))
+        baseline, contender = api.load_stored(store, ["v1", "v2"])
+    result = api.compare(baseline, contender, FAST)
+    assert result.failed_in_contender == ("a.B.broken: java.lang.IllegalStateException: no",)
+    assert [c.verdict for c in result.comparisons] != [Verdict.SLOWER]
+    assert result.fails("regression") and result.fails("change") and not result.fails("missing")
+    swapped = api.compare(contender, baseline, FAST)
+    assert swapped.failed_in_baseline and not swapped.fails("regression")
