@@ -251,3 +251,15 @@ def test_a_stored_contender_whose_benchmark_failed_fails_the_gate(tmp_path, rng)
     assert result.fails("regression") and result.fails("change") and not result.fails("missing")
     swapped = api.compare(contender, baseline, FAST)
     assert swapped.failed_in_baseline and not swapped.fails("regression")
+
+
+def test_rigorbench_toml_fail_on_may_list_several_conditions():
+    from rigorbench.cli import build_parser
+    from rigorbench.cli.run import _apply_file_settings
+
+    args = build_parser().parse_args(["run", "rigorbench.toml"])
+    _apply_file_settings(args, {"fail_on": ["regression", "missing"]})
+    assert args.fail_on == "regression,missing"
+    given = build_parser().parse_args(["run", "rigorbench.toml", "--fail-on", "change"])
+    _apply_file_settings(given, {"fail_on": "regression,missing"})
+    assert given.fail_on == "change", "the command line wins over the file"
