@@ -56,6 +56,7 @@ from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import InputError, UserError
 from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, jmh_time, parse_params, seconds, settings_with
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
+from rigorbench.files import read_input
 from rigorbench.harness.base import BuildSpec
 
 _EXPERIMENT_KEYS = {"project", "trials", "order", "seed", "store", "baseline", "harness"}
@@ -87,12 +88,11 @@ def _line_of(text: str, key: str) -> int | None:
 
 def load_config(path: str | Path) -> ExperimentConfig:
     path = Path(path)
+    data = read_input(str(path), what="config file", gunzip=False)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(str(path), None, "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(str(path), None, f"cannot read: {error}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(str(path), None, f"not UTF-8 text at byte {error.start}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
