@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from rigorbench.errors import InputError
-from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable, Series
+from rigorbench.model import ALLOC, BenchmarkCase, Metric, ResultFile, SampleTable, Series
 
 SeriesKey = tuple[str | None, BenchmarkCase, Metric]
 
@@ -69,6 +69,22 @@ class SeriesCollector:
             f"{n} non-finite value{'s' if n != 1 else ''} skipped in {describe(case, metric, version)}"
             for (version, case, metric), n in self._non_finite.items()
         ]
+
+
+def impossible(metric: Metric, value: float) -> str | None:
+    """Why ``value`` cannot be a measurement of ``metric``, or None.
+
+    Times and throughputs (every primary metric) and allocations are never negative.
+    """
+    if value < 0 and (metric.primary or metric.name == ALLOC):
+        return f"negative {metric.name} {value:g} {metric.unit}: a {metric.name} cannot be negative"
+    return None
+
+
+def out_of_range(text: str) -> str:
+    """How an error quotes a number beyond float range: its start and its length."""
+    shown = text if len(text) <= 24 else f"{text[:12]}...{text[-6:]} ({len(text)} characters)"
+    return f"number out of range: {shown}"
 
 
 def describe(case: BenchmarkCase, metric: Metric, version: str | None = None) -> str:
