@@ -286,3 +286,11 @@ def test_a_negative_sample_in_a_histogram_is_an_input_error(write):
     )
     with pytest.raises(InputError, match="negative sample_time -3 ns/op"):
         read_result_file(write(text))
+
+
+def test_names_in_error_messages_have_control_characters_escaped(write):
+    text = document(entry(name="a.B.c\nrigorbench: error: forged\x1b[2J", raw=[[1.0, "fast"]]))
+    with pytest.raises(InputError) as info:
+        read_result_file(write(text))
+    assert "\n" not in str(info.value) and "\x1b" not in str(info.value)
+    assert info.value.message.startswith("a.B.c\\nrigorbench: error: forged\\x1b[2J: primaryMetric.rawData[0][1]")

@@ -79,6 +79,8 @@ def load_config(path: str | Path) -> ExperimentConfig:
         raise InputError(str(path), None, f"not UTF-8 text at byte {error.start}") from None
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise InputError(str(path), None, "not valid TOML: nested too deeply") from None
     except tomllib.TOMLDecodeError as error:
         line = re.search(r"line (\d+)", str(error))
         raise InputError(str(path), int(line.group(1)) if line else None, f"not valid TOML: {error}") from None

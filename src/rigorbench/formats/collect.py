@@ -9,6 +9,8 @@ counted, never stored: a NaN score is a harness failure, not a measurement.
 from __future__ import annotations
 
 import math
+import re
+
 from rigorbench.errors import InputError
 from rigorbench.model import ALLOC, BenchmarkCase, Metric, ResultFile, SampleTable, Series
 
@@ -71,6 +73,22 @@ class SeriesCollector:
         ]
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+MESSAGE_LIMIT = 300
+
+
+def printable(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` for a one-line message: control characters escaped (``\\n``, ``\\x1b``), at
+    most ``limit`` characters. Names and values in a result file are untrusted."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def input_error(path: str, line: int | None, message: str) -> InputError:
+    """An :class:`InputError` whose message quotes file content safely (see :func:`printable`)."""
+    return InputError(path, line, printable(message))
+
+
 def impossible(metric: Metric, value: float) -> str | None:
     """Why ``value`` cannot be a measurement of ``metric``, or None.
 
@@ -124,7 +142,7 @@ def result_file(
     all_warnings = _collapse([*warnings, *collector.warnings()])
     if not series:
         detail = f" ({all_warnings[0]})" if all_warnings else ""
-        raise InputError(path, None, f"no benchmark results found{detail}")
+        raise input_error(path, None, f"no benchmark results found{detail}")
     return ResultFile(
         path=path,
         format=format,

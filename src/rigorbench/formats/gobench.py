@@ -20,8 +20,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from rigorbench.errors import InputError
-from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, out_of_range, result_file
+from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, input_error, out_of_range, result_file
 from rigorbench.model import ALLOC, TIME, BenchmarkCase, Metric, ResultFile
 
 _CONFIG = re.compile(r"([a-z][^\sA-Z:]*):(?:[ \t]+(.*))?")
@@ -113,10 +112,10 @@ def _parse_result(line: str, number: int, path: str, pkg: str, warnings: list[st
             warnings.append(f"benchmark {fields[0]} failed")
         return None
     if not fields[1].isdigit():
-        raise InputError(path, number, f"malformed benchmark line: iteration count {fields[1]!r} is not an integer")
+        raise input_error(path, number, f"malformed benchmark line: iteration count {fields[1]!r} is not an integer")
     pairs = fields[2:]
     if not pairs or len(pairs) % 2:
-        raise InputError(
+        raise input_error(
             path, number, f"malformed benchmark line: expected value/unit pairs after the iteration count, got {len(pairs)} fields"
         )
     values = [(unit, _value(value, unit, path, number)) for value, unit in zip(pairs[::2], pairs[1::2])]
@@ -129,11 +128,11 @@ def _value(text: str, unit: str, path: str, number: int) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise InputError(path, number, f"malformed benchmark line: {text[:40]!r} is not a number") from None
+        raise input_error(path, number, f"malformed benchmark line: {text[:40]!r} is not a number") from None
     if not math.isfinite(value) and text.lstrip("+-").lower() not in _NON_FINITE:
-        raise InputError(path, number, f"malformed benchmark line: {out_of_range(text)}")
+        raise input_error(path, number, f"malformed benchmark line: {out_of_range(text)}")
     if value < 0 and unit in _KNOWN_UNITS:
-        raise InputError(path, number, f"negative value {text} {unit}: a {unit} value cannot be negative")
+        raise input_error(path, number, f"negative value {text} {unit}: a {unit} value cannot be negative")
     return value
 
 

@@ -29,6 +29,7 @@ from rigorbench.formats.collect import (
     SeriesCollector,
     describe,
     impossible,
+    input_error,
     out_of_range,
     result_file,
 )
@@ -150,7 +151,7 @@ class _Parser:
         self._entries_seen: dict[tuple[BenchmarkCase, str | None], int] = {}  # -> line
 
     def fail(self, line: int, message: str) -> InputError:
-        return InputError(self.path, line, message)
+        return input_error(self.path, line, message)
 
     def entry(self, entry: object, line: int) -> None:
         if not isinstance(entry, dict):

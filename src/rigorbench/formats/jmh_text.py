@@ -28,9 +28,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from rigorbench.errors import InputError
 from rigorbench.formats import jmh
-from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, impossible, out_of_range, result_file
+from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, input_error, impossible, out_of_range, result_file
 from rigorbench.model import BenchmarkCase, ResultFile
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
@@ -168,7 +167,7 @@ class _LogParser:
 
     def iteration(self, match: re.Match, number: int, partial: bool) -> None:
         if len(match.group(2)) > 9:
-            raise InputError(self.path, number, f"iteration number out of range: {match.group(2)[:12]}...")
+            raise input_error(self.path, number, f"iteration number out of range: {match.group(2)[:12]}...")
         warmup, index, payload = bool(match.group(1)), int(match.group(2)), match.group(3).strip()
         payload = payload.removeprefix("(*interrupt*)").lstrip()  # timed out, but measured
         label = "warmup iteration" if warmup else "iteration"
@@ -185,12 +184,12 @@ class _LogParser:
             return
         block = self.block
         if block is None:
-            raise InputError(self.path, number, f"{label} {index} before any '# Benchmark:' line")
+            raise input_error(self.path, number, f"{label} {index} before any '# Benchmark:' line")
         scored = iteration_score(payload)
         if scored is None:
-            raise InputError(self.path, number, f"cannot read the score of {label} {index}: {payload!r}")
+            raise input_error(self.path, number, f"cannot read the score of {label} {index}: {payload!r}")
         if index < 1:
-            raise InputError(self.path, number, f"{label} number must start at 1, got {index}")
+            raise input_error(self.path, number, f"{label} number must start at 1, got {index}")
         score, unit = scored
         fork = self._fork(block)
         metric = jmh.primary_metric(block.mode, unit)
@@ -216,10 +215,10 @@ class _LogParser:
 
     def _add(self, block: _Block, metric, score, fork: int, iteration: int, warmup: bool, text: str) -> None:
         if score is OUT_OF_RANGE:
-            raise InputError(self.path, self.number, f"{block.case.display_name}: {out_of_range(text.split()[0])}")
+            raise input_error(self.path, self.number, f"{block.case.display_name}: {out_of_range(text.split()[0])}")
         problem = None if score is APPROXIMATE else impossible(metric, score)
         if problem:
-            raise InputError(self.path, self.number, f"{block.case.display_name}: {problem}")
+            raise input_error(self.path, self.number, f"{block.case.display_name}: {problem}")
         if score is APPROXIMATE:
             key = f"{block.case.display_name} {metric.name}"
             self.approximate[key] = self.approximate.get(key, 0) + 1
@@ -280,7 +279,7 @@ class _LogParser:
         first = self.runs_seen.get(key)
         if first is not None:
             mode = f" (mode {block.mode})" if block.mode else ""
-            raise InputError(
+            raise input_error(
                 self.path, self.number,
                 f"{block.case.display_name}{mode}: run again (first at line {first}); "
                 "one log holds each benchmark case once",

@@ -26,7 +26,7 @@ import re
 
 from rigorbench.errors import InputError
 from rigorbench.formats import jmh
-from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, impossible, out_of_range, result_file
+from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, input_error, impossible, out_of_range, result_file
 from rigorbench.model import BenchmarkCase, Metric, ResultFile
 
 HEADER = ("project", "commit", "benchmark", "params", "instance", "trial", "fork", "iteration", "mode", "unit", "value_count", "value")
@@ -84,7 +84,7 @@ class _RowParser:
         self.projects: dict[str, None] = {}
 
     def fail(self, line: int, message: str) -> InputError:
-        return InputError(self.path, line, message)
+        return input_error(self.path, line, message)
 
     def row(self, record: list[str], line: int) -> None:
         if len(record) != len(HEADER):
