@@ -11,6 +11,7 @@ to a default. :mod:`tomllib` keeps no line numbers, so :func:`key_line` finds th
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from typing import Callable
 
@@ -35,7 +36,7 @@ def _is_int(value: object) -> bool:
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def integer(minimum: int, maximum: int = 2**31 - 1) -> Check:
