@@ -60,6 +60,7 @@ from rigorbench.experiment.config_schema import ConfigKeyError, check_table, che
 from rigorbench.files import read_input
 from rigorbench.harness.base import BuildSpec
 
+
 @dataclass(frozen=True)
 class ExperimentConfig:
     path: Path
@@ -130,13 +131,15 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
 def _build_spec(table: dict, command_key: str, index: int | None = None) -> BuildSpec:
     """Build settings from ``table`` (``[build]`` or one ``[[versions]]``), types checked."""
     command = table.get(command_key)
+    where = "versions" if index is not None else "build"
     if isinstance(command, str):
         try:
             command = shlex.split(command)
         except ValueError as error:
-            raise ConfigKeyError(command_key, f"{command_key}: {error}", "versions" if index is not None else "build", index) from None
+            raise ConfigKeyError(command_key, f"{command_key}: {error}", where, index) from None
         if not command:
-            raise ConfigKeyError(command_key, f"{command_key} must be a non-empty string or list of strings", "versions" if index is not None else "build", index)
+            message = f"{command_key} must be a non-empty string or list of strings"
+            raise ConfigKeyError(command_key, message, where, index)
     return BuildSpec(tuple(command) if command is not None else None, table.get("jar"), table.get("module"), table.get("java_home"))
 
 
@@ -166,8 +169,10 @@ def _keyed(build, table: dict):
     except ConfigKeyError:
         raise
     except UserError as error:
-        key = str(error).split(":", 1)[0].split()[0].lstrip("-").replace("-", "_")
-        raise ConfigKeyError(key, str(error), "jmh") if key in table else ConfigKeyError("jmh", str(error)) from None
+        words = str(error).split(":", 1)[0].split()
+        key = words[0].lstrip("-").replace("-", "_") if words else ""
+        keyed = ConfigKeyError(key, str(error), "jmh") if key in table else ConfigKeyError("jmh", str(error))
+        raise keyed from None
 
 
 def _strings(table: dict, key: str) -> list[str]:

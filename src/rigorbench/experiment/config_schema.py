@@ -89,7 +89,7 @@ def param_values(value: object) -> str | None:
 
 TABLES: dict[str, dict[str, Check]] = {
     "experiment": {
-        "project": string, "trials": integer(1), "order": one_of(*ORDERS), "seed": integer(0, 2**32 - 1),
+        "project": string, "trials": integer(1), "order": one_of(*ORDERS), "seed": integer(0, 2**63 - 1),
         "store": string, "baseline": string, "harness": string,
     },
     "build": {"command": command, "jar": string, "module": string, "java_home": string, "cache": boolean},
