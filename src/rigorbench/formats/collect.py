@@ -142,7 +142,7 @@ def result_file(
     all_warnings = _collapse([*warnings, *collector.warnings()])
     if not series:
         detail = f" ({all_warnings[0]})" if all_warnings else ""
-        raise input_error(path, None, f"no benchmark results found{detail}")
+        raise InputError(path, None, f"no benchmark results found{detail}")
     return ResultFile(
         path=path,
         format=format,
