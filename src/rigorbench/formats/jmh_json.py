@@ -235,8 +235,9 @@ class _Parser:
         add = self.collector.add
         for f, fork in enumerate(raw):
             for i, score in enumerate(fork):
-                value = self._value(case, metric, score, line, f"{where}.rawData[{f}][{i}]")
-                add(case, metric, value, fork=first + f, iteration=i)
+                if type(score) is not float or score < 0:  # the common case skips the checks
+                    score = self._value(case, metric, score, line, f"{where}.rawData[{f}][{i}]")
+                add(case, metric, score, fork=first + f, iteration=i)
 
     def _histogram(self, case, metric, raw, line, mode) -> None:
         if not isinstance(raw, list) or not all(isinstance(fork, list) for fork in raw):
