@@ -1,12 +1,18 @@
-"""Writing a set of output files, all or a clear error (export, report --data-dir)."""
+"""Files in and out: reading inputs safely (regular files only, bounded size, gzip with a
+limit on the decompressed size) and writing a set of output files, all or a clear error
+(export, report --data-dir)."""
 
 from __future__ import annotations
 
+import gzip
+import os
 import re
+import stat
+import zlib
 from pathlib import Path
 from typing import Mapping
 
-from rigorbench.errors import UserError
+from rigorbench.errors import InputError, UserError
 
 
 def write_files(directory: Path, files: Mapping[Path, str]) -> None:
@@ -26,3 +32,83 @@ def safe_name(text: str, limit: int = 80, fallback: str = "unnamed") -> str:
     """``text`` as a file-name part: runs of other characters than letters, digits and
     ``. _ = -`` become ``_``, at most ``limit`` characters, never empty, never hidden."""
     return _UNSAFE.sub("_", str(text))[:limit].strip("._") or fallback
+
+
+# Reading input files: only regular files, and never more than a bounded number of bytes.
+
+MAX_INPUT_BYTES = 1 << 30  # 1 GiB, after decompression; RIGORBENCH_MAX_INPUT_BYTES overrides
+MAX_INPUT_ENV = "RIGORBENCH_MAX_INPUT_BYTES"
+_GZIP_MAGIC = b"\x1f\x8b"
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def max_input_bytes() -> int:
+    """The largest input read whole: ``RIGORBENCH_MAX_INPUT_BYTES`` or :data:`MAX_INPUT_BYTES`."""
+    text = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not text:
+        return MAX_INPUT_BYTES
+    if not text.isdigit() or len(text) > 18 or int(text) < 1:
+        raise UserError(f"{MAX_INPUT_ENV}={text[:40]!r} is not a positive number of bytes")
+    return int(text)
+
+
+def check_regular_file(path: str, what: str = "regular file") -> None:
+    """Refuse what is not a regular file *before* opening it: opening a FIFO blocks."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        kind = "a dangling symbolic link" if os.path.islink(path) else None
+        raise InputError(path, None, f"no such file{f' ({kind})' if kind else ''}") from None
+    except OSError as error:
+        raise InputError(path, None, f"cannot read: {_reason(error)}") from None
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise InputError(path, None, f"is {kind}, not a {what}")
+
+
+def read_input(path: str, *, what: str = "regular file", gunzip: bool = True) -> bytes:
+    """The bytes of the regular file ``path``, gunzipped when its content is gzip, at most
+    :func:`max_input_bytes` of them (counted after decompression: a gzip bomb stops early)."""
+    limit = max_input_bytes()
+    check_regular_file(path, what)
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(2)
+            handle.seek(0)
+            if gunzip and head == _GZIP_MAGIC:
+                return _gunzip(path, handle, limit)
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise InputError(path, None, f"cannot read: {_reason(error)}") from None
+    if len(data) > limit:
+        raise _too_large(path, limit, "")
+    return data
+
+
+def _gunzip(path: str, handle, limit: int) -> bytes:
+    try:
+        with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
+            data = unzipped.read(limit + 1)
+    except (OSError, EOFError, zlib.error) as error:
+        raise InputError(path, None, f"corrupt gzip data: {error}") from None
+    if len(data) > limit:
+        raise _too_large(path, limit, " when decompressed")
+    return data
+
+
+def _too_large(path: str, limit: int, how: str) -> InputError:
+    return InputError(
+        path, None, f"larger than {limit} bytes{how}; set {MAX_INPUT_ENV} to read bigger inputs"
+    )
+
+
+def _reason(error: OSError) -> str:
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    return error.strerror or str(error)

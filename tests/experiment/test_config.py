@@ -136,3 +136,62 @@ def test_bad_build_settings_name_the_line(tmp_path, change, line, message):
     with pytest.raises(InputError) as error:
         load_config(write(tmp_path, BUILD.replace(*change)))
     assert str(error.value).startswith(f"{tmp_path / 'rigorbench.toml'}:{line}: ") and message in str(error.value)
+
+
+@pytest.mark.parametrize("change, line, message", [
+    (("trials = 4", 'trials = "abc"'), 3, "[experiment] trials must be an integer from 1 to 2147483647, not 'abc'"),
+    (("trials = 4", "trials = -3"), 3, "[experiment] trials must be an integer from 1 to 2147483647, not -3"),
+    (("trials = 4", "trials = true"), 3, "[experiment] trials must be an integer from 1 to 2147483647, not true"),
+    (("forks = 3", "forks = { n = 3 }"), 16, "[jmh] forks must be an integer from 1 to 2147483647, not a table"),
+    (('params = { size = "100,1000" }', 'params = "x"'), 19,
+     '[jmh] params must be a table of parameter values, such as { size = "100,1000" }, not \'x\''),
+    (('include = "Stats"', "include = [1, 2]"), 18, "[jmh] include must be a string or a list of strings, not a list"),
+    (('threshold = "2%"', "threshold = false"), 23, "[compare] threshold must be a string or a number, not false"),
+    (('project = "bench"', "project = { dir = 1 }"), 2, "[experiment] project must be a string, not a table"),
+    (('source = "HEAD"', "source = 7"), 13, "[[versions]] source must be a string, not 7"),
+    (("trials = 4", "trails = 4"), 3, "[experiment]: unknown key 'trails'; did you mean 'trials'?"),
+    (("[jmh]", "[jmhh]"), 15, "unknown table [jmhh]; did you mean 'jmh'?"),
+    (("[experiment]\n", "seed = 3\n[experiment]\n"), 1, "'seed' is outside any table; did you mean to put it under [experiment]?"),
+    (('order = "rmit"', ""), None, None),
+])
+def test_every_value_is_type_checked_with_key_and_line(tmp_path, change, line, message):
+    text = GOOD.replace(*change, 1)
+    if message is None:  # order is absent from GOOD: add a wrong one
+        text = text.replace("seed = 9", 'seed = 9\norder = "random"')
+        line, message = 5, "[experiment] order must be one of rmit, sequential, not 'random'"
+    path = write(tmp_path, text)
+    with pytest.raises(InputError) as raised:
+        load_config(path)
+    assert raised.value.line == line, str(raised.value)
+    assert str(raised.value).startswith(f"{path}:{line}: {message}")
+
+
+def test_a_bad_key_in_the_second_version_names_its_line(tmp_path):
+    path = write(tmp_path, GOOD.replace('source = "HEAD"', 'source = "HEAD"\nmodule = ["x"]'))
+    with pytest.raises(InputError) as raised:
+        load_config(path)
+    assert (raised.value.line, raised.value.message) == (14, "[[versions]] module must be a string, not a list")
+
+
+def test_params_may_be_numbers_or_lists(tmp_path):
+    config = load_config(write(tmp_path, GOOD.replace('params = { size = "100,1000" }', 'params = { size = [100, 1000], n = 5 }')))
+    assert config.plan.settings.params == (("size", "100,1000"), ("n", "5"))
+
+
+def test_invalid_toml_is_one_line_with_line_and_column(tmp_path):
+    path = write(tmp_path, GOOD.replace("seed = 9", "seed = = 9"))
+    with pytest.raises(InputError) as raised:
+        load_config(path)
+    assert raised.value.line == 4 and "not valid TOML" in raised.value.message and "column" in raised.value.message
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs")
+def test_a_fifo_as_config_is_refused_without_opening_it(tmp_path):
+    import os
+
+    fifo = tmp_path / "rigorbench.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError) as raised:
+        load_config(fifo)
+    assert str(raised.value) == f"{fifo}: is a FIFO (named pipe), not a config file"

@@ -118,6 +118,8 @@ def test_non_finite_values_are_skipped(write):
         ("BenchmarkX-8  10", "expected value/unit pairs after the iteration count, got 0 fields"),
         ("BenchmarkX-8  10  fast ns/op", "'fast' is not a number"),
         ("BenchmarkX-8  ten  5 ns/op", "iteration count 'ten' is not an integer"),
+        ("BenchmarkX-8  10  1e999 ns/op", "number out of range: 1e999"),
+        (f"BenchmarkX-8  10  {'9' * 5000} ns/op", "number out of range: 999999999999...999999 (5000 characters)"),
     ],
 )
 def test_malformed_benchmark_line_names_path_and_line(write, line, message):
@@ -126,6 +128,21 @@ def test_malformed_benchmark_line_names_path_and_line(write, line, message):
     with pytest.raises(InputError) as info:
         read_result_file(path)
     assert str(info.value) == f"{path}:4: malformed benchmark line: {message}"
+
+
+@pytest.mark.parametrize("unit", ["ns/op", "B/op", "allocs/op", "MB/s"])
+def test_negative_values_of_known_units_are_input_errors(write, unit):
+    path = write(f"BenchmarkX-8  10  5 ns/op\nBenchmarkX-8  10  5 ns/op  -3 {unit}\n")
+    with pytest.raises(InputError) as info:
+        read_result_file(path)
+    assert str(info.value) == f"{path}:2: negative value -3 {unit}: a {unit} value cannot be negative"
+
+
+def test_repeated_lines_are_iterations_and_custom_units_may_be_negative(write):
+    result = read_result_file(write("BenchmarkX-8  10  5 ns/op  -2 delta/op\nBenchmarkX-8  10  6 ns/op  -1 delta/op\n"))
+    by_metric = {s.metric.name: s.samples for s in result.series}
+    assert by_metric["time"].iteration.tolist() == [0, 1]
+    assert by_metric["delta/op"].value.tolist() == [-2.0, -1.0]
 
 
 def test_only_config_lines_is_no_results(write):

@@ -215,12 +215,82 @@ def test_not_a_list(write):
         read_result_file(write('{"benchmark": "a.B.c"}'), format="jmh-json")
 
 
-def test_same_benchmark_in_two_entries_continues_fork_codes(write):
-    text = document(entry(raw=[[1.0], [2.0]]), entry(raw=[[3.0]]))
-    s = only(read_result_file(write(text))).samples
-    assert s.fork.tolist() == [0, 1, 2]
+def test_same_benchmark_case_in_two_entries_is_an_error_not_a_merge(write):
+    text = document(entry(raw=[[1.0], [2.0]]), entry(raw=[[3.0], [4.0]]))
+    with pytest.raises(InputError) as info:
+        read_result_file(write(text))
+    first, again = (i + 1 for i, line in enumerate(text.split("\n")) if line.lstrip().startswith("{"))
+    assert info.value.line == again
+    assert info.value.message == (
+        f"dev.rigorbench.demo.Foo.bar (mode avgt): listed again (first at line {first}); "
+        "one file holds each benchmark case once"
+    )
+
+
+def test_same_benchmark_in_two_modes_or_with_other_params_is_two_cases(write):
+    text = document(
+        entry(raw=[[1.0]]), entry(mode="thrpt", unit="ops/ms", raw=[[5.0]]),
+        entry(raw=[[2.0]], params={"size": "10"}),
+    )
+    assert len(read_result_file(write(text)).series) == 3
 
 
 def test_values_are_float64_read_only(write):
     s = only(read_result_file(write(document(entry(raw=[[1, 2]]))))).samples
     assert s.value.dtype == np.float64 and not s.value.flags.writeable
+
+
+@pytest.mark.parametrize("literal, shown", [
+    ("1e999", "1e999"),
+    ("-1e400", "-1e400"),
+    ("9" * 5000, "999999999999...999999 (5000 characters)"),
+])
+def test_numbers_beyond_float_range_are_input_errors(write, literal, shown):
+    text = document(entry(raw=[[1.0, 2.0]])).replace("2.0", literal)
+    with pytest.raises(InputError) as info:
+        read_result_file(write(text))
+    assert info.value.line == 2
+    assert info.value.message == f"dev.rigorbench.demo.Foo.bar: primaryMetric.rawData[0][1]: number out of range: {shown}"
+
+
+def test_a_huge_integer_in_a_histogram_is_an_input_error(write):
+    text = document(entry(mode="sample", raw=None)).replace(
+        '"scoreUnit"', '"rawDataHistogram": [[[[1' + "0" * 400 + ', 2]]]], "scoreUnit"'
+    )
+    with pytest.raises(InputError, match=r"rawDataHistogram\[0\]\[0\]: number out of range"):
+        read_result_file(write(text))
+
+
+@pytest.mark.parametrize("nested", ['{"a": ' * 5000 + "1" + "}" * 5000, "[" * 5000 + "]" * 5000])
+def test_deep_nesting_is_an_input_error(write, nested):
+    text = document(entry(raw=[[1.0]]), entry(name="a.B.c", raw=[[1.0]]))
+    text = text.replace('"threads": 1', f'"threads": {nested}', 1)
+    with pytest.raises(InputError) as info:
+        read_result_file(write(text))
+    assert (info.value.line, info.value.message) == (2, "invalid JSON: nested too deeply")
+
+
+@pytest.mark.parametrize("mode, unit, raw", [
+    ("thrpt", "ops/ms", [[3.0, -5.0]]),
+    ("avgt", "ns/op", [[-0.5]]),
+])
+def test_negative_times_and_throughputs_are_input_errors(write, mode, unit, raw):
+    with pytest.raises(InputError, match="cannot be negative") as info:
+        read_result_file(write(document(entry(mode=mode, unit=unit, raw=raw))))
+    assert info.value.line == 2 and "primaryMetric.rawData[0]" in info.value.message
+
+
+def test_a_negative_sample_in_a_histogram_is_an_input_error(write):
+    text = document(entry(mode="sample", raw=None)).replace(
+        '"scoreUnit"', '"rawDataHistogram": [[[[-3.0, 2]]]], "scoreUnit"'
+    )
+    with pytest.raises(InputError, match="negative sample_time -3 ns/op"):
+        read_result_file(write(text))
+
+
+def test_names_in_error_messages_have_control_characters_escaped(write):
+    text = document(entry(name="a.B.c\nrigorbench: error: forged\x1b[2J", raw=[[1.0, "fast"]]))
+    with pytest.raises(InputError) as info:
+        read_result_file(write(text))
+    assert "\n" not in str(info.value) and "\x1b" not in str(info.value)
+    assert info.value.message.startswith("a.B.c\\nrigorbench: error: forged\\x1b[2J: primaryMetric.rawData[0][1]")

@@ -29,6 +29,11 @@ Every finding names its rule; 'rigorbench lint --explain RULE' says what goes wr
 how to fix it, and 'rigorbench lint --list-rules' lists the rules. --fix rewrites the
 mechanical cases in place (keeping formatting and comments); --diff shows the patch instead.
 
+Files that cannot be read (a dangling symbolic link, a symbolic link loop, no read
+permission, a FIFO or device, a directory that cannot be listed) are skipped with one
+'rigorbench: warning:' line each on stderr, and the rest is linted; symbolic links to
+directories are not followed. A PATH that does not exist is an error (exit 2).
+
 exit status: 0 no finding at or above --fail-on, 1 such findings, 2 bad usage or input
 """
 
@@ -134,6 +139,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         if Path(path).is_file() and not path.endswith(".java"):
             raise InputError(path, None, "not a Java source file (lint reads .java files and directories)")
     result = lint_paths(args.paths, rules=selected)
+    for line in result.skipped:
+        stderr.write(f"rigorbench: warning: {line}\n")
     if result.files == 0:
         stderr.write(f"rigorbench: warning: no .java files under {', '.join(args.paths)}\n")
     if args.diff:

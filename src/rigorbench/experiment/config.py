@@ -56,16 +56,9 @@ from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import InputError, UserError
 from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, jmh_time, parse_params, seconds, settings_with
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
+from rigorbench.experiment.config_schema import ConfigKeyError, check_table, check_top, key_line
+from rigorbench.files import read_input
 from rigorbench.harness.base import BuildSpec
-
-_EXPERIMENT_KEYS = {"project", "trials", "order", "seed", "store", "baseline", "harness"}
-_JMH_KEYS = {"forks", "warmup_iterations", "iterations", "warmup_time", "iteration_time", "include",
-             "params", "jvm_args", "profilers", "timeout", "mode", "time_unit", "threads"}
-_BUILD_KEYS = {"command", "jar", "module", "java_home", "cache"}
-# A version's own build settings (over the [build] table's).
-_VERSION_KEYS = {"label", "source", "build_command", "jar", "module", "java_home"}
-_COMPARE_KEYS = {"threshold", "confidence", "resamples", "statistic", "test", "alpha", "metric",
-                 "correction", "fail_on", "format"}
 
 
 @dataclass(frozen=True)
@@ -78,72 +71,48 @@ class ExperimentConfig:
     build_cache: bool = True
 
 
-def _line_of(text: str, key: str) -> int | None:
-    """The first line that sets ``key`` (for error messages)."""
-    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=|^\s*\[+\s*{re.escape(key)}\s*\]+", re.M)
-    match = pattern.search(text)
-    return text.count("\n", 0, match.start()) + 1 if match else None
-
-
 def load_config(path: str | Path) -> ExperimentConfig:
     path = Path(path)
+    data = read_input(str(path), what="config file", gunzip=False)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(str(path), None, "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(str(path), None, f"cannot read: {error}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(str(path), None, f"not UTF-8 text at byte {error.start}") from None
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise InputError(str(path), None, "not valid TOML: nested too deeply") from None
     except tomllib.TOMLDecodeError as error:
         line = re.search(r"line (\d+)", str(error))
         raise InputError(str(path), int(line.group(1)) if line else None, f"not valid TOML: {error}") from None
     try:
         return _build(path, data)
+    except ConfigKeyError as error:
+        line = key_line(text, error.key, error.table, error.index) or key_line(text, error.key)
+        raise InputError(str(path), line, str(error)) from None
+    except InputError:
+        raise
     except UserError as error:
-        if isinstance(error, InputError):
-            raise
-        key = getattr(error, "key", None)
-        raise InputError(str(path), _line_of(text, key) if key else None, str(error)) from None
-
-
-class _KeyError(UserError):
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(message)
-        self.key = key
-
-
-def _table(data: dict, name: str, allowed: set[str]) -> dict:
-    table = data.get(name, {})
-    if not isinstance(table, dict):
-        raise _KeyError(name, f"[{name}] must be a table")
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise _KeyError(unknown[0], f"[{name}]: unknown key {unknown[0]!r}; allowed keys are {', '.join(sorted(allowed))}")
-    return table
+        raise InputError(str(path), None, str(error)) from None
 
 
 def _build(path: Path, data: dict) -> ExperimentConfig:
-    unknown = sorted(set(data) - {"experiment", "versions", "jmh", "compare", "build"})
-    if unknown:
-        raise _KeyError(unknown[0], f"unknown table [{unknown[0]}]; allowed: experiment, versions, build, jmh, compare")
-    experiment = _table(data, "experiment", _EXPERIMENT_KEYS)
-    build_table = _table(data, "build", _BUILD_KEYS)
+    check_top(data)
+    experiment = check_table("experiment", data.get("experiment", {}))
+    build_table = check_table("build", data.get("build", {}))
     common_build = _build_spec(build_table, "command")
-    jmh = _table(data, "jmh", _JMH_KEYS)
-    compare = _table(data, "compare", _COMPARE_KEYS)
+    jmh = check_table("jmh", data.get("jmh", {}))
+    compare = check_table("compare", data.get("compare", {}))
     versions = data.get("versions")
     if not isinstance(versions, list) or len(versions) < 2:
-        raise _KeyError("versions", "at least two [[versions]] are needed, each with label and source")
+        raise ConfigKeyError("versions", "at least two [[versions]] are needed, each with label and source")
     specs = []
-    for version in versions:
-        if not isinstance(version, dict) or "source" not in version:
-            raise _KeyError("versions", "every [[versions]] needs a source (a directory or a git revision)")
-        unknown = sorted(set(version) - _VERSION_KEYS)
-        if unknown:
-            raise _KeyError(unknown[0], f"[[versions]]: unknown key {unknown[0]!r}; allowed keys are {', '.join(sorted(_VERSION_KEYS))}")
-        build = common_build.merged(_build_spec(version, "build_command"))
-        specs.append(VersionSpec(str(version.get("label", version["source"])), str(version["source"]), build))
+    for index, version in enumerate(versions):
+        check_table("versions", version, index)
+        if "source" not in version:
+            raise ConfigKeyError("versions", "every [[versions]] needs a source (a directory or a git revision)")
+        build = common_build.merged(_build_spec(version, "build_command", index))
+        specs.append(VersionSpec(version.get("label", version["source"]), version["source"], build))
     base_dir = path.parent
     project = base_dir / str(experiment.get("project", "."))
     settings = _keyed(_run_settings, jmh)
@@ -154,27 +123,23 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
     )
     baseline = str(experiment.get("baseline", specs[0].label))
     if baseline not in {s.label for s in specs}:
-        raise _KeyError("baseline", f"baseline {baseline!r} is not one of the version labels")
+        raise ConfigKeyError("baseline", f"baseline {baseline!r} is not one of the version labels")
     store = base_dir / str(experiment.get("store", ".rigorbench/results.db"))
-    cache = build_table.get("cache", True)
-    if not isinstance(cache, bool):
-        raise _KeyError("cache", "[build] cache must be true or false")
-    return ExperimentConfig(path, plan, store, baseline, dict(compare), cache)
+    return ExperimentConfig(path, plan, store, baseline, dict(compare), build_table.get("cache", True))
 
 
-def _build_spec(table: dict, command_key: str) -> BuildSpec:
-    """Build settings from ``table`` (``[build]`` or one ``[[versions]]``)."""
+def _build_spec(table: dict, command_key: str, index: int | None = None) -> BuildSpec:
+    """Build settings from ``table`` (``[build]`` or one ``[[versions]]``), types checked."""
     command = table.get(command_key)
+    where = "versions" if index is not None else "build"
     if isinstance(command, str):
         try:
             command = shlex.split(command)
         except ValueError as error:
-            raise _KeyError(command_key, f"{command_key}: {error}") from None
-    if command is not None and (not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command)):
-        raise _KeyError(command_key, f"{command_key} must be a non-empty string or list of strings")
-    for key in ("jar", "module", "java_home"):
-        if key in table and not isinstance(table[key], str):
-            raise _KeyError(key, f"{key} must be a string")
+            raise ConfigKeyError(command_key, f"{command_key}: {error}", where, index) from None
+        if not command:
+            message = f"{command_key} must be a non-empty string or list of strings"
+            raise ConfigKeyError(command_key, message, where, index)
     return BuildSpec(tuple(command) if command is not None else None, table.get("jar"), table.get("module"), table.get("java_home"))
 
 
@@ -187,7 +152,7 @@ def _run_settings(jmh: dict):
         warmup_time=jmh_time(jmh["warmup_time"], "warmup_time") if "warmup_time" in jmh else None,
         iteration_time=jmh_time(jmh["iteration_time"], "iteration_time") if "iteration_time" in jmh else None,
         include=tuple(_strings(jmh, "include")) if "include" in jmh else None,
-        params=parse_params([f"{k}={v}" for k, v in jmh["params"].items()], "params") if "params" in jmh else None,
+        params=parse_params([f"{k}={_param_text(v)}" for k, v in jmh["params"].items()], "params") if "params" in jmh else None,
         jvm_args=tuple(_strings(jmh, "jvm_args")) if "jvm_args" in jmh else None,
         profilers=tuple(_strings(jmh, "profilers")) if "profilers" in jmh else None,
         timeout_s=seconds(jmh["timeout"], "timeout") if "timeout" in jmh else None,
@@ -201,17 +166,20 @@ def _keyed(build, table: dict):
     """Run ``build``; an error about ``key: ...`` points at the line of that key."""
     try:
         return build(table)
-    except _KeyError:
+    except ConfigKeyError:
         raise
     except UserError as error:
-        key = str(error).split(":", 1)[0].lstrip("-").replace("-", "_")
-        raise _KeyError(key if key in table else "jmh", str(error)) from None
+        words = str(error).split(":", 1)[0].split()
+        key = words[0].lstrip("-").replace("-", "_") if words else ""
+        keyed = ConfigKeyError(key, str(error), "jmh") if key in table else ConfigKeyError("jmh", str(error))
+        raise keyed from None
 
 
 def _strings(table: dict, key: str) -> list[str]:
     value = table[key]
-    if isinstance(value, str):
-        return [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _KeyError(key, f"{key} must be a string or a list of strings")
-    return value
+    return [value] if isinstance(value, str) else value
+
+
+def _param_text(value) -> str:
+    """``"100,1000"``, ``100`` or ``[100, 1000]`` as JMH's ``-p`` value text."""
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)

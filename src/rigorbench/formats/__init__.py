@@ -2,19 +2,19 @@
 
 Every reader is a small object behind the :class:`Reader` protocol, listed in the explicit
 registry :data:`READERS` (in sniffing order). :func:`read_result_file` reads a file,
-gunzips it when its content is gzip, rejects binary content, and picks the reader from the
+gunzips it when its content is gzip (regular files only, at most
+:func:`~rigorbench.files.max_input_bytes` after decompression), rejects binary content, and picks the reader from the
 content, never from the file name. Readers fail per record with ``path:line: message``
 (:class:`~rigorbench.errors.InputError`).
 """
 
 from __future__ import annotations
 
-import gzip
 import os
-import zlib
 from typing import Protocol, runtime_checkable
 
 from rigorbench.errors import InputError, UserError
+from rigorbench.files import read_input
 from rigorbench.formats.gobench import GoBenchReader
 from rigorbench.formats.jmh_json import JmhJsonReader
 from rigorbench.formats.jmh_text import JmhTextReader
@@ -24,7 +24,6 @@ from rigorbench.model import ResultFile
 __all__ = ["READERS", "Reader", "read_result_file", "reader_names"]
 
 SNIFF_CHARS = 65536
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 @runtime_checkable
@@ -55,7 +54,7 @@ def read_result_file(path: str | os.PathLike, *, format: str | None = None) -> R
     """Read one result file; ``format`` forces a reader by name instead of sniffing."""
     path = os.fspath(path)
     forced = _forced_reader(format)
-    text = _decode(path, _read_bytes(path))
+    text = _decode(path, read_input(path, what="result file"))
     reader = forced or _sniff(path, text)
     return reader.parse(text, path)
 
@@ -66,26 +65,6 @@ def _forced_reader(format: str | None) -> Reader | None:
     if format not in READERS:
         raise UserError(f"unknown format {format!r}; valid formats: {', '.join(READERS)}")
     return READERS[format]
-
-
-def _read_bytes(path: str) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, not a result file") from None
-    except PermissionError:
-        raise InputError(path, None, "permission denied") from None
-    except OSError as error:
-        raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
-    if data.startswith(_GZIP_MAGIC):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as error:
-            raise InputError(path, None, f"corrupt gzip data: {error}") from None
-    return data
 
 
 def _decode(path: str, data: bytes) -> str:

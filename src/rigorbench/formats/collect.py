@@ -9,8 +9,10 @@ counted, never stored: a NaN score is a harness failure, not a measurement.
 from __future__ import annotations
 
 import math
+import re
+
 from rigorbench.errors import InputError
-from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable, Series
+from rigorbench.model import ALLOC, BenchmarkCase, Metric, ResultFile, SampleTable, Series
 
 SeriesKey = tuple[str | None, BenchmarkCase, Metric]
 
@@ -69,6 +71,38 @@ class SeriesCollector:
             f"{n} non-finite value{'s' if n != 1 else ''} skipped in {describe(case, metric, version)}"
             for (version, case, metric), n in self._non_finite.items()
         ]
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+MESSAGE_LIMIT = 300
+
+
+def printable(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` for a one-line message: control characters escaped (``\\n``, ``\\x1b``), at
+    most ``limit`` characters. Names and values in a result file are untrusted."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def input_error(path: str, line: int | None, message: str) -> InputError:
+    """An :class:`InputError` whose message quotes file content safely (see :func:`printable`)."""
+    return InputError(path, line, printable(message))
+
+
+def impossible(metric: Metric, value: float) -> str | None:
+    """Why ``value`` cannot be a measurement of ``metric``, or None.
+
+    Times and throughputs (every primary metric) and allocations are never negative.
+    """
+    if value < 0 and (metric.primary or metric.name == ALLOC):
+        return f"negative {metric.name} {value:g} {metric.unit}: a {metric.name} cannot be negative"
+    return None
+
+
+def out_of_range(text: str) -> str:
+    """How an error quotes a number beyond float range: its start and its length."""
+    shown = text if len(text) <= 24 else f"{text[:12]}...{text[-6:]} ({len(text)} characters)"
+    return f"number out of range: {shown}"
 
 
 def describe(case: BenchmarkCase, metric: Metric, version: str | None = None) -> str:

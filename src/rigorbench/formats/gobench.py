@@ -7,7 +7,8 @@ Two kinds of lines matter, everything else (``PASS``, ``ok``, test logs) is igno
 - results ``BenchmarkName/sub=1-8  1000  1234 ns/op  56 B/op  2 allocs/op``: the name with
   its ``-GOMAXPROCS`` suffix, the iteration count, then value/unit pairs.
 
-Sub-benchmark segments ``key=value`` become parameters; other segments stay in the name.
+A value beyond float range, or a negative value of a known unit (``ns/op``, ``B/op``,
+``allocs/op``, ``MB/s``), is an input error naming the line. Sub-benchmark segments ``key=value`` become parameters; other segments stay in the name.
 Each result line of one benchmark (``-count N``) is one iteration of fork 0. When a file
 mixes packages or GOMAXPROCS values, ``pkg`` / ``gomaxprocs`` become parameters as well, so
 that different configurations never share a series.
@@ -15,17 +16,18 @@ that different configurations never share a series.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
-from rigorbench.errors import InputError
-from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, result_file
+from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, input_error, out_of_range, result_file
 from rigorbench.model import ALLOC, TIME, BenchmarkCase, Metric, ResultFile
 
 _CONFIG = re.compile(r"([a-z][^\sA-Z:]*):(?:[ \t]+(.*))?")
 _PROCS = re.compile(r"(.+)-(\d+)")
 _SNIFF = re.compile(r"^(Benchmark[^\sa-z]\S*[ \t]+\d+[ \t]+\S+[ \t]+\S+|(goos|goarch|pkg): \S)", re.M)
 
+_NON_FINITE = ("nan", "inf", "infinity")
 _KNOWN_UNITS = {
     "ns/op": Metric(TIME, "ns/op", higher_is_better=False, primary=True),
     "B/op": Metric(ALLOC, "B/op", higher_is_better=False),
@@ -110,20 +112,28 @@ def _parse_result(line: str, number: int, path: str, pkg: str, warnings: list[st
             warnings.append(f"benchmark {fields[0]} failed")
         return None
     if not fields[1].isdigit():
-        raise InputError(path, number, f"malformed benchmark line: iteration count {fields[1]!r} is not an integer")
+        raise input_error(path, number, f"malformed benchmark line: iteration count {fields[1]!r} is not an integer")
     pairs = fields[2:]
     if not pairs or len(pairs) % 2:
-        raise InputError(
+        raise input_error(
             path, number, f"malformed benchmark line: expected value/unit pairs after the iteration count, got {len(pairs)} fields"
         )
-    values = []
-    for value, unit in zip(pairs[::2], pairs[1::2]):
-        try:
-            values.append((unit, float(value)))
-        except ValueError:
-            raise InputError(path, number, f"malformed benchmark line: {value!r} is not a number") from None
+    values = [(unit, _value(value, unit, path, number)) for value, unit in zip(pairs[::2], pairs[1::2])]
     name, params, procs = split_name(fields[0])
     return _Result(name, tuple(params.items()), procs, pkg, tuple(values))
+
+
+def _value(text: str, unit: str, path: str, number: int) -> float:
+    """A result value; NaN and ±Inf as Go prints them are kept (and later skipped)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise input_error(path, number, f"malformed benchmark line: {text[:40]!r} is not a number") from None
+    if not math.isfinite(value) and text.lstrip("+-").lower() not in _NON_FINITE:
+        raise input_error(path, number, f"malformed benchmark line: {out_of_range(text)}")
+    if value < 0 and unit in _KNOWN_UNITS:
+        raise input_error(path, number, f"negative value {text} {unit}: a {unit} value cannot be negative")
+    return value
 
 
 def _collect(results: list[_Result]) -> SeriesCollector:

@@ -9,7 +9,10 @@ count], ...]`` (one row per distinct sampled time, with its count). Profiler res
 ``"NaN"``, ``"+INF"``, ``"-INF"``. Warmup iterations are not in this file.
 
 The list is decoded one benchmark at a time so that every error names the line where the
-offending benchmark starts.
+offending benchmark starts. Numbers beyond float range (``1e999``, an integer of 5,000
+digits), nesting deeper than Python's recursion limit, negative times or throughputs, and a
+benchmark case (name, mode, parameters) listed twice are input errors, never merged or
+skipped: JMH writes none of them.
 """
 
 from __future__ import annotations
@@ -21,10 +24,39 @@ from typing import Iterator
 
 from rigorbench.errors import InputError
 from rigorbench.formats import jmh
-from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, describe, result_file
+from rigorbench.formats.collect import (
+    EnvironmentCollector,
+    SeriesCollector,
+    describe,
+    impossible,
+    input_error,
+    out_of_range,
+    result_file,
+)
 from rigorbench.model import BenchmarkCase, Metric, ResultFile
 
-_DECODER = json.JSONDecoder()
+
+
+class _OutOfRange(float):
+    """A JSON number literal beyond float range (its value is inf); keeps its text."""
+
+    text: str
+
+
+def _json_number(text: str) -> float:
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    number = _OutOfRange(value)
+    number.text = text
+    return number
+
+
+def _json_int(text: str) -> int | float:
+    return int(text) if len(text) <= 300 else _json_number(text)  # int() refuses 4,300 digits
+
+
+_DECODER = json.JSONDecoder(parse_float=_json_number, parse_int=_json_int)
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SNIFF = re.compile(r'\A\s*\[\s*(\]|\{\s*"(jmhVersion|benchmark)"\s*:)')
 
@@ -64,6 +96,8 @@ def _entries(text: str, path: str) -> Iterator[tuple[int, object]]:
         counted, entry_line = pos, line
         try:
             entry, pos = _DECODER.raw_decode(text, pos)
+        except RecursionError:
+            raise InputError(path, entry_line, "invalid JSON: nested too deeply") from None
         except json.JSONDecodeError as error:
             if error.pos >= len(text.rstrip()):
                 raise _truncated(path, text, entry_line) from None
@@ -87,6 +121,8 @@ def _number(raw: object) -> float | None:
     """A JSON score as float (NaN for JMH's "NaN"/"+INF"/"-INF"); None if not a number at all."""
     if isinstance(raw, bool):
         return None
+    if isinstance(raw, _OutOfRange):
+        return raw
     if isinstance(raw, (int, float)):
         return float(raw)
     if isinstance(raw, str):
@@ -112,9 +148,10 @@ class _Parser:
         self.warnings: list[str] = []
         self._forks_seen: dict[tuple[BenchmarkCase, Metric], int] = {}
         self._modes_seen: dict[tuple[BenchmarkCase, Metric], str] = {}
+        self._entries_seen: dict[tuple[BenchmarkCase, str | None], int] = {}  # -> line
 
     def fail(self, line: int, message: str) -> InputError:
-        return InputError(self.path, line, message)
+        return input_error(self.path, line, message)
 
     def entry(self, entry: object, line: int) -> None:
         if not isinstance(entry, dict):
@@ -127,6 +164,7 @@ class _Parser:
             raise self.fail(line, f'{name}: "params" is not an object')
         case = BenchmarkCase.of("jmh", name, {str(k): _param_text(v) for k, v in params.items()})
         mode = entry.get("mode") if isinstance(entry.get("mode"), str) else None
+        self._once(case, mode, line)
         self._environment(entry)
 
         primary = entry.get("primaryMetric")
@@ -155,6 +193,29 @@ class _Parser:
             smetric = jmh.secondary_metric(label, sunit)
             self._raw_data(case, smetric, result["rawData"], line, f"secondaryMetrics[{label!r}]", mode)
 
+    def _once(self, case: BenchmarkCase, mode: str | None, line: int) -> None:
+        """A case (name, parameters, mode) listed twice would count its forks twice."""
+        first = self._entries_seen.get((case, mode))
+        self._entries_seen[(case, mode)] = line
+        if first is not None:
+            raise self.fail(
+                line,
+                f"{case.display_name}{f' (mode {mode})' if mode else ''}: listed again "
+                f"(first at line {first}); one file holds each benchmark case once",
+            )
+
+    def _value(self, case, metric, raw, line, where) -> float:
+        """A score as float (NaN for JMH's non-finite strings); raises for what cannot be one."""
+        value = _number(raw)
+        if value is None:
+            raise self.fail(line, f"{case.name}: {where} is not a number: {raw!r}"[:300])
+        if isinstance(value, _OutOfRange):
+            raise self.fail(line, f"{case.name}: {where}: {out_of_range(value.text)}")
+        problem = impossible(metric, value)
+        if problem:
+            raise self.fail(line, f"{case.name}: {where}: {problem}")
+        return value
+
     def _first_fork(self, case: BenchmarkCase, metric: Metric, forks: int, mode: str | None) -> int:
         """Fork code of this entry's first fork: a case seen again (mode "all") continues."""
         key = (case, metric)
@@ -174,10 +235,9 @@ class _Parser:
         add = self.collector.add
         for f, fork in enumerate(raw):
             for i, score in enumerate(fork):
-                value = _number(score)
-                if value is None:
-                    raise self.fail(line, f"{case.name}: {where}.rawData[{f}][{i}] is not a number: {score!r}")
-                add(case, metric, value, fork=first + f, iteration=i)
+                if type(score) is not float or score < 0:  # the common case skips the checks
+                    score = self._value(case, metric, score, line, f"{where}.rawData[{f}][{i}]")
+                add(case, metric, score, fork=first + f, iteration=i)
 
     def _histogram(self, case, metric, raw, line, mode) -> None:
         if not isinstance(raw, list) or not all(isinstance(fork, list) for fork in raw):
@@ -189,13 +249,15 @@ class _Parser:
                 if not isinstance(iteration, list):
                     raise self.fail(line, f"{case.name}: rawDataHistogram[{f}][{i}] is not a list")
                 for pair in iteration:
-                    value, count = self._histogram_pair(case, pair, line, f, i)
+                    value, count = self._histogram_pair(case, metric, pair, line, f, i)
                     add(case, metric, value, fork=first + f, iteration=i, count=count)
 
-    def _histogram_pair(self, case, pair, line, f, i) -> tuple[float, float]:
+    def _histogram_pair(self, case, metric, pair, line, f, i) -> tuple[float, float]:
         if isinstance(pair, list) and len(pair) == 2:
-            value, count = _number(pair[0]), _number(pair[1])
-            if value is not None and count is not None and count > 0:
+            where = f"rawDataHistogram[{f}][{i}]"
+            value = self._value(case, metric, pair[0], line, where)
+            count = _number(pair[1])
+            if count is not None and 0 < count < math.inf:
                 return value, count
         raise self.fail(line, f"{case.name}: rawDataHistogram[{f}][{i}] has a bad [value, count] pair: {pair!r}")
 

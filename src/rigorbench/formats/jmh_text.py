@@ -13,6 +13,10 @@ warning (only an order of magnitude). SampleTime iterations print their mean (``
 ±(99.9%) 0.1 ns/op``, or ``n = 1234, mean = 12 ns/op, p{...} = ...`` before JMH 1.10);
 their percentile lines are summaries of that mean's sample and are not kept.
 
+A number beyond float range (``1e999``), a negative time or throughput, and a benchmark
+case (name, mode, parameters) whose run appears twice in one log (two logs pasted
+together) are input errors naming the line: JMH prints none of them.
+
 A failed benchmark (``<failure>`` and its stack trace) and a log cut off by a killed run
 keep everything finished before, with a warning. Result blocks and the final summary table
 repeat what the iterations said and are ignored.
@@ -20,12 +24,12 @@ repeat what the iterations said and are ignored.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
-from rigorbench.errors import InputError
 from rigorbench.formats import jmh
-from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, result_file
+from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, input_error, impossible, out_of_range, result_file
 from rigorbench.model import BenchmarkCase, ResultFile
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
@@ -40,6 +44,8 @@ _PARAM = re.compile(r"([^\s=,][^=,]*?) = (.*?)(?=, [^\s=,][^=,]*? = |$)")
 _SNIFF = re.compile(r"^(# JMH version: |# Benchmark: |# Fork: |# Warmup Iteration\s+\d+:|Iteration\s+\d+: )", re.M)
 
 APPROXIMATE = object()  # "≈ 10⁻⁴": below the printed precision, only a magnitude
+OUT_OF_RANGE = object()  # "1e999": a number no float holds; JMH never prints one
+_MAX_INDEX = 10**9
 
 
 class JmhTextReader:
@@ -67,9 +73,10 @@ def parse_score(text: str):
     if text in ("NaN", "Infinity", "+Infinity", "-Infinity"):
         return float(text.replace("Infinity", "inf"))
     try:
-        return float(text.replace(",", "."))
+        value = float(text.replace(",", "."))
     except ValueError:
         return None
+    return value if math.isfinite(value) else OUT_OF_RANGE
 
 
 def iteration_score(payload: str):
@@ -113,12 +120,15 @@ class _LogParser:
         self.last: tuple[int, int, bool] | None = None  # fork, iteration, warmup of the last iteration line
         self.failure: str | None = None  # case name while inside a <failure> stack trace
         self.forks_seen: dict[BenchmarkCase, int] = {}
+        self.runs_seen: dict[tuple[BenchmarkCase, str | None], int] = {}  # -> line of its first fork
+        self.number = 0  # the line being read
         self.approximate: dict[str, int] = {}
         self.complete = False
 
     # -- dispatch ---------------------------------------------------------------------------
 
     def line(self, line: str, number: int, *, partial: bool = False) -> None:
+        self.number = number
         if self.failure is not None:
             if not (line.startswith("# ") or _ITERATION.match(line)):
                 if line.strip() and self.failure:
@@ -157,6 +167,8 @@ class _LogParser:
     # -- records ----------------------------------------------------------------------------
 
     def iteration(self, match: re.Match, number: int, partial: bool) -> None:
+        if len(match.group(2)) > 9:
+            raise input_error(self.path, number, f"iteration number out of range: {match.group(2)[:12]}...")
         warmup, index, payload = bool(match.group(1)), int(match.group(2)), match.group(3).strip()
         payload = payload.removeprefix("(*interrupt*)").lstrip()  # timed out, but measured
         label = "warmup iteration" if warmup else "iteration"
@@ -173,17 +185,17 @@ class _LogParser:
             return
         block = self.block
         if block is None:
-            raise InputError(self.path, number, f"{label} {index} before any '# Benchmark:' line")
+            raise input_error(self.path, number, f"{label} {index} before any '# Benchmark:' line")
         scored = iteration_score(payload)
         if scored is None:
-            raise InputError(self.path, number, f"cannot read the score of {label} {index}: {payload!r}")
+            raise input_error(self.path, number, f"cannot read the score of {label} {index}: {payload!r}")
         if index < 1:
-            raise InputError(self.path, number, f"{label} number must start at 1, got {index}")
+            raise input_error(self.path, number, f"{label} number must start at 1, got {index}")
         score, unit = scored
         fork = self._fork(block)
         metric = jmh.primary_metric(block.mode, unit)
         self.last = (fork, index - 1, warmup)
-        self._add(block, metric, score, fork, index - 1, warmup)
+        self._add(block, metric, score, fork, index - 1, warmup, payload)
 
     def secondary(self, line: str, partial: bool) -> None:
         match = _SECONDARY.fullmatch(line)
@@ -200,9 +212,14 @@ class _LogParser:
         if score is None:
             return
         fork, iteration, warmup = self.last
-        self._add(block, jmh.secondary_metric(label, unit), score, fork, iteration, warmup)
+        self._add(block, jmh.secondary_metric(label, unit), score, fork, iteration, warmup, text)
 
-    def _add(self, block: _Block, metric, score, fork: int, iteration: int, warmup: bool) -> None:
+    def _add(self, block: _Block, metric, score, fork: int, iteration: int, warmup: bool, text: str) -> None:
+        if score is OUT_OF_RANGE:
+            raise input_error(self.path, self.number, f"{block.case.display_name}: {out_of_range(text.split()[0])}")
+        problem = None if score is APPROXIMATE else impossible(metric, score)
+        if problem:
+            raise input_error(self.path, self.number, f"{block.case.display_name}: {problem}")
         if score is APPROXIMATE:
             key = f"{block.case.display_name} {metric.name}"
             self.approximate[key] = self.approximate.get(key, 0) + 1
@@ -251,10 +268,24 @@ class _LogParser:
         """This block's current fork code; the first iteration line opens a fork if needed."""
         if block.case is None:
             block.case = BenchmarkCase.of("jmh", block.name, block.params)
+            self._once(block)
         if block.fork is None:
             block.fork = self.forks_seen.get(block.case, 0)
             self.forks_seen[block.case] = block.fork + 1
         return block.fork
+
+    def _once(self, block: _Block) -> None:
+        """A case (name, parameters, mode) run twice in one log would count its forks twice."""
+        key = (block.case, block.mode)
+        first = self.runs_seen.get(key)
+        if first is not None:
+            mode = f" (mode {block.mode})" if block.mode else ""
+            raise input_error(
+                self.path, self.number,
+                f"{block.case.display_name}{mode}: run again (first at line {first}); "
+                "one log holds each benchmark case once",
+            )
+        self.runs_seen[key] = self.number
 
     def _block_name(self) -> str:
         if self.block is None:

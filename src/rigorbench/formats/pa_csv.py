@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 
 from rigorbench.errors import InputError
 from rigorbench.formats import jmh
-from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, result_file
+from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, input_error, impossible, out_of_range, result_file
 from rigorbench.model import BenchmarkCase, Metric, ResultFile
 
 HEADER = ("project", "commit", "benchmark", "params", "instance", "trial", "fork", "iteration", "mode", "unit", "value_count", "value")
+_MAX_LEVEL = 2**31 - 1  # trial, fork and iteration numbers
+_MAX_COUNT = 2**53  # value_count: exact as a float
 _PARAM_START = re.compile(r",(?=[^,=]+=)")
 _DATA_ROW = re.compile(r"[^;\n]*;[^;\n]*;[^;\n]+;[^;\n]*;[^;\n]*;\s*\d+\s*;\s*\d+\s*;\s*\d+\s*;[^;\n]*;[^;\n]*;\s*\d+\s*;[^;\n]+")
 
@@ -81,7 +84,7 @@ class _RowParser:
         self.projects: dict[str, None] = {}
 
     def fail(self, line: int, message: str) -> InputError:
-        return InputError(self.path, line, message)
+        return input_error(self.path, line, message)
 
     def row(self, record: list[str], line: int) -> None:
         if len(record) != len(HEADER):
@@ -97,18 +100,26 @@ class _RowParser:
         if code is None:
             code = self.instances[instance] = len(self.instances)
             self.projects[project.strip()] = None
-        levels = []
-        for column, text in (("trial", trial), ("fork", fork), ("iteration", iteration)):
-            try:
-                levels.append(int(text))
-            except ValueError:
-                raise self.fail(line, f"{column} {text.strip()!r} is not an integer") from None
-        if not _is_int(count) or int(count) < 1:
-            raise self.fail(line, f"value_count must be an integer of at least 1, got {count.strip()!r}")
-        number = _number(value.strip())
+        levels = [self._level(column, text, line) for column, text in (("trial", trial), ("fork", fork), ("iteration", iteration))]
+        if not _is_int(count) or not 1 <= int(count) <= _MAX_COUNT:
+            raise self.fail(line, f"value_count must be an integer from 1 to {_MAX_COUNT}, got {count.strip()[:40]!r}")
+        self.records.append((commit.strip() or None, case, metric, code, *levels, int(count), self._value(metric, value, line)))
+
+    def _level(self, column: str, text: str, line: int) -> int:
+        if not _is_int(text) or not 0 <= int(text) <= _MAX_LEVEL:
+            raise self.fail(line, f"{column} must be an integer from 0 to {_MAX_LEVEL}, got {text.strip()[:40]!r}")
+        return int(text)
+
+    def _value(self, metric: Metric, text: str, line: int) -> float:
+        number = _number(text.strip())
         if number is None:
-            raise self.fail(line, f"value {value.strip()!r} is not a number")
-        self.records.append((commit.strip() or None, case, metric, code, *levels, int(count), number))
+            raise self.fail(line, f"value {text.strip()[:40]!r} is not a number")
+        if not math.isfinite(number) and text.strip().lstrip("+-").lower() not in ("nan", "infinity", "inf"):
+            raise self.fail(line, out_of_range(text.strip()))
+        problem = impossible(metric, number)
+        if problem:
+            raise self.fail(line, problem)
+        return number
 
     def _case(self, benchmark: str, params: str, line: int) -> BenchmarkCase:
         if not benchmark.strip():
@@ -147,6 +158,8 @@ class _RowParser:
 
 
 def _is_int(text: str) -> bool:
+    if len(text.strip()) > 18:  # beyond every limit below; int() refuses 4,300 digits
+        return False
     try:
         int(text)
     except ValueError:

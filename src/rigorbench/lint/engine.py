@@ -6,6 +6,11 @@ visited in sorted order and findings sorted by (path, line, column, rule). Each 
 is kept together with its fix edits in :class:`FilePlan` objects (not part of equality or
 repr of :class:`LintResult`) so that :func:`rigorbench.lint.fix.fix_findings` does not
 need to lint again.
+
+Files that cannot be read are skipped, each with one line in ``LintResult.skipped``, and
+the rest is linted: a dangling symbolic link, a symbolic link loop, a file without read
+permission, a FIFO or device named ``*.java``, a directory that cannot be listed. Only a
+PATH argument that does not exist at all is an error.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from rigorbench.errors import InputError, UserError
+from rigorbench.files import read_input
 from rigorbench.lint.base import Issue
 from rigorbench.lint.context import file_context
 from rigorbench.lint.index import FileInfo, build_index, index_file
@@ -39,26 +44,36 @@ class FilePlan:
 class LintResult:
     """Findings sorted by (path, line, column, rule); ``files`` Java files parsed;
     ``benchmarks`` ``@Benchmark`` methods seen; ``warnings`` one line each (syntax errors,
-    undecodable files). ``plans`` carries the fix edits for ``fix_findings``."""
+    undecodable files). ``skipped`` one line per file or directory that could not be read.
+    ``plans`` carries the fix edits for ``fix_findings``."""
 
     findings: tuple[Finding, ...]
     files: int
     benchmarks: int
     warnings: tuple[str, ...] = ()
     plans: tuple[FilePlan, ...] = field(default=(), repr=False, compare=False)
+    skipped: tuple[str, ...] = ()
 
 
-def discover(paths: Sequence[str | os.PathLike]) -> list[str]:
-    """Java files under ``paths``, sorted, each spelled as reached from the argument."""
+def discover(paths: Sequence[str | os.PathLike], skipped: list[str] | None = None) -> list[str]:
+    """Java files under ``paths``, sorted, each spelled as reached from the argument.
+
+    A directory that cannot be listed is added to ``skipped``; symbolic links to
+    directories are not followed (no loops)."""
     found: set[str] = set()
+
+    def unlisted(error: OSError) -> None:
+        if skipped is not None:
+            skipped.append(f"{error.filename}: cannot list directory: {error.strerror}; skipped")
+
     for given in paths:
         text = os.fspath(given)
-        if not os.path.exists(text):
+        if not os.path.lexists(text):
             raise InputError(text, None, "no such file or directory")
-        if os.path.isfile(text):
-            found.add(text)
+        if not os.path.isdir(text):
+            found.add(text)  # read_input says what is wrong with it, if anything
             continue
-        for root, dirs, files in os.walk(text):
+        for root, dirs, files in os.walk(text, onerror=unlisted):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
             found.update(os.path.join(root, f) for f in files if f.endswith(".java"))
     return sorted(found)
@@ -74,10 +89,14 @@ def _selected(rules: Iterable[str] | None) -> list[str]:
     return [r for r in RULES if r in chosen]
 
 
-def _parse_all(files: list[str]) -> tuple[list[FileInfo], list[str]]:
+def _parse_all(files: list[str], skipped: list[str]) -> tuple[list[FileInfo], list[str]]:
     infos, warnings = [], []
     for path in files:
-        data = Path(path).read_bytes()
+        try:
+            data = read_input(path, what="Java source file", gunzip=False)
+        except InputError as error:
+            skipped.append(f"{error}; skipped")
+            continue
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
@@ -96,7 +115,8 @@ def lint_paths(paths: Sequence[str | os.PathLike], *,
                rules: Iterable[str] | None = None) -> LintResult:
     """Lint every Java file under ``paths`` with the selected rules (default: all)."""
     selected = _selected(rules)
-    infos, warnings = _parse_all(discover(paths))
+    skipped: list[str] = []
+    infos, warnings = _parse_all(discover(paths, skipped), skipped)
     index = build_index(infos)
     issues: dict[tuple, Issue] = {}
     benchmarks = 0
@@ -115,4 +135,4 @@ def lint_paths(paths: Sequence[str | os.PathLike], *,
         by_path.setdefault(issue.finding.path, []).append(issue)
     plans = [FilePlan(path, data[path], tuple(found)) for path, found in by_path.items()]
     return LintResult(tuple(i.finding for i in ordered), len(infos), benchmarks,
-                      tuple(warnings), tuple(plans))
+                      tuple(warnings), tuple(plans), tuple(skipped))
