@@ -2,15 +2,24 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
-STAMP   = $(VENV)/.installed
+# Two stamps: the demo needs only rigorbench and its runtime dependencies; the tests add their
+# tools (pytest, hypothesis, Playwright, build). `make test` after `make demo` adds the extras.
+STAMP      = $(VENV)/.installed
+TEST_STAMP = $(VENV)/.installed-test
 
-.PHONY: demo test bench clean testdata chromium gradle golden
+.PHONY: demo test bench clean testdata chromium gradle golden venv
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
 
 venv: $(STAMP)
 
@@ -46,7 +55,7 @@ chromium:
 gradle:
 	$(call apt_install,gradle,the Gradle end-to-end test)
 
-test: $(STAMP) $(SARIF_TOOL) chromium gradle
+test: $(TEST_STAMP) $(SARIF_TOOL) chromium gradle
 	$(BIN)/python -m pytest -q
 
 # The main job on the bundled example: build both versions, run them as randomized
@@ -66,7 +75,7 @@ testdata: $(STAMP)
 
 # Rewrite the golden outputs of compare, analyze and power (tests/cli/golden) and of the
 # format readers (tests/formats/golden) from the current code; review them with git diff.
-golden: $(STAMP)
+golden: $(TEST_STAMP)
 	RIGORBENCH_REGEN=1 $(BIN)/python -m pytest -q tests/cli/test_golden_output.py tests/formats/test_golden.py
 
 clean:

@@ -91,3 +91,26 @@ def test_the_python_example_runs_and_prints_the_verdicts(monkeypatch, capsys):
     assert "PrimeCountBenchmark.countPrimes faster +44.0% [1.346, 1.562]" in printed
     assert "CsvParseBenchmark.sumCsv inconclusive" in printed
     assert "### throughput \\[ops/ms\\]" in printed
+
+
+GLOSSARY_TERMS = ("RCIW", "MDS", "Instance", "Trial", "Fork", "Iteration", "RMIT", "Cliff's d", "A/A test",
+                  "Steady state", "Verdicts", "Threshold")
+
+
+def test_the_glossary_defines_the_terms_of_the_output_and_the_readme_links_it():
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    defined = re.findall(r"^\*\*([^*]+)\.\*\*", glossary, re.M)
+    for term in GLOSSARY_TERMS:
+        assert any(d.startswith(term) for d in defined), term
+    for verdict in ("slower", "faster", "unchanged", "inconclusive"):
+        assert f"`{verdict}`" in glossary
+    assert "(docs/glossary.md)" in README
+    for target, anchor in re.findall(r"\]\((\.\./[^)#]+)#?([^)]*)\)", glossary):
+        text = (ROOT / "docs" / target).read_text(encoding="utf-8")
+        assert not anchor or f"## {anchor.replace('-', ' ')}".lower() in text.lower(), (target, anchor)
+
+
+def test_the_install_section_names_the_wheel_of_this_version():
+    version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    wheels = set(re.findall(r"dist/(rigorbench-[^ ]+\.whl)", _section("Set up")))
+    assert wheels == {f"rigorbench-{version}-py3-none-any.whl"}

@@ -43,7 +43,7 @@ class Page(HTMLParser):
             if attrs.get(name):
                 (self.links if attrs[name].startswith("#") else self.urls).append(attrs[name])
         if tag == "section":
-            self._section = attrs.get("id")
+            self._section = attrs.get("id") if attrs.get("class") == "case" else None
         if tag == "details" and self._section:
             self.sections.append((self._section, "open" in attrs))
         if tag == "h3":
@@ -53,6 +53,8 @@ class Page(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "h3":
             self._in_h3 = False
+        if tag == "section":
+            self._section = None
 
     def handle_data(self, data):
         if self._in_h3:
@@ -180,3 +182,22 @@ def test_figures_drawn_in_a_process_pool_or_here_are_the_same(tmp_path, monkeypa
     monkeypatch.setattr(plots, "ProcessPoolExecutor", no_semaphores)   # as in sandboxes without /dev/shm
     here = list(plots.all_case_figures(report.cases, report.settings))
     assert here == pooled == [plots.case_figures(case, report.settings) for case in report.cases]
+
+
+def test_benchmarks_come_before_the_environment_whose_differences_come_first(tmp_path):
+    base = load_dataset([JMH / "v1-trial1.json"], "v1")
+    head = load_dataset([JMH / "v2-trial1.json"], "v2")
+    same = {f"fact{i:02d}": "same" for i in range(30)}
+    base = type(base)(base.label, base.series, base.sources, ({**same, "jvm": "17.0.1", "governor": "<performance>"},), base.warnings)
+    head = type(head)(head.label, head.series, head.sources, ({**same, "jvm": "21.0.2", "governor": "<performance>"},), head.warnings)
+    text = render_html(build_page([base, head], Settings(resamples=200)))
+    assert text.index('<section class="case"') < text.index('id="environment"')
+    nav = re.search(r"<nav>(.*?)</nav>", text).group(1)
+    assert nav.index("#benchmarks") < nav.index("#environment")
+    environment = text[text.index('id="environment"'):]
+    shown, collapsed = environment.split('<details class="env">', 1)
+    assert "1 of 32 facts differ" in shown
+    assert re.search(r"<th>jvm</th><td[^>]*>17\.0\.1</td><td[^>]*>21\.0\.2</td>", shown)
+    assert "fact00" not in shown and "governor" not in shown
+    assert "31 facts the same throughout" in collapsed and "fact29" in collapsed
+    assert "&lt;performance&gt;" in collapsed and "<performance>" not in text

@@ -65,6 +65,19 @@ class VersionView:
     events_recorded: tuple[str, ...]  # which of GC_EVENT / JIT_EVENT the data has
 
 
+@dataclass(frozen=True)
+class AxisRange:
+    """The value axis of a case's iteration series: the measurement phase, padded.
+
+    Warmup spikes (the first iterations of a JVM can be 10x slower) would otherwise set the
+    scale and flatten the steady state into a line; warmup stays drawn, but the iterations
+    beyond this range are clipped at the axis and counted per version (``clipped``)."""
+
+    low: float
+    high: float
+    clipped: tuple[int, ...]        # warmup iterations beyond [low, high], one count per version
+
+
 @dataclass(frozen=True, eq=False)
 class CasePage:
     case: BenchmarkCase
@@ -72,6 +85,7 @@ class CasePage:
     anchor: str                     # the HTML id of the case's section
     versions: tuple[VersionView, ...]
     comparison: Comparison | None
+    iteration_range: AxisRange | None = None   # None: no finite measurement value to scale to
 
     @property
     def worst_severity(self) -> str | None:
@@ -130,6 +144,10 @@ class ReportPage:
     def compares(self) -> bool:
         return self.comparison is not None
 
+    @property
+    def environment_rows(self) -> tuple[EnvironmentRow, ...]:
+        return environment_rows(self.environments)
+
 
 Progress = Callable[[int, int], None]
 
@@ -161,7 +179,8 @@ def build_page(
     for number, (case, metric) in enumerate(keys):
         views = [view for dataset in datasets if (view := _version_view(dataset, case, metric, settings)) is not None]
         if len(views) == len(datasets):
-            cases.append(CasePage(case, metric, f"b{number + 1}", tuple(views), by_key.get((case, metric))))
+            cases.append(CasePage(case, metric, f"b{number + 1}", tuple(views), by_key.get((case, metric)),
+                                  iteration_range(views)))
         if progress is not None:
             progress(number + 1, len(keys))
     scaling = scaling_groups(cases)     # in the data's order, before regressions go first
@@ -228,6 +247,55 @@ def _traces(table: SampleTable, analysis: BenchmarkAnalysis, events: Mapping[str
             found.get(GC_EVENT, np.array([], dtype=int)), found.get(JIT_EVENT, np.array([], dtype=int)),
         ))
     return tuple(traces)
+
+
+# Room above and below the measured values, as a share of their spread.
+_AXIS_PADDING = 0.08
+
+
+def iteration_range(views: Sequence[VersionView]) -> AxisRange | None:
+    """The measurement phase's range over every fork of every version (the panels share
+    one scale), padded, and how many warmup iterations of each version fall outside it."""
+    measured = np.concatenate([f.values[f.warmup:] for v in views for f in v.forks] or [np.array([])])
+    measured = measured[np.isfinite(measured)]
+    if not len(measured):
+        return None
+    low, high = float(measured.min()), float(measured.max())
+    pad = (high - low) * _AXIS_PADDING or abs(high) * _AXIS_PADDING or 1.0
+    bottom = low - pad if low - pad >= 0 or low < 0 else 0.0   # scores >= 0 keep a floor of 0
+    top = high + pad
+    clipped = []
+    for view in views:
+        warmup = np.concatenate([f.values[:f.warmup] for f in view.forks] or [np.array([])])
+        warmup = warmup[np.isfinite(warmup)]
+        clipped.append(int(np.count_nonzero((warmup < bottom) | (warmup > top))))
+    return AxisRange(bottom, top, tuple(clipped))
+
+
+@dataclass(frozen=True)
+class EnvironmentRow:
+    """One recorded fact (JVM version, governor, ...) and its values per version."""
+
+    fact: str
+    values: tuple[str, ...]         # per version: its distinct values over the trials, joined
+    differs: bool                   # between the versions, or between one version's trials
+
+
+def environment_rows(environments: Mapping[str, Sequence[Mapping[str, str]]]) -> tuple[EnvironmentRow, ...]:
+    """The environment table: facts that differ first, then the rest, each group by name."""
+    seen: dict[str, dict[str, list[str]]] = {}
+    for label, envs in environments.items():
+        for env in envs:
+            for key, value in env.items():
+                values = seen.setdefault(key, {}).setdefault(label, [])
+                if value not in values:
+                    values.append(value)
+    rows = []
+    for key, by_label in seen.items():
+        cells = tuple(", ".join(by_label.get(label, [])) for label in environments)
+        differs = len(set(cells)) > 1 or any(len(v) > 1 for v in by_label.values())
+        rows.append(EnvironmentRow(key, cells, differs))
+    return tuple(sorted(rows, key=lambda r: (not r.differs, r.fact)))
 
 
 def _event_keys(table: SampleTable) -> set[tuple]:

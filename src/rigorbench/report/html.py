@@ -1,8 +1,9 @@
 """The self-contained HTML report: one file, no network access needed to view it.
 
 Layout: a summary (verdict counts and the sortable table that links to every benchmark,
-regressions first), the scaling plots, lint findings, the environment and settings, then one
-section per benchmark case with its figures (``report.plots``) and diagnostics in words.
+regressions first), the scaling plots, lint findings, one section per benchmark case with its
+figures (``report.plots``) and diagnostics in words, then the settings and the environment:
+the recorded facts that differ between versions or trials first, the rest collapsed.
 
 Every piece of text that comes from the data (benchmark names, parameters, labels,
 environment values, file names, lint messages) goes through :func:`html.escape`; the only
@@ -108,7 +109,6 @@ def render_html(report: ReportPage, *, progress: Callable[[int, int], None] | No
         _summary(report),
         _scaling(report),
         _lint(report),
-        _environment(report),
         '<h2 id="benchmarks">Benchmarks</h2>',
     ]
     figures = plots.all_case_figures(report.cases, report.settings)
@@ -116,6 +116,7 @@ def render_html(report: ReportPage, *, progress: Callable[[int, int], None] | No
         parts.append(_case_section(case, svgs, open_=number < OPEN_SECTIONS))
         if progress is not None:
             progress(number + 1, len(report.cases))
+    parts.append(_environment(report))   # after the benchmarks: context, not the news
     parts.append(f"<script>{_SCRIPT}</script></body></html>\n")
     return "\n".join(p for p in parts if p)
 
@@ -132,7 +133,7 @@ def _navigation(report: ReportPage) -> str:
         links.append(("scaling", "Scaling"))
     if report.lint:
         links.append(("lint", "Lint"))
-    links += [("environment", "Environment and settings"), ("benchmarks", "Benchmarks")]
+    links += [("benchmarks", "Benchmarks"), ("environment", "Environment and settings")]
     return "<nav>" + "".join(f'<a href="#{a}">{_e(t)}</a>' for a, t in links) + "</nav>"
 
 
@@ -296,10 +297,7 @@ def _environment(report: ReportPage) -> str:
     for label, sources in report.sources.items():
         rows.append((f"inputs of {label}", ", ".join(sources)))
     out.append("<table>" + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows) + "</table>")
-    table = _environment_table(report.environments)
-    if table:
-        out.append('<p class="muted">Recorded per trial (the installation protocol); values that differ between '
-                   "the versions are marked.</p>" + table)
+    out.append(_environment_tables(report))
     return "\n".join(out)
 
 
@@ -308,25 +306,27 @@ def _analysis_settings(report: ReportPage) -> str:
     return f"{s.confidence:.0%} CIs from {s.resamples} hierarchical bootstrap resamples (seed {s.seed})"
 
 
-def _environment_table(environments: Mapping[str, Iterable[Mapping[str, str]]]) -> str:
-    labels = list(environments)
-    values: dict[str, dict[str, list[str]]] = {}
-    for label in labels:
-        for env in environments[label]:
-            for key, value in env.items():
-                seen = values.setdefault(key, {}).setdefault(label, [])
-                if value not in seen:
-                    seen.append(value)
-    if not values:
+def _environment_tables(report: ReportPage) -> str:
+    """The facts recorded per trial (the installation protocol): those that differ between
+    the versions or between trials in a table, the others collapsed below it."""
+    rows = report.environment_rows
+    if not rows:
         return ""
-    head = "<tr><th>fact</th>" + "".join(f"<th>{_e(label)}</th>" for label in labels) + "</tr>"
-    rows = []
-    for key in sorted(values):
-        cells = [", ".join(values[key].get(label, [])) for label in labels]
-        differs = len(set(cells)) > 1
-        mark = ' class="sev-warning"' if differs else ""
-        rows.append(f"<tr><th{mark}>{_e(key)}</th>" + "".join(f'<td class="mono">{_e(c)}</td>' for c in cells) + "</tr>")
-    return f"<table>{head}{''.join(rows)}</table>"
+    head = "<tr><th>fact</th>" + "".join(f"<th>{_e(label)}</th>" for label in report.environments) + "</tr>"
+
+    def table(selected) -> str:
+        body = "".join(f"<tr><th>{_e(r.fact)}</th>" + "".join(f'<td class="mono">{_e(v)}</td>' for v in r.values) + "</tr>"
+                       for r in selected)
+        return f"<table>{head}{body}</table>"
+
+    differing = [r for r in rows if r.differs]
+    same = [r for r in rows if not r.differs]
+    where = "between the versions or between trials" if report.compares else "between trials"
+    out = [f'<h4 id="environment-differences">Recorded per trial: {len(differing)} of {len(rows)} facts differ {where}</h4>']
+    out.append(table(differing) if differing else '<p class="muted">None: the machine and JVM were the same throughout.</p>')
+    if same:
+        out.append(f'<details class="env"><summary>{len(same)} facts the same throughout</summary>{table(same)}</details>')
+    return "\n".join(out)
 
 
 # --- one benchmark case ---------------------------------------------------------------------

@@ -109,10 +109,18 @@ def iteration_series(case: CasePage, prefix: str) -> str:
         fig = _figure(7.4, 0.85 + 1.75 * len(views), bottom=0.45, top=0.55, hspace=0.35)
         axes = fig.subplots(len(views), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
         _compact(axes[0].yaxis)
+        limits = case.iteration_range
         for position, (ax, view) in enumerate(zip(axes, views)):
             _draw_forks(ax, view, _color(position))
             ax.set_ylabel(case.metric.unit)
-            ax.set_title(f"{view.label}: {len(view.forks)} fork(s)", loc="left")
+            title = f"{view.label}: {len(view.forks)} fork(s)"
+            if limits is not None:
+                _mark_clipped(ax, view, limits.low, limits.high, _color(position))
+                if limits.clipped[position]:
+                    title += f"; {limits.clipped[position]} warmup iteration(s) beyond the scale, clipped at the axis (\u25b2\u25bc)"
+            ax.set_title(title, loc="left")
+        if limits is not None:
+            axes[0].set_ylim(limits.low, limits.high)   # the measurement phase sets the scale
         axes[-1].set_xlabel("iteration within fork (warmup included)")
         axes[-1].xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
         handles = [Line2D([], [], color=_color(0), lw=1, label="one line per fork")]
@@ -157,6 +165,15 @@ def _draw_forks(ax, view: VersionView, color: str) -> None:
         x = np.repeat(index, 3).astype(float)
         y = np.column_stack([np.full(len(index), where), where + sign * length, np.full(len(index), np.nan)]).ravel()
         ax.plot(x, y, color=color, lw=1.1, alpha=0.8, transform=ax.get_xaxis_transform(), clip_on=False)
+
+
+def _mark_clipped(ax, view: VersionView, low: float, high: float, color: str) -> None:
+    """A triangle on the axis edge at each warmup iteration whose value is beyond it."""
+    for edge, marker, beyond in ((high, "^", np.greater), (low, "v", np.less)):
+        index = [np.flatnonzero(beyond(f.values[:f.warmup], edge)) for f in view.forks]
+        index = np.unique(np.concatenate(index)) if index else np.array([], dtype=int)
+        if len(index):
+            ax.plot(index, np.full(len(index), edge), ls="", marker=marker, ms=5, color=color, clip_on=False, zorder=5)
 
 
 def distributions(case: CasePage, prefix: str) -> str:
