@@ -112,3 +112,14 @@ def test_every_input_format_reports(name, cases, tmp_path):
     text = path.read_text()
     assert text.count('<section class="case"') == cases
     assert text.count('data-kind="iterations"') == cases
+
+
+def test_what_does_not_match_or_failed_is_said_first_in_the_page(tmp_path):
+    sample = JMH / "v1-sample.json"
+    code, _, err = report(str(sample), str(OTHER), "--html", str(tmp_path / "r.html"), "--resamples", "500")
+    assert code == 2 and "benchmark modes differ" in err and "--allow-mismatch" in err
+    path = tmp_path / "allowed.html"
+    code, _, _ = report(str(sample), str(OTHER), "--html", str(path), "--resamples", "500", "--allow-mismatch")
+    text = path.read_text()
+    alert = text.index("NOT COMPARABLE, compared anyway (--allow-mismatch): dev.rigorbench.demo.CsvParseBenchmark.sumCsv")
+    assert code == 0 and alert < text.index('<table') and "only in contender (not compared)" in text

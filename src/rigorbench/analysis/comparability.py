@@ -18,7 +18,7 @@ what it varied on purpose (a JDK per version) is what the user asked to compare.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
 from rigorbench.analysis.units import unit_factor
@@ -177,6 +177,13 @@ def to_baseline_units(
         key = (case, target) if factor is not None else (case, metric)
         converted[key] = _scaled(table, factor)
     return converted, mismatches
+
+
+def in_baseline_terms(baseline, contender):
+    """The contender's dataset with its series as :func:`to_baseline_units` gives them (for
+    the report, which draws both versions of a benchmark on one axis)."""
+    series, _ = to_baseline_units(baseline.series, contender.series)
+    return replace(contender, series=series)
 
 
 def _primary_by_case(series: Iterable[SeriesKey]) -> dict[BenchmarkCase, Metric]:

@@ -20,6 +20,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from rigorbench.analysis.comparability import in_baseline_terms
 from rigorbench.analysis.analyze import BenchmarkAnalysis, analyze_series, case_inputs, observations
 from rigorbench.analysis.compare import Comparison, ComparisonResult, compare_datasets
 from rigorbench.analysis.dataset import Dataset
@@ -173,6 +174,8 @@ def build_page(
         comparison = None   # made for one other metric (--metric alloc): the report needs the primary one
     if comparison is None and len(datasets) == 2:
         comparison = compare_datasets(datasets[0], datasets[1], settings)
+    if len(datasets) == 2:
+        datasets = [datasets[0], in_baseline_terms(*datasets)]   # units (and, if allowed, modes) as compared
     by_key = {(c.case, c.metric): c for c in comparison.comparisons if settings.wants_metric(c.metric)} if comparison else {}
     keys = list(by_key) if comparison else [k for k in datasets[0].series if settings.wants_metric(k[1])]
     cases = []

@@ -82,8 +82,12 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
         "or failed (change), or is on one side only (missing); several separated by commas "
         "(regression,missing); default: never",
     )
-    output.add_argument("--allow-mismatch", action="store_true", help="compare sides that do not measure the same thing (another benchmark mode, parameters or run settings), with a warning in every output; by default that is refused")
+    add_mismatch_argument(output)
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+
+
+def add_mismatch_argument(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--allow-mismatch", action="store_true", help="compare sides that do not measure the same thing (another benchmark mode, parameters or run settings), with a warning in every output; by default that is refused")
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import IO, Mapping
 
-from rigorbench.cli.common import add_side_arguments, add_statistics_arguments, run_facts, settings_from, write_output
+from rigorbench.cli.common import add_mismatch_argument, add_side_arguments, add_statistics_arguments, run_facts, settings_from, write_output
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.errors import UserError
 
@@ -54,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
     inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: report this one version")
     inputs.add_argument("--lint", action="append", metavar="PATH", help="lint these benchmark sources and show the findings (repeatable)")
+    add_mismatch_argument(inputs)
     add_statistics_arguments(parser, metric=False)
     output = parser.add_argument_group("output")
     output.add_argument("--html", metavar="FILE", help="write the HTML report to FILE")

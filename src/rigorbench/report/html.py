@@ -25,7 +25,9 @@ from rigorbench.model import SEVERITIES, Severity
 from rigorbench.report import plots
 from rigorbench.report.analyze import summary_text
 from rigorbench.report.lint import summary_line
-from rigorbench.report.table import change_cell, format_number, format_p, comparison_settings_line, short_names, side_cell
+from rigorbench.report.table import (
+    alert_lines, change_cell, comparison_settings_line, format_number, format_p, short_names, side_cell, verdict_cell,
+)
 
 # Above this many cases, only the first ones (regressions first) start expanded.
 OPEN_SECTIONS = 25
@@ -142,6 +144,10 @@ def _navigation(report: ReportPage) -> str:
 
 def _summary(report: ReportPage) -> str:
     out = ['<h2 id="summary">Summary</h2>']
+    if report.comparison is not None:
+        # Before anything else: what was compared although it does not match, what failed,
+        # and what only one side has (the same lines the text output starts with).
+        out.extend(f'<p class="sev-error alert">{_e(line)}</p>' for line in alert_lines(report.comparison))
     if report.compares:
         out.append(f'<p class="counts">{_counts(report)}</p>')
         out.append(f'<p class="muted">{_e(comparison_settings_line(report.comparison))}</p>')
@@ -149,11 +155,6 @@ def _summary(report: ReportPage) -> str:
         out.append(f'<p class="counts">{_severity_counts(report)}</p>')
     for warning in report.warnings:
         out.append(f'<p class="sev-warning">{_e(warning)}</p>')
-    if report.comparison is not None:
-        for title, keys in (("only in the baseline", report.comparison.only_in_baseline), ("only in the contender", report.comparison.only_in_contender)):
-            if keys:
-                listed = ", ".join(dict.fromkeys(case.display_name for case, _ in keys))   # once, not per metric
-                out.append(f'<p class="muted">Not compared, {title}: {_e(listed)}</p>')
     if not report.cases:
         out.append("<p>No benchmark case has measurements on every side.</p>")
         return "\n".join(out)
@@ -212,7 +213,7 @@ def _overview_compare(report: ReportPage) -> str:
             f'<td class="num" data-sort="{_sort_value(c.change_pct)}">{_e(change_cell(c))}</td>'
             f'<td class="num" data-sort="{_sort_value(c.p_value)}">{_e(format_p(c.p_value))}</td>'
             f'<td class="num" data-sort="{_sort_value(c.cliffs_delta)}">{c.cliffs_delta:+.2f} {_e(c.effect_size)}</td>'
-            f'<td class="verdict-cell" data-sort="{rank:06d}"><span class="verdict v-{c.verdict.value}">{c.verdict.value}</span></td>'
+            f'<td class="verdict-cell" data-sort="{rank:06d}"><span class="verdict v-{c.verdict.value}">{_e(verdict_cell(c))}</span></td>'
             f"{_worst(case)}</tr>"
         )
     head = (
@@ -336,7 +337,7 @@ def _case_section(case: CasePage, svgs: list[tuple[str, str]], *, open_: bool) -
     c = case.comparison
     head = f"<h3>{_e(case.case.display_name)}</h3> <span class=\"muted\">{_e(case.metric.name)} [{_e(case.metric.unit)}]</span>"
     if c is not None:
-        head += f' <span class="verdict v-{c.verdict.value}">{c.verdict.value}</span> <span class="mono">{_e(change_cell(c))}</span>'
+        head += f' <span class="verdict v-{c.verdict.value}">{_e(verdict_cell(c))}</span> <span class="mono">{_e(change_cell(c))}</span>'
     figures = "".join(
         f'<figure class="{"wide" if kind == "iterations" else ""}" data-kind="{kind}">{svg}</figure>'
         for kind, svg in svgs
