@@ -172,6 +172,17 @@ def stored_version(conn: sqlite3.Connection, path: str, *, create: bool) -> int 
     return version
 
 
+def check_readable(version: int | None, path: str) -> None:
+    """A store opened read-only must already have the current schema: it cannot be migrated."""
+    if version is None:
+        raise UserError(f"{path}: no results store here (nothing has been stored yet)")
+    if version < schema_version():
+        raise UserError(
+            f"{path}: this results store has an older schema ({version}, this rigorbench reads "
+            f"{schema_version()}); a command that writes to it (ab, run) migrates it first"
+        )
+
+
 def prepare(conn: sqlite3.Connection, path: str, tool_version: str, *, create: bool) -> None:
     """Check that ``conn`` is a rigorbench store and bring it to :func:`schema_version`.
 

@@ -1,0 +1,73 @@
+"""What a damaged results store looks like to the user: one line that names the store, says
+what is wrong and which command helps.
+
+A read that fails is diagnosed, not crashed on: SQLite's own check (``PRAGMA quick_check``)
+tells a damaged file from a damaged row, and a row whose JSON or number cannot be read names
+the run it belongs to, so that ``rigorbench store recover`` can save every other run.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from rigorbench.errors import UserError
+
+
+class DamagedRow(Exception):
+    """A stored value that cannot be read; ``where`` names its run (and column)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(where)
+        self.where = where
+
+
+class StoreDamaged(UserError):
+    """The store cannot be read; the message names it and the commands that help."""
+
+    def __init__(self, path: str, what: str) -> None:
+        self.path = path
+        self.what = what = " ".join(str(what).split())  # one line, whatever SQLite said
+        super().__init__(
+            f"{path}: damaged ({what}); run `rigorbench store check {path}` / "
+            f"`rigorbench store recover {path} NEW`"
+        )
+
+
+def parse_json(text, kind: type, where: str):
+    """``text`` as JSON of type ``kind`` (dict or list); DamagedRow when it is not."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as error:
+        raise DamagedRow(f"{where} is not valid JSON: {error}") from None
+    if not isinstance(value, kind):
+        raise DamagedRow(f"{where} is JSON but not a {'list' if kind is list else 'JSON object'}")
+    return value
+
+
+def quick_check(conn: sqlite3.Connection, *, full: bool = False, limit: int = 20) -> list[str]:
+    """SQLite's own problems with the file (empty when sound); ``full`` runs integrity_check."""
+    pragma = "integrity_check" if full else "quick_check"
+    try:
+        lines = [row[0] for row in conn.execute(f"PRAGMA {pragma}({int(limit)})")]
+    except sqlite3.DatabaseError as error:
+        return [str(error)]
+    if lines == ["ok"]:
+        return []
+    return [" ".join(str(part) for part in line.split()) for entry in lines for line in str(entry).splitlines() if line.strip()]
+
+
+def diagnose(path: str, conn: sqlite3.Connection, error: Exception) -> StoreDamaged:
+    """The one-line diagnosis of a failed read: SQLite's check first, then the error."""
+    if isinstance(error, DamagedRow):
+        return StoreDamaged(path, error.where)
+    problems = quick_check(conn)
+    if problems and problems[0] != str(error):
+        return StoreDamaged(path, f"{error}: {problems[0]}")
+    return StoreDamaged(path, str(error))
+
+
+def is_not_a_database(error: sqlite3.Error) -> bool:
+    """SQLite says the file is not a database at all (rather than a damaged one)."""
+    name = getattr(error, "sqlite_errorname", "")
+    return name == "SQLITE_NOTADB" or "file is not a database" in str(error)

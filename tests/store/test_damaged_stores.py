@@ -1,0 +1,158 @@
+"""Damaged and unusual store files: every command that reads one says what is wrong in one
+line (exit 2), never a traceback, never silence.
+
+Each store is a real one made by the code (storedata), then damaged the way a disk, a bad
+copy or a hand edit would: a page overwritten, a table dropped, a column edited."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sqlite3
+
+import pytest
+from storedata import new_run, record, schedule
+
+from rigorbench.cli import main
+from rigorbench.store import ResultStore
+
+DAMAGED_HINT = "run `rigorbench store check"
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory):
+    """A sound store with one full run (6 trials), made once and copied by each test."""
+    path = tmp_path_factory.mktemp("pristine") / "results.db"
+    with ResultStore.open(path) as store:
+        run_id = new_run(store)
+        for execution in schedule():
+            record(store, run_id, execution)
+        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+@pytest.fixture
+def copy(pristine, tmp_path):
+    path = tmp_path / "results.db"
+    shutil.copyfile(pristine, path)
+    return path
+
+
+def edit(path, *statements) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        for statement in statements:
+            conn.execute(statement)
+    finally:
+        conn.close()
+
+
+def corrupt_pages(path) -> None:
+    """Overwrite the middle of the file (b-tree pages of the samples) with junk."""
+    size = os.path.getsize(path)
+    with open(path, "r+b") as handle:
+        handle.seek(size // 2)
+        handle.write(b"\xde\xad\xbe\xef" * 2048)
+
+
+READERS = {
+    "runs": lambda db, out: ["runs", "--store", db],
+    "compare": lambda db, out: ["compare", "--store", db, "--baseline", "base", "--contender", "contender", "--resamples", "200"],
+    "analyze": lambda db, out: ["analyze", "--store", db, "--version", "base", "--resamples", "200"],
+    "report": lambda db, out: ["report", "--store", db, "--resamples", "200", "--html", str(out / "r.html")],
+    "export": lambda db, out: ["export", "--store", db, "--format", "jmh-json", "--output-dir", str(out / "export")],
+}
+
+
+def run_cli(argv) -> tuple[int, str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = main(argv, stdout, stderr)
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
+def one_error_line(stderr: str) -> str:
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("rigorbench: error: "), stderr
+    return lines[0]
+
+
+DAMAGES = {
+    "corrupted-page": (corrupt_pages, "damaged ("),
+    "dropped-samples": (lambda p: edit(p, "DROP TABLE samples"), "damaged (no such table: samples"),
+    "dropped-runs": (lambda p: edit(p, "DROP TABLE executions"), "damaged (no such table: executions"),
+    "bad-settings-json": (lambda p: edit(p, "UPDATE runs SET settings = '{\"run\": '"), "damaged (run 1: its settings is not valid JSON"),
+    "bad-environment-json": (
+        lambda p: edit(p, "UPDATE executions SET environment = 'not json' WHERE label = 'base' AND trial = 1"),
+        "damaged (run 1: trial 2 of version 'base': its environment is not valid JSON",
+    ),
+    "bad-params-json": (lambda p: edit(p, "UPDATE cases SET params = '[[\"size\"'"), "damaged (benchmark case 1: its params is not valid JSON"),
+    "text-as-value": (
+        lambda p: edit(p, "UPDATE samples SET value = 'fast' WHERE rowid = 3"),
+        "damaged (run 1: a sample of version 'base' cannot be read",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["runs", "compare", "analyze", "report", "export"])
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_a_damaged_store_is_one_line_and_exit_2(copy, tmp_path, command, damage):
+    spoil, expected = DAMAGES[damage]
+    spoil(copy)
+    code, _, stderr = run_cli(READERS[command](str(copy), tmp_path))
+    unread = {"runs": ("dropped-samples", "bad-environment-json", "bad-params-json", "text-as-value")}
+    if damage in unread.get(command, ()) or (damage == "bad-environment-json" and command == "export"):
+        # a column the command does not read: what it shows is sound (runs still checks the pages)
+        assert code == 0 and stderr == ""
+        return
+    assert code == 2, stderr
+    line = one_error_line(stderr)
+    assert f"{copy}: {expected}" in line
+    assert DAMAGED_HINT in line and "rigorbench store recover" in line
+
+
+def test_the_pristine_store_reads_cleanly_with_every_command(copy, tmp_path):
+    for command, argv in READERS.items():
+        code, _, stderr = run_cli(argv(str(copy), tmp_path))
+        assert code == 0, (command, stderr)
+
+
+@pytest.mark.parametrize("command", list(READERS))
+def test_a_zero_length_or_non_sqlite_file_is_one_line(tmp_path, command):
+    empty, text = tmp_path / "empty.db", tmp_path / "text.db"
+    empty.write_bytes(b"")
+    text.write_text("benchmark,score\n")
+    for path, expected in ((empty, "no results store here"), (text, "not a rigorbench results store")):
+        code, _, stderr = run_cli(READERS[command](str(path), tmp_path))
+        assert code == 2
+        assert expected in one_error_line(stderr)
+    assert empty.read_bytes() == b""
+
+
+@pytest.mark.parametrize("command", list(READERS))
+def test_a_newer_or_older_schema_is_named(copy, tmp_path, command):
+    edit(copy, "UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    code, _, stderr = run_cli(READERS[command](str(copy), tmp_path))
+    assert code == 2 and "written by a newer rigorbench (schema 7" in one_error_line(stderr)
+    edit(copy, "UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    code, _, stderr = run_cli(READERS[command](str(copy), tmp_path))
+    assert code == 2 and "older schema (0" in one_error_line(stderr)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
+@pytest.mark.parametrize("command", list(READERS))
+def test_a_fifo_as_store_is_refused_without_reading_it(tmp_path, command):
+    fifo = tmp_path / "results.db"
+    os.mkfifo(fifo)
+    code, _, stderr = run_cli(READERS[command](str(fifo), tmp_path))  # would block forever if opened
+    assert code == 2 and "is not a regular file" in one_error_line(stderr)
+
+
+def test_writing_to_a_damaged_store_is_refused_when_opened(copy):
+    corrupt_pages(copy)
+    before = copy.read_bytes()
+    with pytest.raises(Exception) as error:
+        ResultStore.open(copy, create=False)
+    assert "damaged (" in str(error.value) and DAMAGED_HINT in str(error.value)
+    assert copy.read_bytes() == before
