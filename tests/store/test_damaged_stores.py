@@ -156,3 +156,45 @@ def test_writing_to_a_damaged_store_is_refused_when_opened(copy):
         ResultStore.open(copy, create=False)
     assert "damaged (" in str(error.value) and DAMAGED_HINT in str(error.value)
     assert copy.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", list(READERS))
+def test_reading_commands_never_write_the_store(copy, tmp_path, command):
+    before = (copy.read_bytes(), copy.stat().st_mtime_ns)
+    code, _, stderr = run_cli(READERS[command](str(copy), tmp_path / "out"))
+    assert code == 0, stderr
+    assert (copy.read_bytes(), copy.stat().st_mtime_ns) == before
+    wal = copy.with_name(copy.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0  # SQLite's reader files at most, nothing written
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root ignores file permissions")
+@pytest.mark.parametrize("command", list(READERS))
+def test_a_read_only_store_and_folder_are_readable(copy, tmp_path, command):
+    folder = copy.parent
+    copy.chmod(0o444)
+    try:
+        code, _, stderr = run_cli(READERS[command](str(copy), tmp_path / "out"))
+        assert code == 0, stderr
+        folder.chmod(0o555)
+        out = tmp_path.parent / f"{tmp_path.name}-out"
+        code, _, stderr = run_cli(READERS[command](str(copy), out))
+        assert code == 0, stderr
+    finally:
+        folder.chmod(0o755)
+        copy.chmod(0o644)
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root ignores file permissions")
+def test_writing_to_a_read_only_store_says_so(copy):
+    copy.chmod(0o444)
+    try:
+        with pytest.raises(Exception, match="results store is read-only"):
+            ResultStore.open(copy, create=False)
+    finally:
+        copy.chmod(0o644)
+
+
+def test_a_store_opened_for_reading_refuses_to_write(copy):
+    with ResultStore.read(copy) as store, pytest.raises(Exception, match="opened read-only"):
+        record(store, 1, schedule()[0])

@@ -360,9 +360,13 @@ class ResultStore:
         with self._transaction(write=False) as conn:
             self._check_label(conn, run_id, label)
             rows = conn.execute(
-                "SELECT environment FROM executions WHERE run_id = ? AND label = ? ORDER BY position", (run_id, label)
+                "SELECT trial, environment FROM executions WHERE run_id = ? AND label = ? ORDER BY position",
+                (run_id, label),
             ).fetchall()
-            return [damage.parse_json(row[0], dict, f"run {run_id}: an environment of version {label!r}") for row in rows]
+            return [
+                damage.parse_json(text, dict, f"{_trial_name(run_id, trial, label)}: its environment")
+                for trial, text in rows
+            ]
 
     def _check_label(self, conn: sqlite3.Connection, run_id: int, label: str) -> None:
         labels = [v.label for v in self._run_info(conn, run_id).versions]
@@ -374,13 +378,17 @@ def _execution_record(
     run_id, trial, label, position, status, started, ended, seconds, environment, failures, tail, message, count
 ) -> ExecutionRecord:
     """An ExecutionRecord from a row of ``_EXECUTION_COLUMNS`` (DamagedRow when unreadable)."""
-    where = f"run {run_id}: trial {trial + 1 if isinstance(trial, int) else trial} of version {label!r}"
+    where = _trial_name(run_id, trial, label)
     return ExecutionRecord(
         trial=trial, label=label, position=position, status=status, started=started, ended=ended,
         harness_seconds=seconds, environment=damage.parse_json(environment, dict, f"{where}: its environment"),
         failures=tuple(damage.parse_json(failures, list, f"{where}: its failures")),
         output_tail=tail, message=message, samples=count,
     )
+
+
+def _trial_name(run_id: int, trial, label: str) -> str:
+    return f"run {run_id}: trial {trial + 1 if isinstance(trial, int) else trial} of version {label!r}"
 
 
 def _check_plan(versions: Sequence[VersionInfo], schedule: Sequence[Execution]) -> None:
