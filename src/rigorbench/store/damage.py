@@ -54,7 +54,8 @@ def quick_check(conn: sqlite3.Connection, *, full: bool = False, limit: int = 20
         return [str(error)]
     if lines == ["ok"]:
         return []
-    return [" ".join(str(part) for part in line.split()) for entry in lines for line in str(entry).splitlines() if line.strip()]
+    parts = (line.strip() for entry in lines for line in str(entry).splitlines())
+    return [" ".join(part.split()) for part in parts if part and not part.startswith("*** in database")]
 
 
 def diagnose(path: str, conn: sqlite3.Connection, error: Exception) -> StoreDamaged:

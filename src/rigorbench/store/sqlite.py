@@ -172,15 +172,19 @@ class ResultStore:
         versions: Sequence[VersionInfo],
         schedule: Sequence[Execution],
         tool_version: str,
+        run_id: int | None = None,
+        created: str | None = None,
     ) -> int:
-        """Store a new run (status ``running``, created now) with its versions and schedule."""
+        """Store a new run (status ``running``, created now) with its versions and schedule.
+
+        ``run_id`` and ``created`` keep a copied run's own (``store recover``)."""
         _check_plan(versions, schedule)
-        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        created = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._transaction() as conn:
             run_id = conn.execute(
-                "INSERT INTO runs (created, status, harness, project, run_order, seed, settings, tool_version) "
-                "VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
-                (created, harness, project, order, int(seed), json.dumps(dict(settings)), tool_version),
+                "INSERT INTO runs (id, created, status, harness, project, run_order, seed, settings, tool_version) "
+                "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)",
+                (run_id, created, harness, project, order, int(seed), json.dumps(dict(settings)), tool_version),
             ).lastrowid
             conn.executemany(
                 "INSERT INTO versions (run_id, position, label, source, git_commit, dirty) VALUES (?, ?, ?, ?, ?, ?)",
@@ -199,6 +203,11 @@ class ResultStore:
         """The run ``run_id``; UserError when there is none."""
         with self._transaction(write=False) as conn:
             return self._run_info(conn, run_id)
+
+    def run_ids(self) -> list[int]:
+        """The id of every run, oldest first."""
+        with self._transaction(write=False) as conn:
+            return [row[0] for row in conn.execute("SELECT id FROM runs ORDER BY id")]
 
     def latest_run(self, labels: Sequence[str] | None = None) -> RunInfo | None:
         """The newest run; with ``labels``, the newest run that has all those versions."""
