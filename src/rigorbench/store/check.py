@@ -19,7 +19,7 @@ from rigorbench.store import damage, opening, schema
 from rigorbench.store.api import ExecutionRecord, RunInfo, TrialRecord
 from rigorbench.store.sqlite import BUSY_TIMEOUT_S, ResultStore
 
-TABLES = ("runs", "versions", "schedule", "executions", "cases", "metrics", "samples")
+TABLES = schema.TABLES[1:]  # meta is checked with the schema version
 
 # (what is wrong, SQL counting it); each names the runs it concerns where it can.
 _ROW_CHECKS = (

@@ -19,6 +19,7 @@ from typing import Callable
 from rigorbench.errors import UserError
 
 APPLICATION = "rigorbench"
+TABLES = ("meta", "runs", "versions", "schedule", "executions", "cases", "metrics", "samples")
 
 # meta: what this file is. One row per key:
 #   application     always "rigorbench" (tells our store from any other SQLite file)
@@ -133,6 +134,12 @@ _SCHEMA_1 = (
     "CREATE INDEX samples_by_execution ON samples (execution_id, case_id, metric_id)",
     "CREATE INDEX executions_by_run ON executions (run_id, position)",
 )
+
+
+def missing_tables(conn: sqlite3.Connection) -> list[str]:
+    """The tables of the current schema that the store does not have (a table dropped by hand)."""
+    present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return [name for name in TABLES if name not in present]
 
 
 def _migrate_to_1(conn: sqlite3.Connection) -> None:

@@ -111,7 +111,7 @@ class ResultStore:
                 conn.execute("ROLLBACK")
         except sqlite3.DatabaseError as error:
             raise self._write_error(error) from None
-        problems = damage.quick_check(conn)
+        problems = damage.quick_check(conn) + [f"no table {name}" for name in schema.missing_tables(conn)]
         if problems:
             raise damage.StoreDamaged(self.path, problems[0])
 
