@@ -92,6 +92,11 @@ DAMAGES = {
         lambda p: edit(p, "UPDATE samples SET value = 'fast' WHERE rowid = 3"),
         "damaged (run 1: a sample of version 'base' cannot be read",
     ),
+    "text-as-wall-time": (lambda p: edit(p, "UPDATE runs SET wall_seconds = 'long'"), "damaged (run 1: its wall_seconds is 'long', not a number"),
+    "text-as-trial-seconds": (
+        lambda p: edit(p, "UPDATE executions SET harness_seconds = 'x' WHERE position = 4"),
+        "damaged (run 1: trial 3 of version 'base': its harness_seconds is 'x', not a number",
+    ),
 }
 
 
@@ -101,7 +106,10 @@ def test_a_damaged_store_is_one_line_and_exit_2(copy, tmp_path, command, damage)
     spoil, expected = DAMAGES[damage]
     spoil(copy)
     code, _, stderr = run_cli(READERS[command](str(copy), tmp_path))
-    unread = {"runs": ("dropped-samples", "bad-environment-json", "bad-params-json", "text-as-value")}
+    unread = {
+        "runs": ("dropped-samples", "bad-environment-json", "bad-params-json", "text-as-value", "text-as-trial-seconds"),
+        "export": ("text-as-trial-seconds",),
+    }
     if damage in unread.get(command, ()) or (damage == "bad-environment-json" and command == "export"):
         # a column the command does not read: what it shows is sound (runs still checks the pages)
         assert code == 0 and stderr == ""

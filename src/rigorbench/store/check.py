@@ -171,6 +171,10 @@ def _read_run(store: ResultStore, run_id: int):
     """Everything of one run, read before anything is written (a run is copied whole)."""
     info = store.run(run_id)
     executions = store.executions(run_id)
+    planned = {(e.trial, e.label) for e in info.schedule}
+    unplanned = [e for e in executions if (e.trial, e.label) not in planned]
+    if unplanned:
+        raise UserError(f"trial {unplanned[0].trial + 1} of version {unplanned[0].label!r} is not in the run's schedule")
     series = {v.label: store.load_series(run_id, v.label) for v in info.versions}
     return info, executions, series
 

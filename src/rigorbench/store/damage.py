@@ -72,3 +72,15 @@ def is_not_a_database(error: sqlite3.Error) -> bool:
     """SQLite says the file is not a database at all (rather than a damaged one)."""
     name = getattr(error, "sqlite_errorname", "")
     return name == "SQLITE_NOTADB" or "file is not a database" in str(error)
+
+
+def check_numbers(where: str, **values) -> None:
+    """Each value must be a number (``int`` for names starting ``n_``), or None where the name
+    ends in ``_or_none``; DamagedRow naming the first that is not."""
+    for name, value in values.items():
+        if value is None and name.endswith("_or_none"):
+            continue
+        kind = int if name.startswith("n_") else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kind):
+            column = name.removeprefix("n_").removesuffix("_or_none")
+            raise DamagedRow(f"{where}: its {column} is {value!r}, not a number")

@@ -23,7 +23,7 @@ from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.model import Series
 from rigorbench.store import damage, opening, samples, schema
-from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, TrialRecord, VersionInfo
+from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, TrialRecord, VersionInfo, check_plan
 
 BUSY_TIMEOUT_S = 30
 RUN_STATUSES = ("running", "interrupted", "finished")
@@ -178,7 +178,7 @@ class ResultStore:
         """Store a new run (status ``running``, created now) with its versions and schedule.
 
         ``run_id`` and ``created`` keep a copied run's own (``store recover``)."""
-        _check_plan(versions, schedule)
+        check_plan(versions, schedule)
         created = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._transaction() as conn:
             run_id = conn.execute(
@@ -288,9 +288,11 @@ class ResultStore:
                 "SELECT trial, label, position FROM schedule WHERE run_id = ? ORDER BY position", (run_id,)
             )
         )
+        damage.check_numbers(f"run {run_id}", n_seed=row[6], wall_seconds_or_none=row[8], harness_seconds_or_none=row[9])
         return RunInfo(
             run_id=row[0], created=row[1], status=row[2], harness=row[3], project=row[4], order=row[5],
-            seed=row[6], settings=damage.parse_json(row[7], dict, f"run {run_id}: its settings"), versions=versions, schedule=planned,
+            seed=row[6], settings=damage.parse_json(row[7], dict, f"run {run_id}: its settings"),
+            versions=versions, schedule=planned,
             wall_seconds=row[8], harness_seconds=row[9], tool_version=row[10],
         )
 
@@ -388,6 +390,9 @@ def _execution_record(
 ) -> ExecutionRecord:
     """An ExecutionRecord from a row of ``_EXECUTION_COLUMNS`` (DamagedRow when unreadable)."""
     where = _trial_name(run_id, trial, label)
+    damage.check_numbers(where, n_trial=trial, n_position=position, harness_seconds=seconds, n_samples=count)
+    if status not in EXECUTION_STATUSES:
+        raise damage.DamagedRow(f"{where}: its status is {status!r}, not one of {', '.join(EXECUTION_STATUSES)}")
     return ExecutionRecord(
         trial=trial, label=label, position=position, status=status, started=started, ended=ended,
         harness_seconds=seconds, environment=damage.parse_json(environment, dict, f"{where}: its environment"),
@@ -398,18 +403,6 @@ def _execution_record(
 
 def _trial_name(run_id: int, trial, label: str) -> str:
     return f"run {run_id}: trial {trial + 1 if isinstance(trial, int) else trial} of version {label!r}"
-
-
-def _check_plan(versions: Sequence[VersionInfo], schedule: Sequence[Execution]) -> None:
-    labels = [v.label for v in versions]
-    if not labels or len(set(labels)) != len(labels):
-        raise ValueError(f"a run needs distinct version labels, got {labels}")
-    unknown = sorted({e.label for e in schedule} - set(labels))
-    if unknown:
-        raise ValueError(f"the schedule names versions the run does not have: {unknown}")
-    pairs, positions = {(e.trial, e.label) for e in schedule}, {e.position for e in schedule}
-    if len(pairs) != len(schedule) or len(positions) != len(schedule):
-        raise ValueError("the schedule repeats a (trial, version) pair or a position")
 
 
 def _is_busy(error: sqlite3.Error) -> bool:
