@@ -51,7 +51,15 @@ def quick_check(conn: sqlite3.Connection, *, full: bool = False, limit: int = 20
     try:
         lines = [row[0] for row in conn.execute(f"PRAGMA {pragma}({int(limit)})")]
     except sqlite3.DatabaseError as error:
-        return [str(error)]
+        # Looking past the first problem can stop at a page SQLite cannot read at all;
+        # the first problem alone still says which page is bad.
+        try:
+            lines = [row[0] for row in conn.execute(f"PRAGMA {pragma}(1)")] if limit > 1 else []
+        except sqlite3.DatabaseError:
+            lines = []
+        if not lines or lines == ["ok"]:
+            return [str(error)]
+        lines.append(str(error))
     if lines == ["ok"]:
         return []
     parts = (line.strip() for entry in lines for line in str(entry).splitlines())
