@@ -10,6 +10,7 @@ import io
 import os
 import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 from storedata import new_run, record, schedule
@@ -206,3 +207,90 @@ def test_writing_to_a_read_only_store_says_so(copy):
 def test_a_store_opened_for_reading_refuses_to_write(copy):
     with ResultStore.read(copy) as store, pytest.raises(Exception, match="opened read-only"):
         record(store, 1, schedule()[0])
+
+
+def run_as_nobody(argv) -> tuple[int, str]:
+    """Run the CLI in a forked child that dropped root (uid/gid 65534), so that file
+    permissions apply even when the tests run as root. Modules are already loaded."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code, err = 99, ""
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            code, _, err = run_cli(argv)
+        except BaseException as error:  # noqa: BLE001 - reported to the parent
+            err = repr(error)
+        finally:
+            os.write(write, f"{code}\n{err}".encode())
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        text = pipe.read()
+    os.waitpid(pid, 0)
+    code, _, err = text.partition("\n")
+    return int(code), err
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or os.geteuid() != 0, reason="needs root to drop to another user (the chmod tests above run as non-root)")
+@pytest.mark.parametrize("command", ["runs", "compare", "analyze"])
+def test_a_store_in_a_read_only_folder_is_readable_by_another_user(pristine, command):
+    import tempfile
+
+    top = tempfile.mkdtemp(prefix="rigorbench-ro-")  # under /tmp, which every user can enter
+    folder = os.path.join(top, "store")
+    os.mkdir(folder)
+    store = os.path.join(folder, "results.db")
+    shutil.copyfile(pristine, store)
+    os.chmod(store, 0o444)
+    os.chmod(folder, 0o555)
+    os.chmod(top, 0o755)
+    try:
+        argv = READERS[command](store, Path(top) / "out")
+        code, _, stderr = run_cli(argv)  # as root first: loads every module the command needs
+        assert code == 0, stderr
+        code, stderr = run_as_nobody(argv[:-2] if command == "report" else argv)
+        assert code == 0, stderr
+        code, stderr = run_as_nobody(["store", "check", store])
+        assert code == 0, stderr
+        code, stderr = run_as_nobody(["store", "recover", store, os.path.join(folder, "new.db")])
+        assert code == 2 and "cannot" in stderr, stderr
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(top)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or os.geteuid() != 0, reason="needs root to drop to another user")
+def test_a_write_ahead_log_left_in_a_read_only_folder(pristine):
+    """An empty log left behind is harmless (read immutable); one holding results is refused,
+    since an immutable read would silently show the store without them."""
+    import tempfile
+
+    top = tempfile.mkdtemp(prefix="rigorbench-wal-")
+    folder = os.path.join(top, "store")
+    os.mkdir(folder)
+    store = os.path.join(folder, "results.db")
+    writer_copy = os.path.join(top, "writer.db")
+    shutil.copyfile(pristine, writer_copy)
+    writer = sqlite3.connect(writer_copy, isolation_level=None)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("UPDATE runs SET status = 'finished'")  # committed, only in the log
+    shutil.copyfile(writer_copy, store)
+    os.chmod(top, 0o755)
+    try:
+        for log, expected in ((b"", 0), (open(writer_copy + "-wal", "rb").read(), 2)):
+            os.chmod(folder, 0o755)
+            with open(store + "-wal", "wb") as handle:
+                handle.write(log)
+            os.chmod(folder, 0o555)
+            code, stderr = run_as_nobody(["runs", "--store", store])
+            assert code == expected, stderr
+            if expected:
+                assert "write-ahead log (results.db-wal) holds results not yet in the store" in stderr
+    finally:
+        writer.close()
+        os.chmod(folder, 0o755)
+        shutil.rmtree(top)

@@ -3,8 +3,9 @@ connect read-only when only reading.
 
 A read-only connection uses SQLite's ``mode=ro`` URI, so a command that only reads never
 writes the file, and a store the user may not write (chmod 444) is still readable. A store
-in WAL mode in a folder the user may not write cannot get its shared-memory file; such a
-store is opened ``immutable=1`` (nobody else can be writing it there either).
+whose write-ahead log is left in a folder the user may not write cannot get its
+shared-memory file: with an empty log it is opened ``immutable=1`` (nobody can be writing
+it there); a log that still holds results is refused, since an immutable read ignores it.
 """
 
 from __future__ import annotations
@@ -65,7 +66,22 @@ def connect(path: str, read_only: bool, timeout_s: float) -> sqlite3.Connection:
             if "unable to open" not in str(error):
                 return conn  # not a database, or damaged: diagnosed when the schema is read
             conn.close()
+            _check_no_pending_log(path)
             conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", timeout=timeout_s, isolation_level=None, uri=True)
         return conn
     except sqlite3.Error as error:
         raise UserError(f"{path}: cannot open the results store: {error}") from None
+
+
+def _check_no_pending_log(path: str) -> None:
+    """An immutable read ignores the write-ahead log: refuse rather than show a store without
+    the trials its log still holds."""
+    try:
+        pending = os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return
+    if pending:
+        raise UserError(
+            f"{path}: its write-ahead log ({os.path.basename(path)}-wal) holds results not yet in the store, "
+            "and the folder is read-only; copy both files to a folder you can write, or open it once where it can be written"
+        )
