@@ -294,3 +294,26 @@ def test_a_write_ahead_log_left_in_a_read_only_folder(pristine):
         writer.close()
         os.chmod(folder, 0o755)
         shutil.rmtree(top)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or os.geteuid() != 0, reason="needs root to drop to another user")
+def test_ab_on_a_store_it_may_not_write_says_read_only_before_running(pristine, fake, tmp_path):
+    """(The fake harness stands in for JMH should ab get past the store; it must not.)"""
+    import tempfile
+
+    top = tempfile.mkdtemp(prefix="rigorbench-ab-")
+    for label in ("v1", "v2"):
+        os.makedirs(os.path.join(top, "proj", label))
+    store = os.path.join(top, "results.db")
+    shutil.copyfile(pristine, store)
+    os.chmod(store, 0o444)
+    os.chmod(top, 0o777)  # the folder is writable: only the file is read-only
+    try:
+        before = Path(store).read_bytes()
+        code, stderr = run_as_nobody(["ab", os.path.join(top, "proj"), "--base", "v1", "--contender", "v2",
+                                      "--trials", "2", "--store", store, "--no-lint"])
+        assert code == 2, stderr
+        assert f"{store}: the results store is read-only; nothing can be stored in it" in stderr.splitlines()[-1]
+        assert Path(store).read_bytes() == before
+    finally:
+        shutil.rmtree(top)
