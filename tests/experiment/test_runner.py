@@ -157,3 +157,35 @@ def test_resume_builds_each_version_with_its_stored_build_settings(project, fake
         specs.clear()
         runner.resume_experiment(1, store, PlainReporter(io.StringIO()))
     assert specs == [("v1", jdk), ("v2", BuildSpec())]
+
+
+def test_a_trial_without_samples_is_stored_as_failed_with_the_harness_output(project, fake, tmp_path, monkeypatch):
+    """Every fork crashed (say -XX:NoSuchOption): JMH exits 0 with no data; that trial failed."""
+    import json
+
+    from rigorbench.cli import main
+    from rigorbench.harness.base import DONE, TrialOutcome
+
+    real = type(fake).run_trial
+
+    def crashing_v2(build, settings, work_dir, on_progress):
+        outcome = real(fake, build, settings, work_dir, on_progress)
+        if build.project_dir.name != "v2":
+            return outcome
+        return TrialOutcome(DONE, (), 0.2, {"jmh_version": "fake"},
+                            failures=("demo.Bench.a: <forked VM failed with exit code 1>",),
+                            output_tail="Unrecognized VM option 'NoSuchOption'\n")
+
+    monkeypatch.setattr(fake, "run_trial", crashing_v2)
+    with ResultStore.open(tmp_path / "r.db") as store:
+        result = runner.start_experiment(plan_for(project, trials=2), store, PlainReporter(io.StringIO()))
+        stored = {(e.label, e.trial): e for e in store.executions(result.run_id)}
+    assert result.failed == 2
+    v2 = stored[("v2", 0)]
+    assert v2.status == "failed" and v2.samples == 0
+    assert "no samples" in v2.message and "forked VM failed" in v2.message
+    assert "NoSuchOption" in v2.output_tail
+    assert stored[("v1", 0)].status == "done" and stored[("v1", 0)].samples == 6
+    out = io.StringIO()
+    assert main(["runs", "--store", str(tmp_path / "r.db"), "--format", "json"], out, io.StringIO()) == 0
+    assert json.loads(out.getvalue())["runs"][0]["failed"] == 2

@@ -124,13 +124,16 @@ def test_a_store_locked_for_too_long_is_a_user_error(store_path, monkeypatch):
     with ResultStore.open(store_path) as store:
         run_id = new_run(store)
     monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_S", 0.2)
+    writer = ResultStore.open(store_path, create=False)
     holder = sqlite3.connect(store_path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        with ResultStore.open(store_path, create=False) as store:  # reading does not wait for the writer
+        with ResultStore.read(store_path) as store:  # reading does not wait for the writer
             assert store.run(run_id).run_id == run_id
-            with pytest.raises(UserError, match="locked by another process"):
-                record(store, run_id, schedule()[0])
+        with writer, pytest.raises(UserError, match="locked by another process"):
+            record(writer, run_id, schedule()[0])
+        with pytest.raises(UserError, match="locked by another process"):  # opening to write checks it can
+            ResultStore.open(store_path, create=False)
     finally:
         holder.execute("ROLLBACK")
         holder.close()

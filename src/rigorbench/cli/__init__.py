@@ -13,6 +13,7 @@ from typing import IO, Sequence
 from rigorbench import __version__
 from rigorbench.cli import ab, analyze, compare, export, lint, power, report, run, runs
 from rigorbench.cli import listing
+from rigorbench.cli import store
 from rigorbench.cli.parser import HelpRequested, Parser
 from rigorbench.errors import UserError
 from rigorbench.experiment.runner import Interrupted
@@ -31,6 +32,7 @@ COMMANDS = {
     "run": run,
     "runs": runs,
     "export": export,
+    "store": store,
 }
 
 

@@ -170,7 +170,7 @@ def _version_from_store(args: argparse.Namespace):
 
     if args.files:
         raise UsageError("give result files or --store, not both")
-    with ResultStore.open(args.store, create=False) as store:
+    with ResultStore.read(args.store) as store:
         run = api.stored_run(store, [args.version_label] if args.version_label else [], args.run)
         labels = [v.label for v in run.versions]
         label = args.version_label

@@ -91,6 +91,6 @@ def _from_store(args: argparse.Namespace):
 
     if args.files or not (args.baseline and args.contender) or len(args.baseline) + len(args.contender) != 2:
         raise UsageError("with --store, give one version label each: --baseline LABEL --contender LABEL")
-    with ResultStore.open(args.store, create=False) as store:
+    with ResultStore.read(args.store) as store:
         baseline, contender = api.load_stored(store, [args.baseline[0], args.contender[0]], args.run)
         return baseline, contender

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench.store import ResultStore
 
     out_dir = Path(args.output_dir)
-    with ResultStore.open(args.store, create=False) as store:
+    with ResultStore.read(args.store) as store:
         info = stored_run(store, (), args.run)
         files: dict[Path, str] = {}
         for version in info.versions:

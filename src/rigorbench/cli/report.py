@@ -100,7 +100,7 @@ def _from_store(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
         raise UsageError("give --version LABEL (one version) or --baseline/--contender LABEL, not both")
     if bool(args.baseline) != bool(args.contender) or len(args.baseline or []) > 1 or len(args.contender or []) > 1:
         raise UsageError("with --store, give one label each: --baseline LABEL --contender LABEL")
-    with ResultStore.open(args.store, create=False) as store:
+    with ResultStore.read(args.store) as store:
         info = api.stored_run(store, wanted, args.run)
         chosen = wanted or [v.label for v in info.versions][:2]
         return [dataset_from_store(store, info.run_id, label) for label in chosen], run_facts(info)

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    with ResultStore.open(args.store, create=False) as store:
+    with ResultStore.read(args.store) as store:
         runs = store.list_runs()
     if args.format == "json":
         document = {"tool": "rigorbench", "format_version": 1, "runs": [_run_object(info, counts) for info, counts in runs]}

@@ -26,7 +26,7 @@ from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.selection import Selection, cases, cases_in, estimated_seconds, exact_includes, select_benchmarks
 from rigorbench.experiment.versions import PreparedVersion, cache_scope, checkout_root, prepare_version, remove_worktree
 from rigorbench.harness import get_harness
-from rigorbench.harness.base import Build, BuildSpec, Harness, HarnessError, RunSettings
+from rigorbench.harness.base import DONE, FAILED, Build, BuildSpec, Harness, HarnessError, RunSettings, TrialOutcome
 from rigorbench.harness.cache import BuildCache
 from rigorbench.harness.environment import capture_environment, fitness_warnings
 from rigorbench.store import ResultStore
@@ -243,7 +243,7 @@ def execute_run(
             work_dir.mkdir(parents=True, exist_ok=True)
             environment = _environment(version, build)
             started = now_iso()
-            outcome = harness.run_trial(build, settings, work_dir, reporter.progress)
+            outcome = failed_without_samples(harness.run_trial(build, settings, work_dir, reporter.progress))
             store.record_execution(run.run_id, execution, TrialRecord(
                 outcome.status, started, now_iso(), outcome.harness_seconds, outcome.series,
                 {**environment, **outcome.environment}, outcome.failures, outcome.output_tail, outcome.message,
@@ -263,6 +263,18 @@ def execute_run(
     _finish(store, run, "finished", wall, harness_total)
     reporter.close()
     return ExperimentResult(run.run_id, executed, failed, wall, harness_total)
+
+
+def failed_without_samples(outcome: TrialOutcome) -> TrialOutcome:
+    """A trial that measured nothing (every fork crashed, say on a bad --jvm-args) failed,
+    whatever the harness's exit code: it is stored as ``failed`` with the harness's output
+    and counted as failed, never as a ``done`` trial with 0 samples."""
+    measured = any(len(one.samples) and not one.samples.warmup.all() for one in outcome.series)
+    if outcome.status != DONE or measured:
+        return outcome
+    reason = outcome.failures[0] if outcome.failures else "see the harness output stored with the trial"
+    message = f"the trial produced no samples ({reason})"
+    return replace(outcome, status=FAILED, message=outcome.message or message)
 
 
 def _finish(store: ResultStore, run: RunInfo, status: str, wall: float, harness_seconds: float) -> None:

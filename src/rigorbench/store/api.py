@@ -74,3 +74,16 @@ class TrialRecord:
     failures: Sequence[str] = ()        # one line per failed benchmark
     output_tail: str = ""
     message: str = ""
+
+
+def check_plan(versions: Sequence[VersionInfo], schedule: Sequence[Execution]) -> None:
+    """A run's versions have distinct labels and its schedule names each (trial, version) once."""
+    labels = [v.label for v in versions]
+    if not labels or len(set(labels)) != len(labels):
+        raise ValueError(f"a run needs distinct version labels, got {labels}")
+    unknown = sorted({e.label for e in schedule} - set(labels))
+    if unknown:
+        raise ValueError(f"the schedule names versions the run does not have: {unknown}")
+    pairs, positions = {(e.trial, e.label) for e in schedule}, {e.position for e in schedule}
+    if len(pairs) != len(schedule) or len(positions) != len(schedule):
+        raise ValueError("the schedule repeats a (trial, version) pair or a position")

@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
+from rigorbench.store.damage import DamagedRow, parse_json
 
 _INSERT = (
     "INSERT INTO samples (execution_id, case_id, metric_id, instance, fork, iteration, warmup, value, count) "
@@ -101,6 +102,14 @@ def load_series(conn: sqlite3.Connection, run_id: int, label: str) -> list[Serie
     rows = conn.execute(_SELECT, (run_id, label)).fetchall()
     if not rows:
         return []
+    try:
+        return _grouped(conn, rows)
+    except (TypeError, ValueError) as error:
+        raise DamagedRow(f"run {run_id}: a sample of version {label!r} cannot be read: {error}") from None
+
+
+def _grouped(conn: sqlite3.Connection, rows: list[tuple]) -> list[Series]:
+    """The rows of :data:`_SELECT` as one Series per (case, metric), in order of first appearance."""
     columns = list(zip(*rows))
     case_ids = np.array(columns[0], dtype=np.int64)
     metric_ids = np.array(columns[1], dtype=np.int64)
@@ -129,7 +138,8 @@ def load_series(conn: sqlite3.Connection, run_id: int, label: str) -> list[Serie
 
 def _case(conn: sqlite3.Connection, case_id: int) -> BenchmarkCase:
     harness, name, params = conn.execute("SELECT harness, name, params FROM cases WHERE id = ?", (case_id,)).fetchone()
-    return BenchmarkCase(harness, name, tuple((str(k), str(v)) for k, v in json.loads(params)))
+    pairs = parse_json(params, list, f"benchmark case {case_id}: its params")
+    return BenchmarkCase(harness, name, tuple((str(k), str(v)) for k, v in pairs))
 
 
 def _metric(conn: sqlite3.Connection, metric_id: int) -> Metric:

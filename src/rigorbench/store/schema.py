@@ -19,6 +19,7 @@ from typing import Callable
 from rigorbench.errors import UserError
 
 APPLICATION = "rigorbench"
+TABLES = ("meta", "runs", "versions", "schedule", "executions", "cases", "metrics", "samples")
 
 # meta: what this file is. One row per key:
 #   application     always "rigorbench" (tells our store from any other SQLite file)
@@ -135,6 +136,12 @@ _SCHEMA_1 = (
 )
 
 
+def missing_tables(conn: sqlite3.Connection) -> list[str]:
+    """The tables of the current schema that the store does not have (a table dropped by hand)."""
+    present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return [name for name in TABLES if name not in present]
+
+
 def _migrate_to_1(conn: sqlite3.Connection) -> None:
     """Version 0 (a ``meta`` table only) -> 1: the tables of a new store."""
     for statement in _SCHEMA_1:
@@ -170,6 +177,17 @@ def stored_version(conn: sqlite3.Connection, path: str, *, create: bool) -> int 
             f"(schema {version}, this one reads up to {newest}); upgrade rigorbench"
         )
     return version
+
+
+def check_readable(version: int | None, path: str) -> None:
+    """A store opened read-only must already have the current schema: it cannot be migrated."""
+    if version is None:
+        raise UserError(f"{path}: no results store here (nothing has been stored yet)")
+    if version < schema_version():
+        raise UserError(
+            f"{path}: this results store has an older schema ({version}, this rigorbench reads "
+            f"{schema_version()}); a command that writes to it (ab, run) migrates it first"
+        )
 
 
 def prepare(conn: sqlite3.Connection, path: str, tool_version: str, *, create: bool) -> None:

@@ -22,13 +22,12 @@ from typing import Iterator, Mapping, Sequence
 from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.model import Series
-from rigorbench.store import samples, schema
-from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, TrialRecord, VersionInfo
+from rigorbench.store import damage, opening, samples, schema
+from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, TrialRecord, VersionInfo, check_plan
 
 BUSY_TIMEOUT_S = 30
 RUN_STATUSES = ("running", "interrupted", "finished")
 EXECUTION_STATUSES = ("done", "failed", "timeout")
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _EXECUTION_COLUMNS = (
     "trial, label, position, status, started, ended, harness_seconds, "
@@ -42,46 +41,86 @@ class ResultStore:
     def __init__(self, conn: sqlite3.Connection, path: str) -> None:
         self._conn = conn
         self.path = path
+        self.read_only = False
 
     # -- opening and closing ------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike, *, create: bool = True) -> "ResultStore":
+    def open(cls, path: str | os.PathLike, *, create: bool = True, read_only: bool = False) -> "ResultStore":
         """Open the store at ``path``; with ``create``, make it (and its folders) when absent.
 
+        ``read_only`` opens it for reading only (``mode=ro``): the file is never written,
+        which also makes a store the user may not write readable. A store opened for writing
+        is checked first (SQLite's quick_check and a write that is rolled back), so that an
+        experiment never starts on a store that cannot keep its results.
+
         Raises UserError for a missing store (``create=False``), a file that is not a
-        rigorbench store, or a store written by a newer rigorbench.
+        rigorbench store, a damaged or read-only one, or a store written by a newer rigorbench.
         """
         path = os.fspath(path)
-        _check_file(path, create)
-        try:
-            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        except sqlite3.Error as error:
-            raise UserError(f"{path}: cannot open the results store: {error}") from None
+        opening.check_file(path, create and not read_only)
+        conn = opening.connect(path, read_only, BUSY_TIMEOUT_S)
         store = cls(conn, path)
+        store.read_only = read_only
         try:
-            store._prepare(create)
+            store._prepare(create and not read_only)
         except BaseException:
             conn.close()
             raise
         return store
+
+    @classmethod
+    def read(cls, path: str | os.PathLike) -> "ResultStore":
+        """An existing store opened for reading only (what compare, analyze, report, export
+        and runs use)."""
+        return cls.open(path, create=False, read_only=True)
 
     def _prepare(self, create: bool) -> None:
         """Check the schema (without waiting for a writer), migrate when needed, set the pragmas."""
         conn, path = self._conn, self.path
         try:
             conn.execute("PRAGMA foreign_keys = ON")
-            with self._transaction(write=False):
+            conn.execute("BEGIN")
+            try:
                 version = schema.stored_version(conn, path, create=create)
+            finally:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
         except sqlite3.DatabaseError as error:  # "file is not a database" and its kin
             if _is_busy(error):
                 raise _busy(path) from None
-            raise UserError(f"{path}: not a rigorbench results store") from None
+            if damage.is_not_a_database(error):
+                raise UserError(f"{path}: not a rigorbench results store") from None
+            raise damage.diagnose(path, conn, error) from None
+        if self.read_only:
+            schema.check_readable(version, path)
+            return
         if version != schema.schema_version():
             with self._transaction():
                 schema.prepare(conn, path, __version__, create=create)
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")
+        self._check_writable()
+
+    def _check_writable(self) -> None:
+        """Refuse now, before anything is built or measured, a store that cannot keep results."""
+        conn = self._conn
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            with self._transaction() as conn:
+                conn.execute("UPDATE meta SET value = value WHERE key = 'application'")
+                conn.execute("ROLLBACK")
+        except sqlite3.DatabaseError as error:
+            raise self._write_error(error) from None
+        problems = damage.quick_check(conn) + [f"no table {name}" for name in schema.missing_tables(conn)]
+        if problems:
+            raise damage.StoreDamaged(self.path, problems[0])
+
+    def _write_error(self, error: sqlite3.DatabaseError) -> UserError:
+        if _is_busy(error):
+            return _busy(self.path)
+        if "readonly" in str(error).lower() or "read-only" in str(error).lower():
+            return UserError(f"{self.path}: the results store is read-only; nothing can be stored in it")
+        return damage.diagnose(self.path, self._conn, error)
 
     def close(self) -> None:
         self._conn.close()
@@ -97,18 +136,24 @@ class ResultStore:
         """One transaction: committed when the block ends, rolled back when it raises.
 
         Writers take the write lock at the start (``BEGIN IMMEDIATE``), so they wait for
-        another writer up to the busy timeout instead of failing half-way.
+        another writer up to the busy timeout instead of failing half-way. A read or write
+        SQLite cannot do, or a stored value that cannot be read, becomes one line naming
+        the store and what is wrong with it (:mod:`rigorbench.store.damage`).
         """
         conn = self._conn
+        if write and self.read_only:
+            raise UserError(f"{self.path}: opened read-only; nothing can be stored in it")
         try:
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        except sqlite3.OperationalError as error:
-            if _is_busy(error):
-                raise _busy(self.path) from None
-            raise
-        try:
             yield conn
-            conn.execute("COMMIT")
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+        except (sqlite3.DatabaseError, damage.DamagedRow) as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(error, sqlite3.DatabaseError):
+                raise self._write_error(error) from None
+            raise damage.diagnose(self.path, conn, error) from None
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -127,15 +172,19 @@ class ResultStore:
         versions: Sequence[VersionInfo],
         schedule: Sequence[Execution],
         tool_version: str,
+        run_id: int | None = None,
+        created: str | None = None,
     ) -> int:
-        """Store a new run (status ``running``, created now) with its versions and schedule."""
-        _check_plan(versions, schedule)
-        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        """Store a new run (status ``running``, created now) with its versions and schedule.
+
+        ``run_id`` and ``created`` keep a copied run's own (``store recover``)."""
+        check_plan(versions, schedule)
+        created = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._transaction() as conn:
             run_id = conn.execute(
-                "INSERT INTO runs (created, status, harness, project, run_order, seed, settings, tool_version) "
-                "VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
-                (created, harness, project, order, int(seed), json.dumps(dict(settings)), tool_version),
+                "INSERT INTO runs (id, created, status, harness, project, run_order, seed, settings, tool_version) "
+                "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)",
+                (run_id, created, harness, project, order, int(seed), json.dumps(dict(settings)), tool_version),
             ).lastrowid
             conn.executemany(
                 "INSERT INTO versions (run_id, position, label, source, git_commit, dirty) VALUES (?, ?, ?, ?, ?, ?)",
@@ -155,6 +204,11 @@ class ResultStore:
         with self._transaction(write=False) as conn:
             return self._run_info(conn, run_id)
 
+    def run_ids(self) -> list[int]:
+        """The id of every run, oldest first."""
+        with self._transaction(write=False) as conn:
+            return [row[0] for row in conn.execute("SELECT id FROM runs ORDER BY id")]
+
     def latest_run(self, labels: Sequence[str] | None = None) -> RunInfo | None:
         """The newest run; with ``labels``, the newest run that has all those versions."""
         wanted = sorted(set(labels or ()))
@@ -173,8 +227,15 @@ class ResultStore:
             return self._run_info(conn, row[0])
 
     def list_runs(self) -> list[tuple[RunInfo, dict]]:
-        """Every run, newest first, with its execution and sample counts."""
+        """Every run, newest first, with its execution and sample counts.
+
+        The listing reads only the small tables, so SQLite's quick_check runs first: a list
+        of runs must not look sound when their samples are damaged.
+        """
         with self._transaction(write=False) as conn:
+            problems = damage.quick_check(conn, limit=1)
+            if problems:
+                raise damage.DamagedRow(problems[0])
             counts = conn.execute(
                 """
                 SELECT r.id,
@@ -227,9 +288,11 @@ class ResultStore:
                 "SELECT trial, label, position FROM schedule WHERE run_id = ? ORDER BY position", (run_id,)
             )
         )
+        damage.check_numbers(f"run {run_id}", n_seed=row[6], wall_seconds_or_none=row[8], harness_seconds_or_none=row[9])
         return RunInfo(
             run_id=row[0], created=row[1], status=row[2], harness=row[3], project=row[4], order=row[5],
-            seed=row[6], settings=json.loads(row[7]), versions=versions, schedule=planned,
+            seed=row[6], settings=damage.parse_json(row[7], dict, f"run {run_id}: its settings"),
+            versions=versions, schedule=planned,
             wall_seconds=row[8], harness_seconds=row[9], tool_version=row[10],
         )
 
@@ -287,7 +350,7 @@ class ResultStore:
             rows = conn.execute(
                 f"SELECT {_EXECUTION_COLUMNS} FROM executions WHERE run_id = ? ORDER BY position", (run_id,)
             ).fetchall()
-        return [_execution_record(*row) for row in rows]
+            return [_execution_record(run_id, *row) for row in rows]
 
     def finished(self, run_id: int) -> set[tuple[int, str]]:
         """The (trial, label) pairs already stored, whatever their status."""
@@ -308,9 +371,13 @@ class ResultStore:
         with self._transaction(write=False) as conn:
             self._check_label(conn, run_id, label)
             rows = conn.execute(
-                "SELECT environment FROM executions WHERE run_id = ? AND label = ? ORDER BY position", (run_id, label)
+                "SELECT trial, environment FROM executions WHERE run_id = ? AND label = ? ORDER BY position",
+                (run_id, label),
             ).fetchall()
-        return [json.loads(row[0]) for row in rows]
+            return [
+                damage.parse_json(text, dict, f"{_trial_name(run_id, trial, label)}: its environment")
+                for trial, text in rows
+            ]
 
     def _check_label(self, conn: sqlite3.Connection, run_id: int, label: str) -> None:
         labels = [v.label for v in self._run_info(conn, run_id).versions]
@@ -319,44 +386,23 @@ class ResultStore:
 
 
 def _execution_record(
-    trial, label, position, status, started, ended, seconds, environment, failures, tail, message, count
+    run_id, trial, label, position, status, started, ended, seconds, environment, failures, tail, message, count
 ) -> ExecutionRecord:
-    """An ExecutionRecord from a row of ``_EXECUTION_COLUMNS``."""
+    """An ExecutionRecord from a row of ``_EXECUTION_COLUMNS`` (DamagedRow when unreadable)."""
+    where = _trial_name(run_id, trial, label)
+    damage.check_numbers(where, n_trial=trial, n_position=position, harness_seconds=seconds, n_samples=count)
+    if status not in EXECUTION_STATUSES:
+        raise damage.DamagedRow(f"{where}: its status is {status!r}, not one of {', '.join(EXECUTION_STATUSES)}")
     return ExecutionRecord(
         trial=trial, label=label, position=position, status=status, started=started, ended=ended,
-        harness_seconds=seconds, environment=json.loads(environment), failures=tuple(json.loads(failures)),
+        harness_seconds=seconds, environment=damage.parse_json(environment, dict, f"{where}: its environment"),
+        failures=tuple(damage.parse_json(failures, list, f"{where}: its failures")),
         output_tail=tail, message=message, samples=count,
     )
 
 
-def _check_file(path: str, create: bool) -> None:
-    """Refuse early what SQLite would misreport: a missing store, a folder, a non-SQLite file."""
-    if os.path.isdir(path):
-        raise UserError(f"{path}: is a directory, not a results store")
-    if not os.path.exists(path):
-        if not create:
-            raise UserError(f"{path}: no results store here (nothing has been stored yet)")
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        return
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(len(_SQLITE_MAGIC))
-    except OSError as error:
-        raise UserError(f"{path}: cannot read the results store: {error.strerror or error}") from None
-    if head and head != _SQLITE_MAGIC:
-        raise UserError(f"{path}: not a rigorbench results store")
-
-
-def _check_plan(versions: Sequence[VersionInfo], schedule: Sequence[Execution]) -> None:
-    labels = [v.label for v in versions]
-    if not labels or len(set(labels)) != len(labels):
-        raise ValueError(f"a run needs distinct version labels, got {labels}")
-    unknown = sorted({e.label for e in schedule} - set(labels))
-    if unknown:
-        raise ValueError(f"the schedule names versions the run does not have: {unknown}")
-    pairs, positions = {(e.trial, e.label) for e in schedule}, {e.position for e in schedule}
-    if len(pairs) != len(schedule) or len(positions) != len(schedule):
-        raise ValueError("the schedule repeats a (trial, version) pair or a position")
+def _trial_name(run_id: int, trial, label: str) -> str:
+    return f"run {run_id}: trial {trial + 1 if isinstance(trial, int) else trial} of version {label!r}"
 
 
 def _is_busy(error: sqlite3.Error) -> bool:

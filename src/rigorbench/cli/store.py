@@ -1,0 +1,73 @@
+"""``rigorbench store check|recover``: how sound a results store is, and saving what can be read."""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO
+
+from rigorbench.cli.parser import UsageError
+
+SUMMARY = "check a results store for damage, or copy every readable run into a new store"
+DESCRIPTION = (
+    "check DB: SQLite's quick_check (integrity_check with --full) plus rigorbench's own checks: the\n"
+    "schema version, every run's JSON columns parse, every sample belongs to a stored run, values\n"
+    "are numbers. Exit 0 when the store is sound, 1 when it is damaged, 2 when it is not a store.\n"
+    "\n"
+    "recover DB NEW: copy every run that reads completely (versions, schedule, trials with their\n"
+    "environment and output, samples) into the new store NEW, keeping run ids; say which runs were\n"
+    "lost and why. NEW must not exist. Exit 0 when every run was recovered, 1 when some were lost."
+)
+EPILOG = (
+    "examples:\n"
+    "  rigorbench store check .rigorbench/results.db\n"
+    "  rigorbench store check .rigorbench/results.db --full\n"
+    "  rigorbench store recover .rigorbench/results.db recovered.db\n"
+)
+ACTIONS = ("check", "recover")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=ACTIONS, help="check the store, or recover it into NEW")
+    parser.add_argument("db", metavar="DB", help="the results store")
+    parser.add_argument("new", nargs="?", metavar="NEW", help="recover: the new store to write (must not exist)")
+    parser.add_argument("--full", action="store_true", help="check: run SQLite's integrity_check (slower, more thorough) instead of quick_check")
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench.store.check import check_store, recover_store
+
+    if args.action == "check":
+        if args.new is not None:
+            raise UsageError(f"store check takes one store, not {args.new!r} too (recover takes DB NEW)")
+        result = check_store(args.db, full=args.full)
+        stdout.write(_check_text(result))
+        return 0 if result.sound else 1
+    if args.new is None:
+        raise UsageError("store recover needs DB NEW: the damaged store and the new store to write")
+    if args.full:
+        raise UsageError("--full goes with store check")
+    recovery = recover_store(args.db, args.new)
+    stdout.write(_recovery_text(args.new, recovery))
+    return 1 if recovery.lost else 0
+
+
+def _check_text(result) -> str:
+    head = f"{result.path}: schema {result.schema}, {result.runs} runs, {result.samples} samples"
+    if result.sound:
+        return f"{head}: sound\n"
+    lines = [f"{head}: damaged, {len(result.problems)} problems"]
+    lines += [f"  {_one_line(problem)}" for problem in result.problems]
+    lines.append(f"copy every readable run into a new store with: rigorbench store recover {result.path} NEW")
+    return "\n".join(lines) + "\n"
+
+
+def _recovery_text(new: str, recovery) -> str:
+    recovered = ", ".join(map(str, recovery.recovered)) or "none"
+    lines = [f"{new}: recovered {len(recovery.recovered)} runs ({recovered}), lost {len(recovery.lost)}"]
+    lines += [f"  run {run_id} lost: {_one_line(why.removeprefix(f'run {run_id}: '))}" for run_id, why in recovery.lost]
+    return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    """Stored text is untrusted: no control characters reach the terminal."""
+    return "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(text).split()))
