@@ -6,6 +6,7 @@ single stderr line and exit code 2 (STYLE.md rule 9); nothing else prints errors
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from typing import IO, Sequence
@@ -14,8 +15,9 @@ from rigorbench import __version__
 from rigorbench.cli import ab, analyze, compare, export, lint, power, report, run, runs
 from rigorbench.cli import listing
 from rigorbench.cli import store
-from rigorbench.cli.parser import HelpRequested, Parser
+from rigorbench.cli.parser import HelpRequested, Parser, UsageError, unrecognized
 from rigorbench.errors import UserError
+from rigorbench.terminal import printable
 from rigorbench.experiment.runner import Interrupted
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
@@ -36,14 +38,22 @@ COMMANDS = {
 }
 
 
+EXIT_INTERNAL = 70   # EX_SOFTWARE (sysexits.h): a bug in rigorbench, not in the input
+DEBUG_ENV = "RIGORBENCH_DEBUG"
+
+
 def build_parser(stdout: IO[str] | None = None) -> Parser:
     parser = Parser(
         prog="rigorbench",
         description="Trustworthy microbenchmark results: lint benchmark code, run versions as designed experiments, analyze the data, and decide with statistics that hold for performance data.",
-        epilog="exit status: 0 success, 1 a --fail-on condition was met, 2 bad usage or input",
+        epilog=(
+            "exit status: 0 success, 1 a --fail-on condition was met, 2 bad usage or input, "
+            "70 an internal error (a bug: run with --debug and report it), 130 interrupted"
+        ),
         stdout=stdout,
     )
     parser.add_argument("--version", action="version", version=f"rigorbench {__version__}")
+    parser.add_argument("--debug", action="store_true", help=f"show the traceback of an internal error (also {DEBUG_ENV}=1)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name, module in COMMANDS.items():
         sub = commands.add_parser(
@@ -54,27 +64,58 @@ def build_parser(stdout: IO[str] | None = None) -> Parser:
 
 
 def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
+    """Run one command; every failure becomes one line on ``stderr`` and an exit code."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    parser = build_parser(stdout)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv or os.environ.get(DEBUG_ENV, "") not in ("", "0")
     try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-        if args.command is None:
-            parser.print_help(stdout)
-            return EXIT_USAGE
-        return COMMANDS[args.command].run(args, stdout, stderr)
+        return _run(argv, stdout, stderr)
     except HelpRequested:
         return EXIT_OK
     except Interrupted as error:
         # Ctrl-C during a run: every finished trial is stored; say how to go on.
-        stderr.write(f"rigorbench: {error}\n")
+        stderr.write(f"rigorbench: {printable(error)}\n")
         return EXIT_INTERRUPTED
     except UserError as error:
-        stderr.write(f"rigorbench: error: {error}\n")
+        stderr.write(f"rigorbench: error: {printable(error)}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         stderr.write("rigorbench: interrupted\n")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        raise
+    except Exception as error:  # the one place where any other failure becomes one line
+        if debug:
+            raise
+        code, line = _unexpected(error)
+        stderr.write(f"rigorbench: {printable(line)}\n")
+        return code
+
+
+def _run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
+    parser = build_parser(stdout)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        raise UsageError(unrecognized(extras, parser, args.command))
+    if args.command is None:
+        parser.print_help(stdout)
+        return EXIT_USAGE
+    return COMMANDS[args.command].run(args, stdout, stderr)
+
+
+def _unexpected(error: Exception) -> tuple[int, str]:
+    """An exception that is not the tool's own: the system's refusals (a file that cannot be
+    read or written, no memory, no space) are the environment's, exit 2; the rest is a bug."""
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        return EXIT_USAGE, f"error: {where}{error.strerror or error}"
+    if isinstance(error, MemoryError):
+        return EXIT_USAGE, "error: out of memory (is an input far larger than intended?)"
+    kind = type(error).__name__
+    return EXIT_INTERNAL, (
+        f"internal error: {kind}: {error}; run with --debug for the traceback and please report it"
+    )
 
 
 def _on_sigterm(signum, frame) -> None:

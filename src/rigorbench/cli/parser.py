@@ -7,6 +7,8 @@ one line to the stderr it was given and return 2, so errors become exceptions he
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 from typing import IO
 
 from rigorbench.errors import UserError
@@ -27,7 +29,12 @@ class Parser(argparse.ArgumentParser):
         self._stdout = stdout
 
     def error(self, message: str):  # noqa: D401 - argparse's hook
-        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        """One line: the command (not the program again: main prefixes ``rigorbench:``), the
+        message, a guess at what was meant, and where the help is."""
+        command = self.prog.removeprefix("rigorbench").strip()
+        guess = _invalid_choice_guess(message)
+        where = f"{command}: " if command else ""
+        raise UsageError(f"{where}{message}{guess} (see '{self.prog} --help')")
 
     def exit(self, status: int = 0, message: str | None = None):
         if message:
@@ -61,3 +68,34 @@ def positive_int(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
     return value
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
+
+
+def did_you_mean(word: str, candidates) -> str:
+    """``"; did you mean 'compare'?"`` when a candidate is close to ``word``, else ``""``."""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _invalid_choice_guess(message: str) -> str:
+    match = _INVALID_CHOICE.search(message)
+    if not match:
+        return ""
+    choices = re.findall(r"'([^']*)'", match.group(2))
+    return did_you_mean(match.group(1), choices)
+
+
+def unrecognized(extras: list[str], parser: argparse.ArgumentParser, command: str | None) -> str:
+    """``unrecognized arguments: --confidnce 0.9; did you mean '--confidence'?`` for the
+    command the arguments were given to."""
+    target = parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            target = action.choices[command]
+    options = [flag for action in target._actions for flag in action.option_strings]
+    first = next((word.split("=", 1)[0] for word in extras if word.startswith("-")), None)
+    guess = did_you_mean(first, options) if first else ""
+    where = f"{command}: " if command else ""
+    return f"{where}unrecognized arguments: {' '.join(extras)}{guess} (see '{target.prog} --help')"

@@ -9,8 +9,8 @@ counted, never stored: a NaN score is a harness failure, not a measurement.
 from __future__ import annotations
 
 import math
-import re
 
+from rigorbench import terminal
 from rigorbench.errors import InputError
 from rigorbench.model import ALLOC, BenchmarkCase, Metric, ResultFile, SampleTable, Series
 
@@ -73,15 +73,13 @@ class SeriesCollector:
         ]
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 MESSAGE_LIMIT = 300
 
 
 def printable(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` for a one-line message: control characters escaped (``\\n``, ``\\x1b``), at
-    most ``limit`` characters. Names and values in a result file are untrusted."""
-    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
-    return text if len(text) <= limit else text[:limit] + "..."
+    """``text`` for a one-line message about file content (see :mod:`rigorbench.terminal`),
+    at most ``limit`` characters."""
+    return terminal.printable(text, limit)
 
 
 def input_error(path: str, line: int | None, message: str) -> InputError:

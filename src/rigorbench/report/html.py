@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timezone
 from html import escape
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Mapping
 
 from rigorbench import __version__
 from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CasePage, ReportPage

@@ -1,0 +1,20 @@
+"""Untrusted text on a terminal or in a CI log: control characters shown, never obeyed.
+
+Benchmark names, parameters, file names and file content can hold ESC, CR or LF; printed
+raw they recolour a terminal, rewrite a line, or forge a second ``rigorbench: error:`` line
+or a table row in a CI log. Every line rigorbench prints for people passes such text
+through :func:`printable` (JSON output is escaped by the JSON encoder instead).
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str, limit: int | None = None) -> str:
+    """``text`` with control characters escaped (``\\n``, ``\\x1b``), cut to ``limit``
+    characters (with ``...``) when one is given."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
+    return text if limit is None or len(text) <= limit else text[:limit] + "..."

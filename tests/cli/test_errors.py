@@ -1,0 +1,79 @@
+"""One error path: every failure is one stderr line with one ``rigorbench:`` prefix and an exit code."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+import rigorbench.cli.compare
+from rigorbench.cli import EXIT_INTERNAL, main
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), out, err), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("argv", [
+    ("--bogus",), ("comapre",), ("compare", "a", "b", "--confidnce", "0.9"), ("compare", "--format", "jsn", "a", "b"),
+    ("compare", "a", "b", "--fail-on", "sometimes"), ("lint", "--fail-on", "warnin", "."), ("compare", "/nonexistent/x.json", "b"),
+])
+def test_every_usage_error_is_one_line_with_one_prefix(argv):
+    code, out, err = run(*argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("rigorbench: error: ")
+    assert "rigorbench: error: rigorbench" not in err and err.count("rigorbench:") == 1
+
+
+def test_did_you_mean_for_commands_options_and_choices():
+    assert "did you mean 'compare'?" in run("comapre")[2]
+    assert "did you mean '--confidence'?" in run("compare", "a", "b", "--confidnce", "0.9")[2]
+    assert "did you mean 'json'?" in run("compare", "--format", "jsn", "a", "b")[2]
+    assert "did you mean" not in run("xyzzy")[2]
+
+
+def test_an_internal_error_is_one_line_exit_70_and_debug_shows_the_traceback(monkeypatch):
+    def broken(args, stdout, stderr):
+        raise ValueError("a bug\nrigorbench: error: forged")
+
+    monkeypatch.setattr(rigorbench.cli.compare, "run", broken)
+    code, _, err = run("compare", "a", "b")
+    assert code == EXIT_INTERNAL == 70 and err.count("\n") == 1
+    assert err.startswith("rigorbench: internal error: ValueError: a bug\\nrigorbench: error: forged; run with --debug")
+    with pytest.raises(ValueError):
+        run("--debug", "compare", "a", "b")
+    monkeypatch.setenv("RIGORBENCH_DEBUG", "1")
+    with pytest.raises(ValueError):
+        run("compare", "a", "b")
+
+
+def test_an_os_refusal_names_the_file_with_exit_2(monkeypatch):
+    def refused(args, stdout, stderr):
+        raise PermissionError(13, "Permission denied", "/srv/results.db")
+
+    monkeypatch.setattr(rigorbench.cli.compare, "run", refused)
+    assert run("compare", "a", "b")[::2] == (2, "rigorbench: error: /srv/results.db: Permission denied\n")
+
+
+def test_control_characters_in_a_file_name_are_shown_not_obeyed(tmp_path):
+    name = str(tmp_path / "evil\x1b[31m\nrigorbench: error: forged.json")
+    code, _, err = run("compare", name, name)
+    assert code == 2 and err.count("\n") == 1 and "\\x1b[31m\\nrigorbench: error: forged.json" in err
+
+
+def test_a_real_process_exits_70_without_a_traceback_only_under_debug(tmp_path):
+    script = (
+        "import sys, rigorbench.cli.compare as c\n"
+        "def boom(*a): raise RuntimeError('boom')\n"
+        "c.run = boom\n"
+        "from rigorbench.cli import entry_point\n"
+        "sys.argv = ['rigorbench', *sys.argv[1:]]\n"
+        "entry_point()\n"
+    )
+    plain = subprocess.run([sys.executable, "-c", script, "compare", "a", "b"], capture_output=True, text=True)
+    assert plain.returncode == 70 and "Traceback" not in plain.stderr and plain.stderr.count("\n") == 1
+    debug = subprocess.run([sys.executable, "-c", script, "--debug", "compare", "a", "b"], capture_output=True, text=True)
+    assert debug.returncode == 1 and "Traceback" in debug.stderr and "RuntimeError: boom" in debug.stderr
