@@ -77,3 +77,21 @@ def test_a_real_process_exits_70_without_a_traceback_only_under_debug(tmp_path):
     assert plain.returncode == 70 and "Traceback" not in plain.stderr and plain.stderr.count("\n") == 1
     debug = subprocess.run([sys.executable, "-c", script, "--debug", "compare", "a", "b"], capture_output=True, text=True)
     assert debug.returncode == 1 and "Traceback" in debug.stderr and "RuntimeError: boom" in debug.stderr
+
+
+def test_a_hostile_benchmark_name_is_escaped_in_compare_analyze_and_markdown(tmp_path):
+    import json
+    from pathlib import Path
+
+    jmh = Path(__file__).resolve().parents[1] / "testdata" / "jmh"
+    hostile = "a.B.x\x1b[2J\rrigorbench: error: forged\nrow"
+    for name in ("v1-trial1.json", "v2-trial1.json"):
+        document = json.loads((jmh / name).read_text(encoding="utf-8"))
+        document[0]["benchmark"] = hostile
+        (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
+    base, cont = str(tmp_path / "v1-trial1.json"), str(tmp_path / "v2-trial1.json")
+    for argv in (("compare", base, cont), ("compare", base, cont, "--format", "markdown"), ("analyze", base)):
+        code, out, err = run(*argv)
+        assert code == 0, err
+        assert "\x1b" not in out and "\r" not in out and "\nrigorbench: error: forged" not in out
+        assert "\\x1b[2J" in out or "\\\\x1b\\[2J" in out

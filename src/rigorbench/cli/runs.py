@@ -8,6 +8,7 @@ from typing import IO
 
 from rigorbench.experiment.progress import format_duration
 from rigorbench.store import DEFAULT_STORE, ResultStore
+from rigorbench.terminal import printable
 
 SUMMARY = "list the runs in a results store with their versions, status and trial counts"
 DESCRIPTION = "List the runs in a results store, newest first: versions, status, trials done of planned, failures."
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
                      str(counts["samples"]), wall))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
-        stdout.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n")
+        stdout.write(printable("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()) + "\n")
     return 0
 
 

@@ -16,6 +16,7 @@ from rigorbench.model import SEVERITIES
 from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.markdown import escape_cell
 from rigorbench.report.table import format_number, short_names
+from rigorbench.terminal import printable
 
 _LEVELS = ("iteration", "fork", "trial", "instance")
 
@@ -80,7 +81,7 @@ def render_text(report: AnalysisResult) -> str:
         lines.append("")
     lines.extend(f"warning: {w}" for w in report.input_warnings)
     lines.append(counts_line(report))
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def render_markdown(report: AnalysisResult) -> str:

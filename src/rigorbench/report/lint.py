@@ -18,6 +18,7 @@ from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES, Finding
 from rigorbench.report.documents import document_head
+from rigorbench.terminal import printable
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/rigorbench/rigorbench"
@@ -73,7 +74,7 @@ def render_text(result, rules: Mapping) -> str:
     if result.findings:
         used = sorted({f.rule for f in result.findings})
         lines.append(f"explain a rule with 'rigorbench lint --explain {used[0]}' ({', '.join(used)})")
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def finding_object(f: Finding) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rigorbench.experiment.progress import format_duration
 from rigorbench.experiment.selection import FORK_OVERHEAD_S, Selection, cases_in, estimated_seconds
 from rigorbench.harness.base import RunSettings
+from rigorbench.terminal import printable
 
 
 def _params(params, settings: RunSettings) -> str:
@@ -46,4 +47,4 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
             f"{format_duration(estimated_seconds(selection, settings, trials))}"
         )
         lines.append("shorten it with --bench REGEX, --param NAME=VALUE, fewer --trials, --forks or --iterations, or a shorter --iteration-time")
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from rigorbench.report.table import CAVEAT_MARK, Table
 from rigorbench.stats import Verdict
+from rigorbench.terminal import printable
 
 _MARK = {Verdict.SLOWER: "**slower**", Verdict.FASTER: "**faster**"}
 
 
 def escape_cell(text: str) -> str:
-    """Benchmark names and parameters are untrusted: keep them from breaking the table."""
+    """Benchmark names and parameters are untrusted: keep them from breaking the table (and
+    their control characters from reaching a terminal)."""
+    text = printable(text)
     for char in "\\|`*_<>[]":
         text = text.replace(char, "\\" + char)
     return text.replace("\n", " ")

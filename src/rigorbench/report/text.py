@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rigorbench.report.table import Table
+from rigorbench.terminal import printable
 
 
 def layout_text(table: Table) -> str:
@@ -28,4 +29,4 @@ def layout_text(table: Table) -> str:
     if table.warnings:
         out.append("warnings:")
         out.extend(f"  {w}" for w in table.warnings)
-    return "\n".join(out) + "\n"
+    return "\n".join(printable(line) for line in out) + "\n"
