@@ -44,7 +44,7 @@ public class LoopBench {
         int last = 0;
         int i = 0;
         while (i < xs.length) {
-            last = work(xs[i]); // expect: LOOP
+            last = work(xs[i]); // expect: RETU
             i++;
         }
         return last;
