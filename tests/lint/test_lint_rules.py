@@ -57,7 +57,11 @@ CASES = [
     ("@Benchmark @Fork(0) public double m() { return x; }", ["FORK"]),
     ("@Benchmark @Fork(2) public double m() { return x; }", []),
     # TIMER / SLEEP / PRINT
-    ("@Benchmark public long m() { return System.nanoTime(); }", ["TIMER"]),
+    ("@Benchmark public long m() { long t = System.nanoTime(); return System.nanoTime() - t; }", ["TIMER", "TIMER"]),
+    # the clock or the park is what the benchmark measures
+    ("@Benchmark public long m() { return System.nanoTime(); }", []),
+    ("@Benchmark public void m() { java.util.concurrent.locks.LockSupport.parkNanos(1000); }", []),
+    ("@Benchmark public void m(Blackhole bh) { bh.consume(System.currentTimeMillis()); }", []),
     ("@Benchmark public long m() throws Exception { Thread.sleep(5); return 1; }", ["SLEEP"]),
     ("@Benchmark public double m() { System.out.print(x); return x; }", ["PRINT"]),
     ("@TearDown public void t() { System.out.println(System.nanoTime()); }\n@Benchmark public double m() { return x; }", []),
