@@ -64,3 +64,32 @@ CASES = [
 @pytest.mark.parametrize("members, expected", CASES, ids=[f"pattern{i}" for i in range(len(CASES))])
 def test_pattern(tmp_path, members, expected):
     assert shown(tmp_path, members) == expected
+
+
+INVO_CASES = [
+    # a quick benchmark body: the fixture's timestamps dominate
+    ("@Setup(Level.Invocation) public void s() {}\n@Benchmark public double m() { return Math.sqrt(2); }",
+     [("INVO", "warning")]),
+    # SingleShotTime, on the method or inherited from the class: the documented use
+    ("@Setup(Level.Invocation) public void s() {}\n"
+     "@Benchmark @BenchmarkMode(Mode.SingleShotTime) public int m() { return 1; }", []),
+    # a body that sorts may take well over 1 ms: possible, not likely, so info
+    ("int[] big = new int[1 << 20];\n@Setup(Level.Invocation) public void s() {}\n"
+     "@Benchmark public int[] m() { Arrays.sort(big); return big; }", [("INVO", "info")]),
+]
+
+
+@pytest.mark.parametrize("members, expected", INVO_CASES, ids=[f"invo{i}" for i in range(len(INVO_CASES))])
+def test_invo(tmp_path, members, expected):
+    (tmp_path / "P.java").write_text(f"{HEADER}@State(Scope.Thread)\npublic class P {{\n{members}\n}}\n")
+    found = [(f.rule, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "INVO"]
+    assert found == expected
+
+
+def test_single_shot_inherited_from_a_superclass(tmp_path):
+    (tmp_path / "Base.java").write_text(HEADER + "@BenchmarkMode(Mode.SingleShotTime)\n"
+                                        "public abstract class Base { }\n")
+    (tmp_path / "Q.java").write_text(HEADER + "@State(Scope.Thread)\npublic class Q extends Base {\n"
+                                     "@Setup(Level.Invocation) public void s() {}\n"
+                                     "@Benchmark public int m() { return 1; } }\n")
+    assert [f.rule for f in lint_paths([tmp_path]).findings if f.rule == "INVO"] == []
