@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import os
 import tempfile
@@ -62,6 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--fail-on", choices=(*reversed(SEVERITIES), "never"), default="warning",
         help="exit 1 when a finding of this severity or worse exists (default: warning)",
     )
+    output.add_argument("--show-info", action="store_true",
+                        help="also list 'info' findings (possible but unlikely harm) in text output; "
+                        "json and sarif always carry them")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
 
 
@@ -156,5 +160,16 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         result = lint_paths(args.paths, rules=selected)
         fixed = before - sum(f.fixable for f in result.findings)
         stderr.write(f"fixed {fixed} findings in {len(fixes)} files\n")
-    write_output(render_lint(result, RULES, args.format), args.output, stdout)
+    shown = result if args.show_info or args.format != "text" else _without_info(result, stderr)
+    write_output(render_lint(shown, RULES, args.format), args.output, stdout)
     return 1 if fails(result, args.fail_on) else 0
+
+
+def _without_info(result: LintResult, stderr: IO[str]) -> LintResult:
+    """The result without ``info`` findings; says on stderr how many were left out."""
+    kept = tuple(f for f in result.findings if f.severity != "info")
+    hidden = len(result.findings) - len(kept)
+    if hidden:
+        stderr.write(f"rigorbench: note: {hidden} info finding{'s' if hidden != 1 else ''} "
+                     f"not shown (possible but unlikely harm); add --show-info to list them\n")
+    return dataclasses.replace(result, findings=kept)
