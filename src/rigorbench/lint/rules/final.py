@@ -11,9 +11,13 @@ benchmark's own class:
 * a ``static final`` field -> info (HotSpot treats static finals as constants once the
   class is initialised; often intended, e.g. a size).
 
-Instance finals assigned in a constructor or from a non-constant expression are not
-reported: HotSpot does not trust them as constants by default. Final fields that no
-benchmark reads are not reported (the section 5.3 false positives). Separately, a literal
+Instance finals assigned in a constructor or from a non-constant expression (a system
+property, a random number) are not reported: HotSpot does not trust them as constants by
+default, and a knob is not folded work. An initializer that names other final constants is
+followed (``mask = length - 1``). Final fields that no benchmark reads are not reported (the
+section 5.3 false positives), and neither are reads that do not feed the measured
+computation: loop bounds, array sizes and indexes, masks (``& MASK``), comparison bounds, and
+arguments of calls rigorbench cannot see into (their result depends on heap state). Separately, a literal
 passed as the only argument of a static pure JDK call or of a project method that returns a
 value (``Math.log(3.0)``, ``compute(42)``) is reported as a warning (not fixable); an
 instance call on a variable receiver (``text.charAt(0)``) is not, its result is not constant.

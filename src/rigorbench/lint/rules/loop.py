@@ -1,11 +1,16 @@
 """LOOP: a loop accumulates call results into a local instead of consuming each one.
 
 Costa et al. 2019, section 2.2 (bad practice 2); JMHSample_11_Loops and
-JMHSample_34_SafeLooping. Reported only when the accumulated expression contains a method
-call that does not itself read the accumulator (so ``h = hash(h, x)`` chains and
-``s = s.concat(x)`` are left alone), the loop has no Blackhole call yet, and the
-accumulator is consumed after the loop. Loops summing plain array elements are the
-measured work itself (section 5.3) and are not reported.
+JMHSample_34_SafeLooping. A candidate is an accumulation (``acc += f(x)``, ``acc = acc + f(x)``)
+into a local declared before the loop and consumed after it, where the call does not itself
+read the accumulator (so ``h = hash(h, x)`` chains are left alone) and the loop has no
+Blackhole call yet. It is a warning only when the harm is likely: every accumulated call is
+cheap and side-effect free (the pure JDK table, or a helper :mod:`rigorbench.lint.helpers`
+can read), or there is no call and the loop repeats loop-invariant arithmetic (JMHSample_11).
+Other candidates (a traversal of the subject, calls whose cost cannot be seen, heavy
+allocating calls) are ``info``. Overwrites (``x = f(x_i)``) are not accumulations: RETU
+reports them (:mod:`rigorbench.lint.rules.overwrites`). Loops summing plain array elements
+are the measured work itself (section 5.3) and are not reported.
 
 Fix: the accumulation statement becomes ``bh.consume(<expression>);`` where the expression
 is the right-hand side of ``+=``-style operators, or the non-accumulator operand of
@@ -42,7 +47,8 @@ then reflects an optimised batch, not one call whose result the application uses
 
 How to fix: consume every result separately with a Blackhole, whose consume() the JIT
 cannot merge across iterations. Loops that sum array elements without calling anything
-are the measured work itself and are not reported.
+are the measured work itself and are not reported; a loop whose calls rigorbench cannot see
+into (a traversal of a collection, heavy allocating operations) is only 'info'.
 
 Before:
     @Benchmark
