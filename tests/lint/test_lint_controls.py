@@ -53,3 +53,76 @@ def test_info_is_hidden_in_text_unless_asked(walk):
 def test_json_always_carries_info(walk):
     code, out, _ = lint(str(walk), "--format", "json")
     assert [(f["rule"], f["severity"]) for f in json.loads(out)["findings"]] == [("LOOP", "info")]
+
+
+DROPS = """\
+import org.openjdk.jmh.annotations.*;
+
+@State(Scope.Thread)
+public class Drops {
+    double x = 2;
+
+    @Benchmark
+    public double one() {
+        Math.log(x);{trail}
+        return x;
+    }
+
+{above}    @Benchmark
+    public double two() {
+        Math.sqrt(x);
+        Math.exp(x);
+        return x;
+    }
+}
+"""
+
+
+def rules_at(tmp_path, trail: str = "", above: str = "", head: str = "") -> list[tuple[str, int]]:
+    (tmp_path / "Drops.java").write_text(head + DROPS.replace("{trail}", trail).replace("{above}", above))
+    code, out, err = lint(str(tmp_path), "--format", "json")
+    return [(f["rule"], f["line"]) for f in json.loads(out)["findings"]]
+
+
+def test_no_suppression_reports_all_three(tmp_path):
+    assert rules_at(tmp_path) == [("RETU", 9), ("RETU", 15), ("RETU", 16)]
+
+
+def test_trailing_comment_suppresses_its_line_only(tmp_path):
+    assert rules_at(tmp_path, trail=" // rigorbench:ignore RETU warm-up call, kept on purpose") \
+        == [("RETU", 15), ("RETU", 16)]
+
+
+def test_comment_above_a_method_suppresses_the_whole_method(tmp_path):
+    found = rules_at(tmp_path, above="    // rigorbench:ignore RETU,LOOP measures the calls' side effects\n")
+    assert found == [("RETU", 9)]
+
+
+def test_comment_naming_another_rule_suppresses_nothing(tmp_path):
+    found = rules_at(tmp_path, above="    /* rigorbench:ignore FINAL not this one */\n")
+    assert found == [("RETU", 9), ("RETU", 16), ("RETU", 17)]
+
+
+def test_comment_above_the_class_suppresses_every_finding_in_it(tmp_path):
+    source = DROPS.replace("{trail}", "").replace("{above}", "").replace(
+        "@State(Scope.Thread)", "// rigorbench:ignore ALL a teaching example of what not to do\n@State(Scope.Thread)")
+    (tmp_path / "Drops.java").write_text(source)
+    code, out, _ = lint(str(tmp_path), "--format", "json")
+    assert (code, json.loads(out)["findings"]) == (0, [])
+
+
+def test_fingerprints_survive_moving_code_and_differ_between_findings(tmp_path):
+    (tmp_path / "Drops.java").write_text(DROPS.replace("{trail}", "").replace("{above}", ""))
+    before = [f["fingerprint"] for f in json.loads(lint(str(tmp_path), "--format", "json")[1])["findings"]]
+    (tmp_path / "Drops.java").write_text("// a licence header\n\n" + DROPS.replace("{trail}", "").replace("{above}", ""))
+    after = json.loads(lint(str(tmp_path), "--format", "json")[1])["findings"]
+    assert [f["fingerprint"] for f in after] == before
+    assert [f["line"] for f in after] == [11, 17, 18]
+    assert len(set(before)) == 3 and all(len(fp) == 16 for fp in before)
+
+
+def test_sarif_carries_the_fingerprint(tmp_path):
+    (tmp_path / "Drops.java").write_text(DROPS.replace("{trail}", "").replace("{above}", ""))
+    fps = [f["fingerprint"] for f in json.loads(lint(str(tmp_path), "--format", "json")[1])["findings"]]
+    results = json.loads(lint(str(tmp_path), "--format", "sarif")[1])["runs"][0]["results"]
+    assert [r["partialFingerprints"]["rigorbench/v1"] for r in results] == fps
