@@ -1,4 +1,5 @@
-"""The controls of ``rigorbench lint`` (issue 14): info findings hidden by default."""
+"""The controls of ``rigorbench lint`` (issue 14): info hidden by default, inline
+suppression, fingerprints, the [lint] table of rigorbench.toml and --baseline."""
 
 from __future__ import annotations
 
@@ -126,3 +127,64 @@ def test_sarif_carries_the_fingerprint(tmp_path):
     fps = [f["fingerprint"] for f in json.loads(lint(str(tmp_path), "--format", "json")[1])["findings"]]
     results = json.loads(lint(str(tmp_path), "--format", "sarif")[1])["runs"][0]["results"]
     assert [r["partialFingerprints"]["rigorbench/v1"] for r in results] == fps
+
+
+def drops(tmp_path) -> Path:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "Drops.java").write_text(DROPS.replace("{trail}", "").replace("{above}", ""))
+    return src
+
+
+def test_config_ignore_and_severity(tmp_path, monkeypatch):
+    src = drops(tmp_path)
+    (tmp_path / "rigorbench.toml").write_text('[lint]\nseverity = { RETU = "info" }\n')
+    monkeypatch.chdir(tmp_path)  # ./rigorbench.toml is read by default
+    code, out, _ = lint("src", "--format", "json")
+    assert code == 0 and {f["severity"] for f in json.loads(out)["findings"]} == {"info"}
+    (tmp_path / "other.toml").write_text('[lint]\nignore = ["retu"]\n')
+    code, out, _ = lint("src", "--format", "json", "--config", "other.toml")
+    assert (code, json.loads(out)["findings"]) == (0, [])
+    assert src.exists()
+
+
+def test_config_select_limits_the_rules(tmp_path):
+    src = drops(tmp_path)
+    config = tmp_path / "c.toml"
+    config.write_text('[lint]\nselect = ["LOOP", "FINAL"]\n')
+    code, out, _ = lint(str(src), "--format", "json", "--config", str(config))
+    assert (code, json.loads(out)["findings"]) == (0, [])
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[lint]\nselect = ["NOPE"]\n', "unknown rule 'NOPE'"),
+    ('[lint]\nseverity = { RETU = "fatal" }\n', "'fatal' is not one of"),
+    ('[lint]\nchoose = []\n', "has no key 'choose'"),
+    ('[lint\n', "not valid TOML"),
+])
+def test_bad_config_is_one_error_line_and_exit_2(tmp_path, text, message):
+    config = tmp_path / "c.toml"
+    config.write_text(text)
+    code, out, err = lint(str(drops(tmp_path)), "--config", str(config))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith(f"rigorbench: error: {config}: ") and message in err
+
+
+def test_baseline_records_then_reports_only_new_findings(tmp_path):
+    src = drops(tmp_path)
+    baseline = tmp_path / "lint-baseline.json"
+    code, out, err = lint(str(src), "--baseline", str(baseline))
+    assert code == 0 and "recorded 3 findings" in err and "RETU" not in out
+    assert len(json.loads(baseline.read_text())["fingerprints"]) == 3
+    text = (src / "Drops.java").read_text()
+    (src / "Drops.java").write_text("// moved down\n" + text.replace("return x;\n    }\n}", "Math.cbrt(x);\n        return x;\n    }\n}"))
+    code, out, _ = lint(str(src), "--baseline", str(baseline), "--format", "json")
+    assert code == 1
+    assert [(f["rule"], f["line"]) for f in json.loads(out)["findings"]] == [("RETU", 18)]
+
+
+def test_a_file_that_is_not_a_baseline_is_rejected(tmp_path):
+    bad = tmp_path / "b.json"
+    bad.write_text('{"findings": []}')
+    code, out, err = lint(str(drops(tmp_path)), "--baseline", str(bad))
+    assert (code, out) == (2, "") and err.startswith(f"rigorbench: error: {bad}: not a lint baseline")
