@@ -15,6 +15,8 @@ kind whose per-call cost JMHSample_11/34 loops misreport.
 
 from __future__ import annotations
 
+import weakref
+
 from tree_sitter import Node
 
 from rigorbench.lint.index import ClassInfo, Index, MethodInfo
@@ -26,9 +28,16 @@ PURE, CHEAP = "pure", "cheap"
 _MAX_DEPTH = 4
 
 
+_VERDICTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def classify(index: Index, method: MethodInfo) -> str | None:
-    """``"cheap"``, ``"pure"`` (side-effect free but with data-dependent loops) or None."""
-    return _classify(index, method, 0, frozenset())
+    """``"cheap"``, ``"pure"`` (side-effect free but with data-dependent loops) or None.
+
+    Remembered per method (a :class:`MethodInfo` belongs to one index build)."""
+    if method not in _VERDICTS:
+        _VERDICTS[method] = _classify(index, method, 0, frozenset())
+    return _VERDICTS[method]
 
 
 def _classify(index: Index, method: MethodInfo, depth: int, seen: frozenset) -> str | None:
