@@ -287,6 +287,7 @@ class Finding:
     fixable: bool = False
     end_line: int = 0
     end_column: int = 0
+    fingerprint: str = ""            # stable across line moves; see rigorbench.lint.suppress
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:

@@ -36,7 +36,7 @@ def test_every_rule_has_a_negative_case_in_the_corpus():
 
 # Known limitations (see KnownGapsBench.java): calls to JDK methods outside the pure table
 # and do-nothing project helpers count as consuming; a legitimate long Level.Invocation
-# fixture (section 5.3) is still reported.
+# fixture (section 5.3) is still reported: its class also holds quick benchmarks it applies to.
 KNOWN_MISSING = [("KnownGapsBench.java", 33, "RETU"), ("KnownGapsBench.java", 38, "RETU")]
 KNOWN_UNEXPECTED = [("KnownGapsBench.java", 62, "INVO")]
 

@@ -57,7 +57,11 @@ CASES = [
     ("@Benchmark @Fork(0) public double m() { return x; }", ["FORK"]),
     ("@Benchmark @Fork(2) public double m() { return x; }", []),
     # TIMER / SLEEP / PRINT
-    ("@Benchmark public long m() { return System.nanoTime(); }", ["TIMER"]),
+    ("@Benchmark public long m() { long t = System.nanoTime(); return System.nanoTime() - t; }", ["TIMER", "TIMER"]),
+    # the clock or the park is what the benchmark measures
+    ("@Benchmark public long m() { return System.nanoTime(); }", []),
+    ("@Benchmark public void m() { java.util.concurrent.locks.LockSupport.parkNanos(1000); }", []),
+    ("@Benchmark public void m(Blackhole bh) { bh.consume(System.currentTimeMillis()); }", []),
     ("@Benchmark public long m() throws Exception { Thread.sleep(5); return 1; }", ["SLEEP"]),
     ("@Benchmark public double m() { System.out.print(x); return x; }", ["PRINT"]),
     ("@TearDown public void t() { System.out.println(System.nanoTime()); }\n@Benchmark public double m() { return x; }", []),
@@ -91,12 +95,13 @@ def test_static_final_is_info(tmp_path):
 
 
 def test_messages_name_the_subject(tmp_path):
-    (tmp_path / "M.java").write_text(HEADER + "class M { int[] xs; int work(int v) { return v; }\n"
+    (tmp_path / "M.java").write_text(HEADER + "class M { int[] xs; private int work(int v) { return v; }\n"
                                      "@Benchmark public int sum() { int total = 0;\n"
                                      "for (int v : xs) total += work(v); return total; }\n"
                                      "@Benchmark public void d() { Math.log(2.5 + xs[0]); } }\n")
     messages = {f.rule: f.message for f in lint_paths([tmp_path]).findings}
     assert messages == {
-        "LOOP": "loop accumulates work(v) into 'total'; the JIT can unroll and merge calls",
+        "LOOP": "the loop runs over xs and accumulates work(v) into 'total', a cheap side-effect-free "
+                "computation; the JIT can unroll the loop and merge the calls",
         "RETU": "result of Math.log(2.5 + xs[0]) is discarded; the JIT may remove the call",
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import os
 import tempfile
@@ -13,9 +14,12 @@ from rigorbench.cli.common import write_output
 from rigorbench.cli.parser import UsageError
 from rigorbench.errors import InputError, UserError
 from rigorbench.lint import RULES, LintResult, fix_findings, lint_paths
+from rigorbench.lint.settings import (LintSettings, load_settings, read_baseline, write_baseline,
+                                      without_baseline)
 from rigorbench.model import SEVERITIES
 from rigorbench.report.lint import LINT_RENDERERS, render_lint
 
+DEFAULT_CONFIG = "rigorbench.toml"
 SUMMARY = "find benchmark code that measures the wrong thing (JMH), explain it, and fix what is mechanical"
 
 DESCRIPTION = """\
@@ -28,6 +32,12 @@ does not compile yet.
 Every finding names its rule; 'rigorbench lint --explain RULE' says what goes wrong, why, and
 how to fix it, and 'rigorbench lint --list-rules' lists the rules. --fix rewrites the
 mechanical cases in place (keeping formatting and comments); --diff shows the patch instead.
+
+Controls: '// rigorbench:ignore RULE,... reason' silences rules on its line (trailing) or in
+the statement, method or class after it; the [lint] table of rigorbench.toml (select, ignore,
+severity) chooses rules and severities; --baseline FILE records today's findings and then
+reports only new ones (matched by each finding's fingerprint, which survives moved lines).
+'info' findings (possible but unlikely harm) are listed only with --show-info.
 
 Files that cannot be read (a dangling symbolic link, a symbolic link loop, no read
 permission, a FIFO or device, a directory that cannot be listed) are skipped with one
@@ -51,6 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="Java files or directories (searched for *.java)")
     rules = parser.add_argument_group("rules")
     rules.add_argument("--rules", metavar="ID,...", help="check only these rules (default: all)")
+    rules.add_argument("--config", metavar="FILE",
+                       help="read rule selection and severities from the [lint] table of FILE "
+                       "(default: ./rigorbench.toml when it exists)")
     rules.add_argument("--explain", metavar="RULE", help="explain one rule: what goes wrong, why, and the fix")
     rules.add_argument("--list-rules", action="store_true", help="list every rule with its severity and title")
     fixes = parser.add_argument_group("fixes")
@@ -62,6 +75,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--fail-on", choices=(*reversed(SEVERITIES), "never"), default="warning",
         help="exit 1 when a finding of this severity or worse exists (default: warning)",
     )
+    output.add_argument("--baseline", metavar="FILE",
+                        help="report only findings not recorded in FILE; when FILE does not exist, "
+                        "record today's findings in it (to adopt lint on an existing suite)")
+    output.add_argument("--show-info", action="store_true",
+                        help="also list 'info' findings (possible but unlikely harm) in text output; "
+                        "json and sarif always carry them")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
 
 
@@ -134,7 +153,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("give one or more PATHs to lint (see 'rigorbench lint --help')")
     if args.fix and args.diff:
         raise UsageError("--fix and --diff do not go together: --diff shows what --fix would write")
-    selected = _selected(args.rules)
+    settings = _settings(args.config)
+    selected = settings.rules(_selected(args.rules))
     for path in args.paths:
         if Path(path).is_file() and not path.endswith(".java"):
             raise InputError(path, None, "not a Java source file (lint reads .java files and directories)")
@@ -156,5 +176,34 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         result = lint_paths(args.paths, rules=selected)
         fixed = before - sum(f.fixable for f in result.findings)
         stderr.write(f"fixed {fixed} findings in {len(fixes)} files\n")
-    write_output(render_lint(result, RULES, args.format), args.output, stdout)
+    result = _against_baseline(settings.apply(result), args.baseline, stderr)
+    shown = result if args.show_info or args.format != "text" else _without_info(result, stderr)
+    write_output(render_lint(shown, RULES, args.format), args.output, stdout)
     return 1 if fails(result, args.fail_on) else 0
+
+
+def _settings(config: str | None) -> LintSettings:
+    if config is None:
+        return load_settings(DEFAULT_CONFIG) if Path(DEFAULT_CONFIG).is_file() else LintSettings()
+    return load_settings(config)
+
+
+def _against_baseline(result: LintResult, baseline: str | None, stderr: IO[str]) -> LintResult:
+    if baseline is None:
+        return result
+    if not Path(baseline).exists():
+        write_baseline(baseline, result)
+        stderr.write(f"rigorbench: note: recorded {len(result.findings)} findings in {baseline}; "
+                     f"runs with --baseline {baseline} report only new ones\n")
+        return without_baseline(result, frozenset(f.fingerprint for f in result.findings))
+    return without_baseline(result, read_baseline(baseline))
+
+
+def _without_info(result: LintResult, stderr: IO[str]) -> LintResult:
+    """The result without ``info`` findings; says on stderr how many were left out."""
+    kept = tuple(f for f in result.findings if f.severity != "info")
+    hidden = len(result.findings) - len(kept)
+    if hidden:
+        stderr.write(f"rigorbench: note: {hidden} info finding{'s' if hidden != 1 else ''} "
+                     f"not shown (possible but unlikely harm); add --show-info to list them\n")
+    return dataclasses.replace(result, findings=kept)

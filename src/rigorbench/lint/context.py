@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from rigorbench.lint import helpers
 from rigorbench.lint.index import ClassInfo, FieldInfo, FileInfo, Index, MethodInfo
 from rigorbench.lint.parse import SourceFile, annotation, last_name, walk
 from rigorbench.lint.pure import pure_instance, pure_static
@@ -27,6 +28,7 @@ class Call:
     name: str
     return_type: str | None = None
     method: MethodInfo | None = None
+    cheap: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,13 +122,13 @@ class Benchmark:
     def _unqualified(self, name: str, nargs: int) -> Call:
         methods = self.index.methods(self.cls, name)
         if methods:
-            return _project(name, methods, nargs)
+            return _project(self.index, name, methods, nargs)
         for imported in self.file.static_imports:
             parts = imported.split(".")
             if parts[-1] in (name, "*") and len(parts) >= 2:
                 pure, result = pure_static(parts[-2], name)
                 if pure:
-                    return Call("pure", name, result)
+                    return Call("pure", name, result, cheap=True)
         return Call("unknown", name)
 
     def _instance(self, receiver: str, name: str, nargs: int) -> Call:
@@ -134,17 +136,17 @@ class Benchmark:
             return Call("blackhole", name)
         pure, result = pure_instance(last_name_type(receiver), name)
         if pure:
-            return Call("pure", name, result)
+            return Call("pure", name, result, cheap=True)
         owner = self.index.lookup(receiver, self.cls)
         methods = self.index.methods(owner, name)
-        return _project(name, methods, nargs) if methods else Call("unknown", name)
+        return _project(self.index, name, methods, nargs) if methods else Call("unknown", name)
 
     def _static(self, owner: str, name: str, nargs: int) -> Call:
         pure, result = pure_static(owner, name)
         if pure:
-            return Call("pure", name, result)
+            return Call("pure", name, result, cheap=True)
         methods = self.index.methods(self.index.lookup(owner, self.cls), name)
-        return _project(name, methods, nargs) if methods else Call("unknown", name)
+        return _project(self.index, name, methods, nargs) if methods else Call("unknown", name)
 
     @functools.cached_property
     def nested(self) -> tuple[tuple[int, int], ...]:
@@ -167,9 +169,13 @@ def last_name_type(type_name: str) -> str:
     return type_name.split("<", 1)[0].strip().rsplit(".", 1)[-1]
 
 
-def _project(name: str, methods: list[MethodInfo], nargs: int) -> Call:
+def _project(index: Index, name: str, methods: list[MethodInfo], nargs: int) -> Call:
+    """A project method; ``pure`` when every overload of that arity is a pure helper."""
     chosen = next((m for m in methods if len(m.params) == nargs), methods[0])
-    return Call("project", name, chosen.return_type, chosen)
+    verdicts = {helpers.classify(index, m) for m in methods if len(m.params) == len(chosen.params)}
+    if None in verdicts:
+        return Call("project", name, chosen.return_type, chosen)
+    return Call("pure", name, chosen.return_type, chosen, verdicts == {helpers.CHEAP})
 
 
 def _collect_locals(source: SourceFile, method: Node) -> tuple[dict[str, str], tuple[str, ...]]:

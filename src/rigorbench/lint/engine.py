@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from rigorbench.errors import InputError, UserError
 from rigorbench.files import read_input
+from rigorbench.lint import suppress
 from rigorbench.lint.base import Issue
 from rigorbench.lint.context import file_context
 from rigorbench.lint.index import FileInfo, build_index, index_file
@@ -119,6 +120,7 @@ def lint_paths(paths: Sequence[str | os.PathLike], *,
     infos, warnings = _parse_all(discover(paths, skipped), skipped)
     index = build_index(infos)
     issues: dict[tuple, Issue] = {}
+    ignores = {i.source.path: suppress.suppressions(i.source) for i in infos}
     benchmarks = 0
     for info in infos:
         ctx = file_context(info, index)
@@ -126,10 +128,13 @@ def lint_paths(paths: Sequence[str | os.PathLike], *,
         for rule_id in selected:
             for issue in RULES[rule_id].check(ctx):
                 f = issue.finding
+                if suppress.is_suppressed(issue, ignores):
+                    continue
                 issues.setdefault((f.path, f.line, f.column, f.rule), issue)
     ordered = sorted(issues.values(), key=lambda i: (i.finding.path, i.finding.line,
                                                      i.finding.column, i.finding.rule))
     data = {info.source.path: info.source.data for info in infos}
+    ordered = suppress.stamp(ordered, data)
     by_path: dict[str, list[Issue]] = {}
     for issue in ordered:
         by_path.setdefault(issue.finding.path, []).append(issue)

@@ -90,6 +90,7 @@ def finding_object(f: Finding) -> dict:
         "message": f.message,
         "hint": f.hint,
         "fixable": f.fixable,
+        "fingerprint": f.fingerprint,
     }
 
 
@@ -137,6 +138,7 @@ def _sarif_result(f: Finding, index: dict[str, int]) -> dict:
         "level": SARIF_LEVELS[f.severity],
         "message": {"text": text},
         "locations": [{"physicalLocation": {"artifactLocation": _artifact_uri(f.path), "region": region}}],
+        **({"partialFingerprints": {"rigorbench/v1": f.fingerprint}} if f.fingerprint else {}),
         "properties": {"benchmark": f.benchmark, "fixable": f.fixable},
     }
 

@@ -99,18 +99,32 @@ def _calls(ctx: FileContext) -> Iterator[tuple[Benchmark, Node, str, str]]:
 
 def check_timer(ctx: FileContext) -> Iterator[Issue]:
     for bench, node, receiver, name in _calls(ctx):
-        if (receiver, name) in _CLOCKS:
+        if (receiver, name) in _CLOCKS and not is_subject(bench, node):
             yield make_issue(ctx.source, node, "TIMER", "warning",
                              f"{receiver}.{name}() inside {bench.name}: hand timing inside JMH "
                              f"measures timer cost and noise", benchmark=bench.name,
                              hint="let JMH time the method; split timed parts into benchmarks")
 
 
+def is_subject(bench: Benchmark, node: Node) -> bool:
+    """Is the call the whole benchmark (``return System.nanoTime();``, ``bh.consume(...)``,
+    or the only statement)? Then its cost is what is measured, not a hand-timing error."""
+    statements = [c for c in bench.body.named_children if "comment" not in c.type]
+    if len(statements) != 1 or not statements[0].named_children:
+        return False
+    inner = statements[0].named_children[0]
+    if inner.type == "method_invocation" and bench.call(inner).kind == "blackhole":
+        args = inner.child_by_field_name("arguments").named_children
+        inner = args[0] if len(args) == 1 else inner
+    return inner == node
+
+
 def check_sleep(ctx: FileContext) -> Iterator[Issue]:
     for bench, node, receiver, name in _calls(ctx):
         unit = receiver.rsplit(".", 1)[-1]
         parks = receiver.endswith("LockSupport") and name in ("parkNanos", "parkUntil")
-        if parks or (name == "sleep" and (receiver == "Thread" or unit in _UNITS)):
+        if (parks or (name == "sleep" and (receiver == "Thread" or unit in _UNITS))) \
+                and not is_subject(bench, node):
             yield make_issue(ctx.source, node, "SLEEP", "warning",
                              f"{short(ctx.source.text(node), 40)} inside {bench.name}: the "
                              f"measurement is dominated by sleep granularity", benchmark=bench.name,

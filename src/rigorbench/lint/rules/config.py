@@ -122,12 +122,57 @@ def check_invo(ctx: FileContext) -> Iterator[Issue]:
         for methods in cls.methods.values():
             for method in methods:
                 for name, node in annotations(method.node):
-                    if name in ("Setup", "TearDown") and _level_is_invocation(ctx, annotation_value(node)):
-                        yield make_issue(ctx.source, node, "INVO", "warning",
+                    if not (name in ("Setup", "TearDown")
+                            and _level_is_invocation(ctx, annotation_value(node))):
+                        continue
+                    verdict = _invo_verdict(ctx, cls)
+                    if verdict is not None:
+                        yield make_issue(ctx.source, node, "INVO", verdict[0],
                                          f"@{name}(Level.Invocation) on {cls.name}.{method.name} "
-                                         f"adds timestamp overhead to every benchmark call",
+                                         f"adds timestamp overhead to every benchmark call{verdict[1]}",
                                          hint="use Level.Iteration or Level.Trial unless each call "
                                          "does well over 1 ms of work")
+
+
+def _invo_verdict(ctx: FileContext, cls: ClassInfo) -> tuple[str, str] | None:
+    """Severity and evidence for a per-invocation fixture of ``cls``; None when documented use.
+
+    Benchmarks that use the fixture are those of ``cls`` (or a subclass) and those taking it
+    as a parameter, in this file. ``SingleShotTime`` is the mode where per-invocation fixtures
+    are the documented way; a body that loops or sorts may take well over 1 ms (``info``).
+    """
+    users = [b for b in ctx.benchmarks if any(c is cls for c in ctx.index.lineage(b.cls))
+             or any(ctx.index.lookup(b.locals.get(p, ""), b.cls) is cls for p in b.params)]
+    timed = [b for b in users if not _single_shot(ctx, b)]
+    if users and not timed:
+        return None
+    if timed and all(_heavy(b) for b in timed):
+        return "info", (f"; {timed[0].name} loops or sorts, so one call may take over 1 ms, "
+                        f"where this overhead is small")
+    quick = f"; {timed[0].name} has no loop, so one call likely takes well under 1 ms" if timed else ""
+    return "warning", quick
+
+
+def _single_shot(ctx: FileContext, bench: Benchmark) -> bool:
+    """``@BenchmarkMode`` of the method, else of its class or a project superclass."""
+    holders = [(bench.node, bench.source), *((c.node, c.source) for c in ctx.index.lineage(bench.cls))]
+    for holder, source in holders:
+        mode = annotation(holder, "BenchmarkMode")
+        if mode is not None:
+            return "SingleShotTime" in source.text(mode)
+    return False
+
+
+def _heavy(bench: Benchmark) -> bool:
+    """Does the body loop or sort (work that may take over 1 ms per call)?"""
+    stack = [bench.body] if bench.body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in LOOPS or (node.type == "method_invocation" and bench.source.text(
+                node.child_by_field_name("name")) in ("sort", "parallelSort")):
+            return True
+        stack.extend(node.named_children)
+    return False
 
 
 def check_fork(ctx: FileContext) -> Iterator[Issue]:

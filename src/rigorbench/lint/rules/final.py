@@ -11,9 +11,13 @@ benchmark's own class:
 * a ``static final`` field -> info (HotSpot treats static finals as constants once the
   class is initialised; often intended, e.g. a size).
 
-Instance finals assigned in a constructor or from a non-constant expression are not
-reported: HotSpot does not trust them as constants by default. Final fields that no
-benchmark reads are not reported (the section 5.3 false positives). Separately, a literal
+Instance finals assigned in a constructor or from a non-constant expression (a system
+property, a random number) are not reported: HotSpot does not trust them as constants by
+default, and a knob is not folded work. An initializer that names other final constants is
+followed (``mask = length - 1``). Final fields that no benchmark reads are not reported (the
+section 5.3 false positives), and neither are reads that do not feed the measured
+computation: loop bounds, array sizes and indexes, masks (``& MASK``), comparison bounds, and
+arguments of calls rigorbench cannot see into (their result depends on heap state). Separately, a literal
 passed as the only argument of a static pure JDK call or of a project method that returns a
 value (``Math.log(3.0)``, ``compute(42)``) is reported as a warning (not fixable); an
 instance call on a variable receiver (``text.charAt(0)``) is not, its result is not constant.
@@ -25,10 +29,10 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from rigorbench.lint.base import Edit, Issue, make_issue
+from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import ClassInfo, FieldInfo
-from rigorbench.lint.parse import walk
+from rigorbench.lint.parse import LOOPS, walk
 
 ID = "FINAL"
 TITLE = "benchmark input is a constant (final field or literal), so the JIT can fold the computation"
@@ -68,18 +72,42 @@ def check(ctx: FileContext) -> Iterator[Issue]:
     for bench in ctx.benchmarks:
         if bench.body is None:
             continue
-        seen: set[int] = set()
-        reads = [n for kind in ("identifier", "field_access", "method_invocation")
+        reads: dict[int, tuple[FieldInfo, Node]] = {}
+        uses: dict[int, list[Node]] = {}
+        nodes = [n for kind in ("identifier", "field_access", "method_invocation")
                  for n in bench.source.within(kind, bench.body)]
-        for node in sorted(reads, key=lambda n: n.start_byte):
+        for node in sorted(nodes, key=lambda n: n.start_byte):
             info = _read_field(bench, node)
-            if info is not None and id(info) not in seen:
-                seen.add(id(info))
-                issue = _field_issue(bench, info, _via(bench, node))
-                if issue is not None:
-                    yield issue
+            if info is not None:
+                reads.setdefault(id(info), (info, node))
+                uses.setdefault(id(info), []).append(node)
             elif node.type == "method_invocation":
                 yield from _literal_argument(bench, node)
+        for key, (info, first) in reads.items():
+            use = next((u for u in uses[key] if _is_input(bench, u)), None)
+            issue = _field_issue(bench, info, _via(bench, first), use) if use is not None else None
+            if issue is not None:
+                yield issue
+
+
+def _is_input(bench: Benchmark, node: Node) -> bool:
+    """Does this read feed the measured computation (not a bound, size, mask or index)?"""
+    child, current = node, node.parent
+    while current is not None and current != bench.body:
+        kind = current.type
+        if kind in LOOPS or kind == "array_creation_expression":
+            return False  # a loop bound or an array size
+        if kind == "array_access" and child == current.child_by_field_name("index"):
+            return False
+        if kind == "binary_expression" and bench.source.text(
+                current.child_by_field_name("operator")) in ("&", "<", "<=", ">", ">="):
+            return False  # a mask or a comparison bound
+        if kind == "method_invocation":
+            return bench.call(current).kind == "pure"  # state behind unknown calls cannot fold
+        if kind in ("expression_statement", "return_statement", "local_variable_declaration"):
+            return True
+        child, current = current, current.parent
+    return True
 
 
 def _read_field(bench: Benchmark, node: Node) -> FieldInfo | None:
@@ -103,31 +131,42 @@ def _via(bench: Benchmark, node: Node) -> ClassInfo | None:
     return bench.class_of(obj)
 
 
-def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None) -> Issue | None:
+def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None, use: Node) -> Issue | None:
     if not info.final or info.type not in _CONSTANT_TYPES or via is None:
         return None
     own = any(c is via for c in bench.index.lineage(bench.cls))
     if not own and bench.index.state_scope(via) is None:
         return None
     name_node = info.declarator.child_by_field_name("name")
+    value = info.declarator.child_by_field_name("value")
+    if value is None or not _constant(bench, value):
+        return None  # e.g. read from a system property: a knob, not a folded input
+    where = short(bench.source.text(_statement(bench, use)), 40)
     if info.static:
         return make_issue(info.source, name_node, ID, "info",
                           f"static final field '{info.name}' ({info.type}) read by "
-                          f"{bench.name} is a constant to the JIT",
+                          f"{bench.name} in '{where}' is a constant to the JIT",
                           benchmark=bench.name, hint="use a non-final @State instance field "
                           "if this is benchmark input")
-    value = info.declarator.child_by_field_name("value")
-    if value is None or not _constant(bench, value):
-        return None
     return make_issue(info.source, name_node, ID, "warning",
-                      f"final field '{info.name}' ({info.type}) read by {bench.name} has a "
-                      f"constant initializer; the JIT folds computations on it",
+                      f"final field '{info.name}' ({info.type}) = {short(bench.source.text(value), 20)} "
+                      f"is an input of '{where}' in {bench.name}; the JIT folds computations on it",
                       benchmark=bench.name, edits=_drop_final(info),
                       hint=f"remove 'final' from '{info.name}'")
 
 
-def _constant(bench: Benchmark, node: Node) -> bool:
-    """A compile-time constant: literals, operators, and ALL_CAPS or static final names."""
+def _statement(bench: Benchmark, node: Node) -> Node:
+    current = node
+    while current.parent is not None and current.parent != bench.body \
+            and not current.type.endswith("statement") and current.type != "local_variable_declaration":
+        current = current.parent
+    return current
+
+
+def _constant(bench: Benchmark, node: Node, depth: int = 0) -> bool:
+    """A compile-time constant: literals, operators, and names of constants (followed)."""
+    if depth > 4:
+        return False
     for current in walk(node):
         kind = current.type
         if kind in ("method_invocation", "object_creation_expression", "array_access"):
@@ -136,7 +175,11 @@ def _constant(bench: Benchmark, node: Node) -> bool:
                                                        or current.parent.type != "field_access"):
             name = bench.source.text(current).rsplit(".", 1)[-1]
             ref = bench.field_of(current)
-            if not (name.isupper() or (ref is not None and ref.static and ref.final)):
+            if ref is not None and ref.final:
+                value = ref.declarator.child_by_field_name("value")
+                if value is None or not _constant(bench, value, depth + 1):
+                    return False
+            elif not name.isupper():
                 return False
     return True
 

@@ -1,11 +1,16 @@
 """LOOP: a loop accumulates call results into a local instead of consuming each one.
 
 Costa et al. 2019, section 2.2 (bad practice 2); JMHSample_11_Loops and
-JMHSample_34_SafeLooping. Reported only when the accumulated expression contains a method
-call that does not itself read the accumulator (so ``h = hash(h, x)`` chains and
-``s = s.concat(x)`` are left alone), the loop has no Blackhole call yet, and the
-accumulator is consumed after the loop. Loops summing plain array elements are the
-measured work itself (section 5.3) and are not reported.
+JMHSample_34_SafeLooping. A candidate is an accumulation (``acc += f(x)``, ``acc = acc + f(x)``)
+into a local declared before the loop and consumed after it, where the call does not itself
+read the accumulator (so ``h = hash(h, x)`` chains are left alone) and the loop has no
+Blackhole call yet. It is a warning only when the harm is likely: every accumulated call is
+cheap and side-effect free (the pure JDK table, or a helper :mod:`rigorbench.lint.helpers`
+can read), or there is no call and the loop repeats loop-invariant arithmetic (JMHSample_11).
+Other candidates (a traversal of the subject, calls whose cost cannot be seen, heavy
+allocating calls) are ``info``. Overwrites (``x = f(x_i)``) are not accumulations: RETU
+reports them (:mod:`rigorbench.lint.rules.overwrites`). Loops summing plain array elements
+are the measured work itself (section 5.3) and are not reported.
 
 Fix: the accumulation statement becomes ``bh.consume(<expression>);`` where the expression
 is the right-hand side of ``+=``-style operators, or the non-accumulator operand of
@@ -42,7 +47,8 @@ then reflects an optimised batch, not one call whose result the application uses
 
 How to fix: consume every result separately with a Blackhole, whose consume() the JIT
 cannot merge across iterations. Loops that sum array elements without calling anything
-are the measured work itself and are not reported.
+are the measured work itself and are not reported; a loop whose calls rigorbench cannot see
+into (a traversal of a collection, heavy allocating operations) is only 'info'.
 
 Before:
     @Benchmark
@@ -71,14 +77,38 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             continue
         consumed = analyse(bench).consumed
         candidates = [c for c in candidates if c[1] in consumed]
-        for stmt, acc, call, expr in candidates:
+        for stmt, acc, _, expr in candidates:
             others = [c[0] for c in candidates if c[1] == acc]
-            edits = _edits(bench, stmt, expr, acc, others)
-            yield make_issue(bench.source, stmt, ID, "warning",
-                             f"loop accumulates {short(bench.source.text(call), 40)} into '{acc}'; "
-                             f"the JIT can unroll and merge calls", benchmark=bench.name,
-                             edits=edits, hint="consume each result with Blackhole.consume "
+            severity, evidence = _evidence(bench, stmt, acc, expr)
+            yield make_issue(bench.source, stmt, ID, severity, evidence, benchmark=bench.name,
+                             edits=_edits(bench, stmt, expr, acc, others),
+                             hint="consume each result with Blackhole.consume "
                              "(JMHSample_34_SafeLooping)")
+
+
+def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, str]:
+    """Severity and message: ``warning`` only when every accumulated call is known cheap."""
+    loop = _enclosing_loop(bench, stmt)
+    calls = [n for n in walk(expr) if n.type == "method_invocation"]
+    head = f"the loop {_bound(bench, loop)} and accumulates {short(bench.source.text(expr), 40)} " \
+           f"into '{acc}'"
+    if not calls:
+        return "warning", f"{head}, which is loop-invariant; the JIT can hoist it out of the loop"
+    unknown = [bench.source.text(c.child_by_field_name("name")) for c in calls
+               if not bench.call(c).cheap]
+    if not unknown:
+        return "warning", f"{head}, a cheap side-effect-free computation; the JIT can unroll " \
+                          f"the loop and merge the calls"
+    return "info", f"{head}; if {unknown[0]}() is nanosecond-scale the JIT can merge the calls " \
+                   f"(its cost is not visible here, and a loop over the subject is often the work)"
+
+
+def _bound(bench: Benchmark, loop: Node) -> str:
+    text = bench.source.text
+    if loop.type == "enhanced_for_statement":
+        return f"runs over {short(text(loop.child_by_field_name('value')), 30)}"
+    condition = loop.child_by_field_name("condition")
+    return f"runs while {short(text(condition), 30)}" if condition is not None else "repeats"
 
 
 def _candidate(bench: Benchmark, node: Node):
@@ -96,11 +126,16 @@ def _candidate(bench: Benchmark, node: Node):
         return None
     calls = [n for n in walk(right) if n.type == "method_invocation"
              and bench.call(n).kind != "blackhole"]
-    if not calls or any(i.type == "identifier" and text(i) == acc for c in calls for i in walk(c)):
+    if any(i.type == "identifier" and text(i) == acc for c in calls for i in walk(c)):
         return None
+    if operator == "=" and not (right.type == "binary_expression" and any(
+            text(right.child_by_field_name(side)) == acc for side in ("left", "right"))):
+        return None  # an overwrite keeps only the last value: RETU's case, not an accumulation
     loop = _enclosing_loop(bench, node)
     declaration = _declaration_start(bench, acc)
     if loop is None or declaration is None or declaration > loop.start_byte:
+        return None
+    if not calls and not _invariant(bench, loop, right, acc):
         return None
     if any(n.type == "method_invocation" and bench.call(n).kind == "blackhole" for n in walk(loop)):
         return None
@@ -111,7 +146,30 @@ def _candidate(bench: Benchmark, node: Node):
             consumed = b
         elif b.type == "identifier" and text(b) == acc:
             consumed = a
-    return node, acc, calls[0], consumed
+    return node, acc, calls[0] if calls else right, consumed
+
+
+def _invariant(bench: Benchmark, loop: Node, expr: Node, acc: str) -> bool:
+    """Is ``expr`` computed work whose operands the loop never changes (JMHSample_11)?"""
+    text = bench.source.text
+    if expr.type not in ("binary_expression", "parenthesized_expression", "unary_expression"):
+        return False
+    if any(n.type in ("array_access", "object_creation_expression") for n in walk(expr)):
+        return False
+    changed = {text(v) for n in walk(loop) for v in _targets(n)}
+    names = {text(n) for n in walk(expr) if n.type == "identifier"}
+    return bool(names) and not names & (changed | {acc})
+
+
+def _targets(node: Node) -> list[Node]:
+    if node.type == "assignment_expression":
+        return [node.child_by_field_name("left")]
+    if node.type == "update_expression":
+        return list(node.named_children[:1])
+    if node.type in ("variable_declarator", "enhanced_for_statement"):
+        name = node.child_by_field_name("name")
+        return [name] if name is not None else []
+    return []
 
 
 def accumulations(bench: Benchmark, name: str) -> list[tuple[Node, Node]]:

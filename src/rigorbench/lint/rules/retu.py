@@ -26,7 +26,7 @@ from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import JUMPS, blackhole, insert_after, wrap
 from rigorbench.lint.flow import analyse
 from rigorbench.lint.parse import walk
-from rigorbench.lint.rules import loop
+from rigorbench.lint.rules import loop, overwrites, void
 
 ID = "RETU"
 TITLE = "a value computed in a benchmark is never used, so the JIT may remove its computation"
@@ -67,12 +67,14 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             continue
         flow = analyse(bench)
         items: list[tuple[str, Node, str]] = [("local", node, name) for name, node, _ in flow.unconsumed]
-        items += [("call", stmt, "") for stmt in flow.discarded]
+        by_void = set(void.dropped_calls(bench)) if bench.void and bench.blackhole is None else set()
+        items += [("call", stmt, "") for stmt in flow.discarded if stmt not in by_void]
         items.sort(key=lambda item: item[1].start_byte)
         returned = _return_edits(bench, items) if len(items) == 1 else None
         for kind, node, name in items:
             edits = returned if returned is not None else _consume_edits(bench, kind, node, name)
             yield _issue(bench, kind, node, name, dict((n, e) for n, _, e in flow.unconsumed), edits)
+        yield from overwrites.check(bench, flow.consumed)
 
 
 def _issue(bench: Benchmark, kind: str, node: Node, name: str, exprs: dict[str, str],

@@ -56,7 +56,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
     for bench in ctx.benchmarks:
         if not bench.void or bench.blackhole is not None or bench.body is None:
             continue
-        dropped = _dropped_calls(bench)
+        dropped = dropped_calls(bench)
         if not dropped:
             continue
         for stmt in dropped:
@@ -69,7 +69,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                              hint="return the result or pass it to Blackhole.consume")
 
 
-def _dropped_calls(bench: Benchmark) -> list[Node]:
+def dropped_calls(bench: Benchmark) -> list[Node]:
     """Expression statements dropping project results, or [] when anything escapes."""
     dropped = []
     if any(bench.own(kind) for kind in ("throw_statement", "object_creation_expression",
@@ -80,9 +80,9 @@ def _dropped_calls(bench: Benchmark) -> list[Node]:
         return []
     for node in bench.own("method_invocation"):
         call = bench.call(node)
-        if call.kind == "pure":
+        if call.kind == "pure" and call.method is None:
             continue
-        if call.kind != "project" or call.method.void or not _no_field_writes(bench, call.method):
+        if call.method is None or call.method.void or not _no_field_writes(bench, call.method):
             return []
         if node.parent.type == "expression_statement":
             dropped.append(node.parent)

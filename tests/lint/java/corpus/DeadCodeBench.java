@@ -99,4 +99,24 @@ public class DeadCodeBench {
             int m = n + 1; // expect: RETU
         }
     }
+
+    // JMHSample_09: a private helper that only computes; dropping its result is dead code.
+    private double square(double d) {
+        for (int c = 0; c < 4; c++) {
+            d = d * d / Math.PI;
+        }
+        return d;
+    }
+
+    @Benchmark
+    public double dropsPrivateHelper() {
+        square(input); // expect: RETU
+        return square(other);
+    }
+
+    @Benchmark
+    public void consumesPrivateHelper(Blackhole bh) {
+        bh.consume(square(input));
+        bh.consume(square(other));
+    }
 }

@@ -44,7 +44,7 @@ public class LoopBench {
         int last = 0;
         int i = 0;
         while (i < xs.length) {
-            last = work(xs[i]); // expect: LOOP
+            last = work(xs[i]); // expect: RETU
             i++;
         }
         return last;
@@ -110,5 +110,27 @@ public class LoopBench {
             bh.consume(v);
         }
         bh.consume(acc);
+    }
+
+    int k = 7;
+    int divisor = 3;
+
+    // JMHSample_11 without a call: the same loop-invariant division, a hundred times.
+    @Benchmark
+    public int invariantDivision() {
+        int sum = 0;
+        for (int i = 0; i < 100; i++) {
+            sum += k / divisor; // expect: LOOP
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public int variantDivision() {
+        int sum = 0;
+        for (int i = 0; i < xs.length; i++) {
+            sum += xs[i] / divisor;
+        }
+        return sum;
     }
 }

@@ -1,0 +1,76 @@
+"""RETU in a loop: ``x = f();`` overwrites ``x`` each iteration and only the last value is used.
+
+Part of RETU (JMHSample_08_DeadCode): the values of every iteration but the last are dead,
+so the JIT may drop the work that computes them even when the call itself must stay (an
+iterator's ``next()`` still advances, but the value it loads or decodes is unused). Reported
+as a warning when ``x`` is a primitive, whose computation is pure arithmetic the JIT can
+remove; as ``info`` for objects, where the call usually allocates or escapes and stays.
+Not reported when the loop reads ``x`` (``bit = next(bit + 1)`` is iteration state), when
+the loop assigns ``x`` more than once, or when the value never leaves the method (plain
+RETU reports that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from rigorbench.lint.base import Issue, make_issue, short
+from rigorbench.lint.context import Benchmark
+from rigorbench.lint.helpers import PRIMITIVES
+from rigorbench.lint.parse import LOOPS, walk
+
+ID = "RETU"
+
+
+def check(bench: Benchmark, consumed: frozenset[str]) -> Iterator[Issue]:
+    for stmt in bench.own("expression_statement"):
+        found = _overwrite(bench, stmt)
+        if found is None or found[0] not in consumed:
+            continue
+        name, call = found
+        primitive = bench.locals.get(name, "") in PRIMITIVES
+        yield make_issue(
+            bench.source, stmt, ID, "warning" if primitive else "info",
+            f"each iteration overwrites '{name}' with {short(bench.source.text(call), 40)} and "
+            f"only the last value is used; the JIT may drop the work behind the other values",
+            benchmark=bench.name,
+            hint=f"consume every value with Blackhole.consume, or combine it into '{name}'")
+
+
+def _overwrite(bench: Benchmark, stmt: Node) -> tuple[str, Node] | None:
+    """``(local, call)`` when ``stmt`` is ``local = ...call...;`` overwriting in a loop."""
+    text = bench.source.text
+    expr = stmt.named_children[0] if stmt.named_children else None
+    if expr is None or expr.type != "assignment_expression" \
+            or text(expr.child_by_field_name("operator")) != "=":
+        return None
+    left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+    name = text(left) if left.type == "identifier" else ""
+    calls = [n for n in walk(right) if n.type == "method_invocation"
+             and bench.call(n).kind != "blackhole"]
+    loop = _innermost_loop(bench, stmt)
+    if name not in bench.locals or name in bench.params or not calls or loop is None:
+        return None
+    declared = _declared_in(bench, loop, name)
+    mentions = [n for n in walk(loop) if n.type == "identifier" and text(n) == name]
+    if declared or mentions != [left]:
+        return None
+    return name, calls[0]
+
+
+def _innermost_loop(bench: Benchmark, node: Node) -> Node | None:
+    current = node.parent
+    while current is not None and current != bench.body:
+        if current.type in LOOPS:
+            return current
+        if current.type in ("lambda_expression", "class_body"):
+            return None
+        current = current.parent
+    return None
+
+
+def _declared_in(bench: Benchmark, loop: Node, name: str) -> bool:
+    return any(n.type == "variable_declarator" and bench.source.text(n.child_by_field_name("name")) == name
+               for n in walk(loop))

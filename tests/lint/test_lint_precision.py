@@ -1,0 +1,95 @@
+"""Patterns from real benchmark code (issue 14), written here: what stays a warning and what not.
+
+Each snippet is a small example of a pattern seen in public JMH suites; only findings of
+severity warning or error are compared (``info`` is the "possible but unlikely" level).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rigorbench.lint import lint_paths
+
+HEADER = ("import org.openjdk.jmh.annotations.*;\nimport org.openjdk.jmh.infra.Blackhole;\n"
+          "import java.util.*;\n")
+
+
+def shown(tmp_path, members: str) -> list[tuple[str, int]]:
+    source = f"{HEADER}@State(Scope.Thread)\npublic class P {{\n{members}\n}}\n"
+    (tmp_path / "P.java").write_text(source, encoding="utf-8")
+    result = lint_paths([tmp_path])
+    assert result.warnings == ()
+    return sorted((f.rule, f.line - 5) for f in result.findings if f.severity != "info")
+
+
+CASES = [
+    # JMHSample_09: the result of a private side-effect-free helper is dropped
+    ("double x1 = 1, x2 = 2;\nprivate double compute(double d) { for (int c = 0; c < 10; c++) d = d * d / Math.PI; return d; }\n"
+     "@Benchmark public double wrong() { compute(x1); return compute(x2); }", [("RETU", 3)]),
+    # a helper that writes a field has an effect: its dropped result is not dead
+    ("int calls;\nprivate int tick(int v) { calls++; return v; }\n"
+     "@Benchmark public int m() { tick(calls); return calls; }", []),
+    # JMHSample_11 without a call: loop-invariant arithmetic repeated under a constant bound
+    ("int k = 7, divisor = 3;\n@Benchmark public int m() { int sum = 0;\n"
+     "for (int i = 0; i < 100; i++) sum += k / divisor;\nreturn sum; }", [("LOOP", 3)]),
+    # JMHSample_34: a cheap pure static helper summed over an array of words
+    ("long[] words = new long[64];\nstatic int pick(long w) { return Long.bitCount(w) & 7; }\n"
+     "@Benchmark public int m() { int a = 0; for (long w : words) a += pick(w); return a; }", [("LOOP", 3)]),
+    # traversals of the subject: an iterator or a list, summed
+    ("List<Integer> list = new ArrayList<>();\n@Benchmark public long m() { long s = 0;\n"
+     "for (int i = 0; i < list.size(); i++) s += list.get(i);\nreturn s; }", []),
+    ("Set<Integer> set = new HashSet<>();\n@Benchmark public long m() { long s = 0; Iterator<Integer> it = set.iterator();\n"
+     "while (it.hasNext()) s += it.next();\nreturn s; }", []),
+    # heavy, allocating calls per iteration over a list of inputs
+    ("List<BitSet> sets = new ArrayList<>();\n@Benchmark public int m() { int n = 0;\n"
+     "for (int k = 0; k + 1 < sets.size(); k++) n += sets.get(k).get(0, 100).cardinality();\nreturn n; }", []),
+    # overwrite-only loop over an object result: kept as info at most
+    ("List<BitSet> sets = new ArrayList<>();\n@Benchmark public BitSet m() { BitSet last = null;\n"
+     "for (BitSet b : sets) last = b.get(0, 10);\nreturn last; }", []),
+    # overwrite-only loop over primitive values: every value but the last is dead
+    ("Set<Integer> set = new HashSet<>();\n@Benchmark public int m() { int last = 0; Iterator<Integer> it = set.iterator();\n"
+     "while (it.hasNext()) last = it.next();\nreturn last; }", [("RETU", 3)]),
+    # iteration state: the loop reads what it overwrites
+    ("BitSet bits = new BitSet();\n@Benchmark public int m() { int b = 0; int n = 0;\n"
+     "while (b >= 0) { b = bits.nextSetBit(b + 1); n++; }\nreturn n; }", []),
+    # FINAL: a loop bound, a mask over an index, a system-property knob are not folded inputs
+    ("final int n = 1000;\nint[] xs = new int[1024];\n@Benchmark public int m() { int s = 0; for (int i = 0; i < n; i++) s ^= xs[i]; return s; }", []),
+    ("final int mask = 1023;\nint[] xs = new int[1024]; int i;\n@Benchmark public int m() { return xs[i++ & mask]; }", []),
+    ("final int knob = Integer.getInteger(\"knob\", 4);\n\n@Benchmark public double m() { return Math.log(knob); }", []),
+    # FINAL: a constant whose initializer names another constant feeds the computation
+    ("final int length = 16;\nfinal int top = length - 1;\n@Benchmark public double m() { return Math.log(top); }", [("FINAL", 2)]),
+]
+
+
+@pytest.mark.parametrize("members, expected", CASES, ids=[f"pattern{i}" for i in range(len(CASES))])
+def test_pattern(tmp_path, members, expected):
+    assert shown(tmp_path, members) == expected
+
+
+INVO_CASES = [
+    # a quick benchmark body: the fixture's timestamps dominate
+    ("@Setup(Level.Invocation) public void s() {}\n@Benchmark public double m() { return Math.sqrt(2); }",
+     [("INVO", "warning")]),
+    # SingleShotTime, on the method or inherited from the class: the documented use
+    ("@Setup(Level.Invocation) public void s() {}\n"
+     "@Benchmark @BenchmarkMode(Mode.SingleShotTime) public int m() { return 1; }", []),
+    # a body that sorts may take well over 1 ms: possible, not likely, so info
+    ("int[] big = new int[1 << 20];\n@Setup(Level.Invocation) public void s() {}\n"
+     "@Benchmark public int[] m() { Arrays.sort(big); return big; }", [("INVO", "info")]),
+]
+
+
+@pytest.mark.parametrize("members, expected", INVO_CASES, ids=[f"invo{i}" for i in range(len(INVO_CASES))])
+def test_invo(tmp_path, members, expected):
+    (tmp_path / "P.java").write_text(f"{HEADER}@State(Scope.Thread)\npublic class P {{\n{members}\n}}\n")
+    found = [(f.rule, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "INVO"]
+    assert found == expected
+
+
+def test_single_shot_inherited_from_a_superclass(tmp_path):
+    (tmp_path / "Base.java").write_text(HEADER + "@BenchmarkMode(Mode.SingleShotTime)\n"
+                                        "public abstract class Base { }\n")
+    (tmp_path / "Q.java").write_text(HEADER + "@State(Scope.Thread)\npublic class Q extends Base {\n"
+                                     "@Setup(Level.Invocation) public void s() {}\n"
+                                     "@Benchmark public int m() { return 1; } }\n")
+    assert [f.rule for f in lint_paths([tmp_path]).findings if f.rule == "INVO"] == []
