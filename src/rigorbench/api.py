@@ -131,8 +131,11 @@ _RENDERERS = {
 }
 
 
-def render(result: ComparisonResult | AnalysisResult | PowerResult | LintResult, format: str = "text") -> str:
-    """A result as text, markdown, json, csv (compare) or sarif (lint), as the commands print it."""
+def render(
+    result: ComparisonResult | AnalysisResult | PowerResult | LintResult, format: str = "text", **layout
+) -> str:
+    """A result as text, markdown, json, csv (compare) or sarif (lint), as the commands print it;
+    ``layout`` (``wide``, ``only_changed``) shapes a comparison's text and markdown table."""
     import importlib
 
     try:
@@ -144,6 +147,10 @@ def render(result: ComparisonResult | AnalysisResult | PowerResult | LintResult,
         from rigorbench.lint import RULES
 
         return renderer(result, RULES, format)
+    if function == "render_comparison":
+        from rigorbench.report.table import TableOptions
+
+        return renderer(result, format, TableOptions(**layout))
     return renderer(result, format)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import shutil
+import re
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +40,11 @@ def cli(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), out, err)
     return code, out.getvalue(), err.getvalue()
+
+
+def unwrapped(text: str) -> str:
+    """Text output with its wrapped notes joined again (continuation lines are indented)."""
+    return re.sub(r"\n +", " ", text)
 
 
 def scaled(files: list[ResultFile], metric: Metric, factor: float) -> list[ResultFile]:
@@ -152,6 +157,7 @@ def test_a_crashed_contender_fails_the_regression_gate(tmp_path):
     assert code == 2 and "run settings differ: warmup" in err
     # ... and allowed, the benchmark that threw fails the gate although no verdict is slower.
     code, out, _ = cli("compare", str(JMH / "v1-trial1.log"), str(JMH / "v1-fail.log"), "--fail-on", "regression", "--allow-mismatch")
+    out = unwrapped(out)
     assert code == 1
     assert "FAILED in the contender: dev.rigorbench.demo.StatsBenchmark.standardize{size=0}: java.lang.IllegalArgumentException" in out
     assert out.index("FAILED in the contender") < out.index("throughput [ops/ms]")
@@ -169,6 +175,7 @@ def test_a_crashed_contender_with_the_same_settings_fails_the_gate(tmp_path):
     broken = log[:fork] + "# Fork: 1 of 2\n# Warmup Iteration   1: <failure>\n\njava.lang.IllegalStateException: broken\n\tat x.Y(Y.java:1)\n" + log[end:]
     (tmp_path / "v2-broken.log").write_text(broken, encoding="utf-8")
     code, out, _ = cli("compare", str(JMH / "v1-trial1.log"), str(tmp_path / "v2-broken.log"), "--fail-on", "regression")
+    out = unwrapped(out)
     assert code == 1 and "FAILED in the contender: dev.rigorbench.demo.StatsBenchmark.standardize{size=100}: java.lang.IllegalStateException: broken" in out
     code, _, _ = cli("compare", str(JMH / "v1-trial1.log"), str(tmp_path / "v2-broken.log"), "--fail-on", "never")
     assert code == 0

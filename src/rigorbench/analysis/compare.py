@@ -108,6 +108,15 @@ class ComparisonResult:
     def count(self, verdict: Verdict) -> int:
         return sum(1 for c in self.comparisons if c.verdict == verdict)
 
+    def geometric_means(self) -> dict[tuple[str, str], tuple[float, int]]:
+        """Per metric and unit: the geometric mean of the ratios contender/baseline (the
+        suite's overall change, as benchstat's geomean row) and how many it is over."""
+        groups: dict[tuple[str, str], list[float]] = {}
+        for c in self.comparisons:
+            if np.isfinite(c.ratio.estimate) and c.ratio.estimate > 0:
+                groups.setdefault((c.metric.name, c.metric.unit), []).append(c.ratio.estimate)
+        return {key: (float(np.exp(np.mean(np.log(ratios)))), len(ratios)) for key, ratios in groups.items()}
+
     def fails(self, fail_on: str | Iterable[str]) -> bool:
         """Whether ``--fail-on`` is met. ``regression``: a benchmark got slower, or failed in
         the contender; ``change``: slower or faster, or failed in the contender; ``missing``:

@@ -83,6 +83,8 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
         "(regression,missing); default: never",
     )
     add_mismatch_argument(output)
+    output.add_argument("--wide", action="store_true", help="text and markdown: every column (also p) and names in full, however wide; by default the table fits 100 columns")
+    output.add_argument("--only-changed", action="store_true", help="text and markdown: show only slower and faster benchmarks (the counts still cover all)")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
 
 
@@ -202,7 +204,8 @@ def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
 
     if not result.comparisons:
         raise UsageError("no benchmark is present on both sides; nothing to compare")
-    write_output(api.render(result, args.format or "text"), args.output, stdout)
+    layout = {"wide": bool(getattr(args, "wide", False)), "only_changed": bool(getattr(args, "only_changed", False))}
+    write_output(api.render(result, args.format or "text", **layout), args.output, stdout)
     return 1 if result.fails(fail_on(args)) else 0
 
 

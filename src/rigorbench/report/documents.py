@@ -74,11 +74,13 @@ def document_head(command: str, settings=None) -> dict:
 
 
 def render_json(report: ComparisonResult) -> str:
+    from rigorbench.report.table import ordered   # regressions first, as in every output
+
     document = {
         **document_head("compare", report.settings),
         "baseline": {"label": report.baseline_label, "files": list(report.sources.get("baseline", ()))},
         "contender": {"label": report.contender_label, "files": list(report.sources.get("contender", ()))},
-        "comparisons": [comparison_object(c) for c in report.comparisons],
+        "comparisons": [comparison_object(c) for c in ordered(report.comparisons)],
         "only_in_baseline": _unmatched(report.only_in_baseline),
         "only_in_contender": _unmatched(report.only_in_contender),
         "summary": {v: report.count(v) for v in ("slower", "faster", "unchanged", "inconclusive")},
@@ -107,12 +109,14 @@ def csv_safe(text: str) -> str:
 
 
 def render_csv(report: ComparisonResult) -> str:
+    from rigorbench.report.table import ordered
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     # Every row says it when the sides were compared although they do not match.
     mismatch = "; ".join(m.message for m in report.mismatches)
-    for c in report.comparisons:
+    for c in ordered(report.comparisons):
         obj = comparison_object(c)
         params = ";".join(f"{k}={v}" for k, v in c.case.params)
         row = [csv_safe(c.case.name), csv_safe(params), c.metric.name, c.metric.unit, c.metric.higher_is_better]

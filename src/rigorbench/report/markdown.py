@@ -31,6 +31,8 @@ def layout_markdown(table: Table) -> str:
             mark = CAVEAT_MARK if row[-1].endswith(CAVEAT_MARK) else ""
             cells = [escape_cell(cell) for cell in row[:-1]] + [_MARK.get(verdict, verdict.value) + mark]
             out.append("| " + " | ".join(cells) + " |")
+        if section.summary:
+            out.append("| " + " | ".join(f"*{escape_cell(cell)}*" if cell else "" for cell in section.summary) + " |")
         out.append("")
     out.extend(f"{escape_cell(note)}  " for note in table.notes)
     if table.warnings:

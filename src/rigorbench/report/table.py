@@ -27,6 +27,7 @@ class Section:
     title: str
     rows: list[list[str]] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
+    summary: list[str] | None = None    # the geometric-mean row, when the section has 2+ rows
 
 
 @dataclass
@@ -63,17 +64,20 @@ def format_p(p: float) -> str:
 
 
 def side_cell(side: SideSummary, statistic: str) -> str:
-    """``estimate ±h%`` where h is the CI's half width relative to the estimate."""
+    """``estimate ±h%`` where h is the CI's half width relative to the estimate (whole
+    percent from 10% up: the digits beyond say nothing)."""
     estimate = side.mean if statistic == "mean" else side.median
     if estimate and math.isfinite(side.ci.low) and math.isfinite(side.ci.high):
         half = (side.ci.high - side.ci.low) / 2 / abs(estimate) * 100
-        return f"{format_number(estimate)} ±{half:.1f}%"
+        return f"{format_number(estimate)} ±{half:.0f}%" if half >= 10 else f"{format_number(estimate)} ±{half:.1f}%"
     return format_number(estimate)
 
 
 def change_cell(c: Comparison) -> str:
+    """``+50.6% [+38.6, +64.3]``: the change and its CI, both in percent."""
     low, high = (c.ratio.low - 1) * 100, (c.ratio.high - 1) * 100
-    return f"{format_pct(c.change_pct)} [{format_pct(low)}, {format_pct(high)}]"
+    bounds = f"[{format_pct(low)[:-1]}, {format_pct(high)[:-1]}]" if math.isfinite(low) and math.isfinite(high) else "[n/a]"
+    return f"{format_pct(c.change_pct)} {bounds}"
 
 
 def short_names(names: list[str]) -> dict[str, str]:
@@ -92,56 +96,89 @@ def row_label(c: Comparison, names: dict[str, str]) -> str:
     return names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
 
 
-def comparison_table(report: ComparisonResult) -> Table:
-    columns = [
-        Column("benchmark", "left"),
-        Column(report.baseline_label),
-        Column(report.contender_label),
-        Column("change [CI]"),
-        Column("p"),
-        Column("delta", "left"),
-        Column("verdict", "left"),
-    ]
+def elide(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters: its start and its end (the method and the
+    parameters, which tell rows apart) around an ellipsis."""
+    if len(text) <= width:
+        return text
+    head = max(1, (width - 1) // 3)
+    return text[:head] + "\u2026" + text[len(text) - (width - 1 - head):]
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """How the text and markdown tables are laid out (``--wide``, ``--only-changed``)."""
+
+    wide: bool = False            # every column, names in full
+    only_changed: bool = False    # rows of slower and faster benchmarks only
+    width: int | None = 100       # the text width the table is kept within, unless wide (None: any)
+
+
+# Regressions first, then improvements, then what is not decided, then what did not change.
+ROW_ORDER = {Verdict.SLOWER: 0, Verdict.FASTER: 1, Verdict.INCONCLUSIVE: 2, Verdict.UNCHANGED: 3}
+
+
+def ordered(comparisons) -> list[Comparison]:
+    """The order of every output: regressions first (stable within a verdict)."""
+    return sorted(comparisons, key=lambda c: ROW_ORDER[c.verdict])
+
+
+def _columns(report: ComparisonResult, options: TableOptions) -> list[Column]:
+    """The bootstrap rule decides from the change's CI; the p-value and Cliff's d (the
+    Wilcoxon rule's evidence) take the width of a terminal only when that rule decides,
+    with --wide, or where width does not matter (markdown)."""
+    columns = [Column("benchmark", "left"), Column(report.baseline_label), Column(report.contender_label), Column("change [CI]")]
+    wilcoxon = report.settings.test == "wilcoxon"
+    if options.wide or wilcoxon:
+        columns.append(Column("p"))
+    if options.wide or wilcoxon or options.width is None:
+        columns.append(Column("Cliff's d", "left"))
+    return columns + [Column("verdict", "left")]
+
+
+def _row(c: Comparison, label: str, statistic: str, headers: list[str]) -> list[str]:
+    row = [label, side_cell(c.baseline, statistic), side_cell(c.contender, statistic), change_cell(c)]
+    if "p" in headers:
+        row.append(format_p(c.p_value))
+    if "Cliff's d" in headers:
+        row.append(f"{c.cliffs_delta:+.2f} {c.effect_size}")
+    return row + [verdict_cell(c)]
+
+
+def comparison_table(report: ComparisonResult, options: TableOptions = TableOptions()) -> Table:
+    """Sections per metric, regressions first, a geometric-mean row per section; names cut to
+    keep the table within ``options.width`` unless ``options.wide``."""
+    columns = _columns(report, options)
+    headers = [c.header for c in columns]
     names = short_names([c.case.name for c in report.comparisons])
+    shown = [c for c in ordered(report.comparisons)
+             if not options.only_changed or c.verdict in (Verdict.SLOWER, Verdict.FASTER)]
     sections: dict[tuple[str, str], Section] = {}
-    for c in report.comparisons:
+    for c in shown:
         key = (c.metric.name, c.metric.unit)
         section = sections.setdefault(key, Section(f"{c.metric.name} [{c.metric.unit}]"))
-        label = row_label(c, names)
-        section.rows.append([
-            label,
-            side_cell(c.baseline, report.settings.statistic),
-            side_cell(c.contender, report.settings.statistic),
-            change_cell(c),
-            format_p(c.p_value),
-            f"{c.cliffs_delta:+.2f} {c.effect_size}",
-            verdict_cell(c),
-        ])
+        section.rows.append(_row(c, row_label(c, names), report.settings.statistic, headers))
         section.verdicts.append(c.verdict)
-    return Table(columns, list(sections.values()), summary_notes(report), warning_lines(report, names), alert_lines(report))
+    means = report.geometric_means()
+    for key, section in sections.items():
+        ratio, n = means.get(key, (float("nan"), 0))
+        if n > 1:
+            section.summary = [f"geometric mean of {n}", "", "", format_pct((ratio - 1) * 100)] + [""] * (len(columns) - 4)
+    if not options.wide and options.width is not None:
+        _fit_names(columns, list(sections.values()), options.width)
+    return Table(columns, list(sections.values()), summary_notes(report, options), warning_lines(report, names), alert_lines(report))
 
 
-CAVEAT_MARK = "*"
-
-
-def verdict_cell(c: Comparison) -> str:
-    """The verdict, marked when a warning says the design cannot carry it as printed."""
-    return c.verdict.value + ("" if c.verdict_supported else CAVEAT_MARK)
-
-
-def alert_lines(report: ComparisonResult) -> list[str]:
-    """Listed before the table: what was compared although it does not match, what failed,
-    and what only one side has."""
-    lines = [
-        f"NOT COMPARABLE, compared anyway (--allow-mismatch): {m.message}" for m in report.mismatches
-    ]
-    lines += [f"FAILED in the contender: {failure}" for failure in report.failed_in_contender]
-    lines += [f"failed in the baseline: {failure}" for failure in report.failed_in_baseline]
-    for title, keys in (("only in baseline", report.only_in_baseline), ("only in contender", report.only_in_contender)):
-        if keys:
-            listed = ", ".join(f"{case.display_name} ({metric.name})" for case, metric in keys)
-            lines.append(f"{title} (not compared): {listed}")
-    return lines
+def _fit_names(columns: list[Column], sections: list[Section], width: int) -> None:
+    """Cut the names (first column) so that every line fits ``width``, down to 24 characters."""
+    rows = [row for s in sections for row in s.rows + ([s.summary] if s.summary else [])]
+    if not rows:
+        return
+    others = sum(max(len(columns[i].header), *(len(r[i]) for r in rows)) for i in range(1, len(columns)))
+    budget = max(24, width - others - 2 * (len(columns) - 1))
+    for section in sections:
+        for row in section.rows:
+            row[0] = elide(row[0], budget)
 
 
 def verdict_counts(report: ComparisonResult) -> str:
@@ -165,16 +202,51 @@ def comparison_settings_line(report: ComparisonResult) -> str:
     )
 
 
-def summary_notes(report: ComparisonResult) -> list[str]:
+def summary_notes(report: ComparisonResult, options: TableOptions = TableOptions()) -> list[str]:
     notes = [verdict_counts(report), comparison_settings_line(report)]
+    if options.only_changed:
+        notes.append("only slower and faster benchmarks are shown (--only-changed)")
     if any(not c.verdict_supported for c in report.comparisons):
         notes.append(f"{CAVEAT_MARK} a verdict the design cannot carry as printed: see its warning")
     return notes
 
 
 def warning_lines(report: ComparisonResult, names: dict[str, str]) -> list[str]:
+    """Input warnings, then each comparison warning once: a message several benchmarks share
+    is one line with their count and names ("baseline: all values come from one fork: 9
+    benchmarks (A, B, C, ...)")."""
     lines = list(report.input_warnings)
-    for c in report.comparisons:
-        label = row_label(c, names)
-        lines.extend(f"{label} [{c.metric.name}]: {w.message}" for w in c.warnings)
+    groups: dict[str, list[str]] = {}
+    for c in ordered(report.comparisons):
+        for w in c.warnings:
+            groups.setdefault(w.message, []).append(f"{row_label(c, names)} [{c.metric.name}]")
+    for message, where in groups.items():
+        if len(where) == 1:
+            lines.append(f"{where[0]}: {message}")
+        else:
+            listed = ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")
+            lines.append(f"{message}: {len(where)} benchmarks ({listed})")
+    return lines
+
+
+CAVEAT_MARK = "*"
+
+
+def verdict_cell(c: Comparison) -> str:
+    """The verdict, marked when a warning says the design cannot carry it as printed."""
+    return c.verdict.value + ("" if c.verdict_supported else CAVEAT_MARK)
+
+
+def alert_lines(report: ComparisonResult) -> list[str]:
+    """Listed before the table: what was compared although it does not match, what failed,
+    and what only one side has."""
+    lines = [
+        f"NOT COMPARABLE, compared anyway (--allow-mismatch): {m.message}" for m in report.mismatches
+    ]
+    lines += [f"FAILED in the contender: {failure}" for failure in report.failed_in_contender]
+    lines += [f"failed in the baseline: {failure}" for failure in report.failed_in_baseline]
+    for title, keys in (("only in baseline", report.only_in_baseline), ("only in contender", report.only_in_contender)):
+        if keys:
+            listed = ", ".join(f"{case.display_name} ({metric.name})" for case, metric in keys)
+            lines.append(f"{title} (not compared): {listed}")
     return lines

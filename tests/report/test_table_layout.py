@@ -1,0 +1,70 @@
+"""The compare table read at a glance: 100 columns, regressions first, geomean, grouping."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from rigorbench.cli import main
+
+JMH = Path(__file__).resolve().parents[1] / "testdata" / "jmh"
+GO = Path(__file__).resolve().parents[1] / "testdata" / "go" / "bench.txt"
+BASE = [str(JMH / "v1-trial1.json"), str(JMH / "v1-trial2.json")]
+CONT = [str(JMH / "v2-trial1.json"), str(JMH / "v2-trial2.json")]
+
+
+def compare(*argv: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["compare", *argv], out, err)
+    assert code in (0, 1), err.getvalue()
+    return out.getvalue()
+
+
+def test_the_text_fits_100_columns_and_wide_shows_every_column():
+    text = compare("--baseline", *BASE, "--contender", *CONT)
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "StatsBenchmark.standardize{size=1000}" in text, "typical names are not cut"
+    assert "Cliff's d" not in text.splitlines()[0] and " p " not in text.splitlines()[0]
+    wide = compare("--baseline", *BASE, "--contender", *CONT, "--wide")
+    assert "Cliff's d" in wide and "  p  " in wide.splitlines()[0] and "large" in wide
+    assert "delta" not in wide.splitlines()[0]
+
+
+def test_long_names_are_cut_in_the_middle_keeping_the_method_and_parameters(tmp_path):
+    long = "org.example.very.long.pkg.AnExtremelyLongBenchmarkClassNameForTestingPurposes.measure"
+    for name, source in (("a.json", JMH / "v1-trial1.json"), ("b.json", JMH / "v2-trial1.json")):
+        document = json.loads(source.read_text(encoding="utf-8"))
+        document[0]["benchmark"] = long
+        (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
+    text = compare(str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert max(len(line) for line in text.splitlines() if not line.startswith(" ")) <= 100
+    row = next(line for line in text.splitlines() if "\u2026" in line)
+    assert row.split()[0].endswith("Purposes.measure")
+
+
+def test_regressions_come_first_in_text_json_and_csv_with_a_geometric_mean_per_section():
+    args = ("--baseline", *BASE, "--contender", *CONT, "--metric", "all")
+    document = json.loads(compare(*args, "--format", "json"))
+    ranks = {"slower": 0, "faster": 1, "inconclusive": 2, "unchanged": 3}
+    order = [ranks[c["verdict"]] for c in document["comparisons"]]
+    assert order == sorted(order)
+    csv_verdicts = [line.split(",")[24] for line in compare(*args, "--format", "csv").splitlines()[1:]]
+    assert [ranks[v] for v in csv_verdicts] == sorted(ranks[v] for v in csv_verdicts)
+    text = compare(*args)
+    assert "geometric mean of" in text
+
+
+def test_only_changed_keeps_the_counts_of_all():
+    everything = compare("--baseline", *BASE, "--contender", *CONT)
+    changed = compare("--baseline", *BASE, "--contender", *CONT, "--only-changed")
+    assert "inconclusive" in everything.split("comparisons:")[0]
+    assert "inconclusive" not in changed.split("comparisons:")[0].split("\n", 1)[1]
+    assert "4 comparisons:" in changed and "(--only-changed)" in changed
+
+
+def test_a_warning_many_benchmarks_share_is_one_line():
+    text = compare(str(GO), str(GO), "--metric", "all")
+    warnings = text.split("warnings:\n", 1)[1]
+    assert warnings.count("all values come from one fork") == 2   # baseline and contender, once each
+    assert "29 benchmarks (" in warnings
