@@ -11,6 +11,7 @@ coincidence of slow iterations with GC or JIT compilation, drift, and plausibili
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -74,27 +75,59 @@ class AnalysisResult:
         return any(d.severity >= fail_on for b in self.benchmarks for d in b.diagnostics)
 
 
-def analyze_dataset(dataset: Dataset, settings: Settings) -> AnalysisResult:
-    """Analyze every (case, metric) the settings ask for, in the dataset's order."""
+def analyze_dataset(
+    dataset: Dataset, settings: Settings, progress: Callable[[int, int], None] | None = None,
+) -> AnalysisResult:
+    """Analyze every (case, metric) the settings ask for, in the dataset's order.
+
+    One series at a time: what a series needs besides its own table is looked up in an
+    index made once, and only its summary is kept. ``progress(done, total)`` is called after
+    each series analysed.
+    """
+    wanted = [(case, metric) for case, metric in dataset.series
+              if settings.wants_metric(metric) and metric.name not in EVENT_METRICS]
+    inputs = CaseInputs.of(dataset)
     results = []
-    for (case, metric), table in dataset.series.items():
-        if not settings.wants_metric(metric) or metric.name in EVENT_METRICS:
-            continue
-        events, alloc = case_inputs(dataset, case)
-        analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc)
+    for done, (case, metric) in enumerate(wanted, 1):
+        events, alloc = inputs.of_case(case)
+        analysis = analyze_series(case, metric, dataset.series[(case, metric)], settings, events=events, alloc=alloc)
         if analysis is not None:
             results.append(analysis)
+        if progress is not None:
+            progress(done, len(wanted))
     return AnalysisResult(
         dataset.label, settings, tuple(results), dataset.sources, dataset.warnings, tuple(dataset.environments),
     )
 
 
+@dataclass(frozen=True, eq=False)
+class CaseInputs:
+    """What each case recorded besides its scores: the GC and JIT event series by name, and
+    the allocation per op series (JMH -prof gc) if any; indexed once per dataset, so that a
+    suite of many cases is not searched once per case."""
+
+    events: Mapping[BenchmarkCase, dict[str, SampleTable]]
+    alloc: Mapping[BenchmarkCase, tuple[Metric, SampleTable]]
+
+    @classmethod
+    def of(cls, dataset: Dataset) -> "CaseInputs":
+        events: dict[BenchmarkCase, dict[str, SampleTable]] = {}
+        alloc: dict[BenchmarkCase, tuple[Metric, SampleTable]] = {}
+        for (case, metric), table in dataset.series.items():
+            if metric.name in EVENT_METRICS:
+                events.setdefault(case, {})[metric.name] = table
+            elif metric.name == ALLOC:
+                alloc.setdefault(case, (metric, table))
+        return cls(events, alloc)
+
+    def of_case(self, case: BenchmarkCase) -> tuple[dict[str, SampleTable], tuple[Metric, SampleTable] | None]:
+        return self.events.get(case, {}), self.alloc.get(case)
+
+
 def case_inputs(dataset: Dataset, case: BenchmarkCase) -> tuple[dict[str, SampleTable], tuple[Metric, SampleTable] | None]:
     """What a case recorded besides its scores: the GC and JIT event series by name, and the
     allocation per op series (JMH -prof gc) if any."""
-    events = {m.name: t for (c, m), t in dataset.series.items() if c == case and m.name in EVENT_METRICS}
-    alloc = next(((m, t) for (c, m), t in dataset.series.items() if c == case and m.name == ALLOC), None)
-    return events, alloc
+    return CaseInputs.of(dataset).of_case(case)
 
 
 def observations(table: SampleTable, report: SteadyResult, settings: Settings) -> tuple[Observations, bool, tuple[Diagnostic, ...]]:

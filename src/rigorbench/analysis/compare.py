@@ -9,6 +9,7 @@ iterations, and a verdict from the configured decision rule (ARCHITECTURE.md, "S
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -88,15 +89,19 @@ class ComparisonResult:
         return any(c.verdict in wanted.get(fail_on, set()) for c in self.comparisons)
 
 
-def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) -> ComparisonResult:
-    """Compare every (case, metric) both sides have; list the ones only one side has."""
+def compare_datasets(
+    baseline: Dataset, contender: Dataset, settings: Settings, progress: Callable[[int, int], None] | None = None,
+) -> ComparisonResult:
+    """Compare every (case, metric) both sides have; list the ones only one side has.
+    ``progress(done, total)`` is called after each of them."""
     base_keys = [k for k in baseline.series if settings.wants_metric(k[1])]
     cont_keys = [k for k in contender.series if settings.wants_metric(k[1])]
     common = [k for k in base_keys if k in contender.series]
-    drafts = [
-        _compare_one(case, metric, baseline.series[(case, metric)], contender.series[(case, metric)], settings)
-        for case, metric in common
-    ]
+    drafts = []
+    for done, (case, metric) in enumerate(common, 1):
+        drafts.append(_compare_one(case, metric, baseline.series[(case, metric)], contender.series[(case, metric)], settings))
+        if progress is not None:
+            progress(done, len(common))
     drafts = [d for d in drafts if d is not None]
     comparisons = _decide_all(drafts, settings)
     return ComparisonResult(
