@@ -138,23 +138,22 @@ def _pelt(cost: _MeanVarCost, n: int, pen: float, min_size: int, jump: int) -> l
     ``min_size``) is skipped and the pruning pairs the remaining totals with the first
     admissible starts in order.
     """
-    total = {0: 0.0}
-    back = {0: 0}
-    admissible: list[int] = []
-    ends = [k for k in range(0, n, jump) if k >= min_size] + [n]
-    for end in ends:
-        admissible.append((end - min_size) // jump * jump)
-        starts = [t for t in admissible if t in total]
-        before = np.fromiter((total[t] for t in starts), dtype=np.float64, count=len(starts))
-        totals = before + (cost.errors(np.asarray(starts), end) + pen)
+    total = np.zeros(n + 1)  # best total cost of a partition of [0, t), where one exists
+    solved = np.zeros(n + 1, dtype=bool)
+    solved[0] = True
+    back = np.zeros(n + 1, dtype=np.intp)
+    admissible = np.empty(0, dtype=np.intp)
+    for end in [*range(-(-min_size // jump) * jump, n, jump), n]:
+        admissible = np.append(admissible, (end - min_size) // jump * jump)
+        starts = admissible[solved[admissible]]
+        totals = total[starts] + (cost.errors(starts, end) + pen)
         best = int(np.argmin(totals))
-        total[end], back[end] = float(totals[best]), starts[best]
-        keep = totals <= total[end] + pen
-        admissible = [t for t, kept in zip(admissible, keep.tolist()) if kept]
+        total[end], back[end], solved[end] = totals[best], starts[best], True
+        admissible = admissible[: starts.size][totals <= total[end] + pen]
     bkps, end = [], n
     while end > 0:
         bkps.append(end)
-        end = back[end]
+        end = int(back[end])
     return sorted(bkps)
 
 
