@@ -40,6 +40,7 @@ from rigorbench.cli import main as cli  # noqa: E402
 from rigorbench.stats import hierarchical_bootstrap  # noqa: E402
 
 GOAL_SECONDS = 120.0
+GOAL_BENCHMARKS = 500
 REFERENCE_CASES = 25
 
 
@@ -76,6 +77,9 @@ def bench_analyze(tmp: Path, benchmarks: int) -> bool:
     print(f"  reference: one hierarchical bootstrap of the mean per benchmark ({settings.resamples} resamples; "
           f"{min(benchmarks, REFERENCE_CASES)} timed, scaled to {benchmarks}) {reference:.1f} s   "
           f"ratio analyse/reference {analysing / reference:.2f}x")
+    if benchmarks != GOAL_BENCHMARKS:
+        print(f"  (the {GOAL_SECONDS:.0f} s goal is for {GOAL_BENCHMARKS} benchmarks: not judged)")
+        return True
     passed = total < GOAL_SECONDS
     print(f"  {'PASS' if passed else 'FAIL'}: analyze (read + analyse) {total:.1f} s < {GOAL_SECONDS:.0f} s goal")
     return passed
@@ -93,7 +97,7 @@ def bench_compare(tmp: Path, benchmarks: int) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--benchmarks", type=int, default=500)
+    parser.add_argument("--benchmarks", type=int, default=GOAL_BENCHMARKS)
     args = parser.parse_args(argv)
     print(f"python {sys.version.split()[0]}, cpus {os.cpu_count()}")
     with tempfile.TemporaryDirectory() as tmp:

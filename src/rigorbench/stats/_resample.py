@@ -123,13 +123,19 @@ class MeanSampler:
 
 
 def _median_of_rows(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Lower and upper middle element of each row, partitioning ``table`` (a scratch
-    array) in place (equal for odd rows).
+    """Lower and upper middle element of each row of ``table`` (a scratch array, reordered
+    in place); the same array twice when the rows are odd.
 
-    One selection at the upper middle, then the lower middle of an even row is the
-    largest element left of it: much cheaper than numpy's two-point selection.
+    Ranks of two bytes are sorted outright: numpy sorts them by radix in linear time, about
+    twice as fast as a selection. Wider ones take one selection at the upper middle, then
+    the lower middle of an even row is the largest element left of it: much cheaper than
+    numpy's two-point selection.
     """
     k = table.shape[1] // 2
+    if table.dtype.itemsize <= 2:
+        table.sort(axis=1, kind="stable")
+        upper = table[:, k]
+        return (upper, upper) if table.shape[1] % 2 else (table[:, k - 1], upper)
     table.partition(k, axis=1)
     upper = table[:, k]
     if table.shape[1] % 2:
