@@ -48,6 +48,15 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
+def rss_mb() -> float:
+    """The resident set now (Linux /proc; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def reference_seconds(dataset, settings: Settings) -> float:
     """One plain hierarchical bootstrap of the mean per benchmark, scaled to all of them."""
     tables = list(dataset.series.values())
@@ -65,15 +74,17 @@ def bench_analyze(tmp: Path, benchmarks: int) -> bool:
     start = time.perf_counter()
     dataset = api.load_results([path])
     reading = time.perf_counter() - start
-    rss_read = peak_rss_mb()
+    rss_read, held_read = peak_rss_mb(), rss_mb()
     start = time.perf_counter()
     result = api.analyze(dataset, settings)
     analysing = time.perf_counter() - start
+    held_analysed = rss_mb()
     assert len(result.benchmarks) == benchmarks, len(result.benchmarks)
     total = reading + analysing
     reference = reference_seconds(dataset, settings)
     print(f"  read {reading:.1f} s (peak RSS {rss_read:.0f} MB)   analyse {analysing:.1f} s "
           f"(peak RSS {peak_rss_mb():.0f} MB)   total {total:.1f} s")
+    print(f"  resident: {held_read:.0f} MB with the data read, {held_analysed:.0f} MB with the results too")
     print(f"  reference: one hierarchical bootstrap of the mean per benchmark ({settings.resamples} resamples; "
           f"{min(benchmarks, REFERENCE_CASES)} timed, scaled to {benchmarks}) {reference:.1f} s   "
           f"ratio analyse/reference {analysing / reference:.2f}x")
