@@ -46,6 +46,7 @@ def test_results_hold_no_fork_values_and_render_as_one_series_analysis_does(sour
         assert [(f.instance, f.trial, f.fork, f.warmup) for f in kept.steady.forks] == \
             [(f.instance, f.trial, f.fork, f.warmup) for f in full.steady.forks]
         assert kept.steady.states == full.steady.states and kept.diagnostics == full.diagnostics
+        assert (kept.mean, kept.median, kept.variability) == (full.mean, full.median, full.variability)
         fulls.append(full)
         assert kept.steady.assessed == (source == "long")
     with_values = replace(result, benchmarks=tuple(fulls))

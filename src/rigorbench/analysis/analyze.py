@@ -12,6 +12,7 @@ coincidence of slow iterations with GC or JIT compilation, drift, and plausibili
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -21,6 +22,7 @@ from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
 from rigorbench.analysis.forks import SteadyResult, select_steady, steady_report
 from rigorbench.analysis.settings import Settings
+from rigorbench.cpus import usable_cpus
 from rigorbench.model import ALLOC, BenchmarkCase, Diagnostic, Metric, Quantity, SampleTable
 from rigorbench.stats import ConfidenceInterval, hierarchical_bootstrap, percentiles
 from rigorbench.stats.variability import Variability, variability_by_level
@@ -89,14 +91,27 @@ def analyze_dataset(
     wanted = [(case, metric) for case, metric in dataset.series
               if settings.wants_metric(metric) and metric.name not in EVENT_METRICS]
     inputs = CaseInputs.of(dataset)
+
+    def one(key: tuple[BenchmarkCase, Metric]) -> BenchmarkAnalysis | None:
+        events, alloc = inputs.of_case(key[0])
+        analysis = analyze_series(*key, dataset.series[key], settings, events=events, alloc=alloc)
+        return None if analysis is None else _without_fork_values(analysis)
+
     results = []
-    for done, (case, metric) in enumerate(wanted, 1):
-        events, alloc = inputs.of_case(case)
-        analysis = analyze_series(case, metric, dataset.series[(case, metric)], settings, events=events, alloc=alloc)
-        if analysis is not None:
-            results.append(_without_fork_values(analysis))
-        if progress is not None:
-            progress(done, len(wanted))
+    # Series run side by side on the CPUs (numpy, scipy and the bootstrap's own threads
+    # release the GIL), so one series' steady state and diagnostics overlap another's
+    # bootstrap; each series has its own seed, so the results are those of one at a time.
+    # Results come back in the dataset's order, at most a few series ahead of the one shown.
+    # An error stops the series not yet started instead of waiting for all of them.
+    pool = ThreadPoolExecutor(max_workers=max(1, min(usable_cpus(), len(wanted))))
+    try:
+        for done, analysis in enumerate(pool.map(one, wanted), 1):
+            if analysis is not None:
+                results.append(analysis)
+            if progress is not None:
+                progress(done, len(wanted))
+    finally:
+        pool.shutdown(cancel_futures=True)
     return AnalysisResult(
         dataset.label, settings, tuple(results), dataset.sources, dataset.warnings, tuple(dataset.environments),
     )
