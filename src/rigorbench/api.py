@@ -84,18 +84,27 @@ def load_stored(store: ResultStore, labels: Sequence[str], run_id: int | None = 
 # -- decide -----------------------------------------------------------------------------------
 
 
-def compare(baseline: Dataset, contender: Dataset, settings: Settings | None = None) -> ComparisonResult:
-    """Every benchmark case and metric both sides have: ratio with CI, p, Cliff's delta, verdict."""
+def compare(
+    baseline: Dataset, contender: Dataset, settings: Settings | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ComparisonResult:
+    """Every benchmark case and metric both sides have: ratio with CI, p, Cliff's delta, verdict.
+
+    ``progress(done, total)`` is called after each benchmark case and metric compared."""
     from rigorbench.analysis.compare import compare_datasets
 
-    return compare_datasets(baseline, contender, _settings(settings))
+    return compare_datasets(baseline, contender, _settings(settings), progress=progress)
 
 
-def analyze(dataset: Dataset, settings: Settings | None = None) -> AnalysisResult:
-    """One version: summaries with CIs, variability by level, steady state and diagnostics."""
+def analyze(
+    dataset: Dataset, settings: Settings | None = None, progress: Callable[[int, int], None] | None = None,
+) -> AnalysisResult:
+    """One version: summaries with CIs, variability by level, steady state and diagnostics.
+
+    ``progress(done, total)`` is called after each benchmark case and metric analysed."""
     from rigorbench.analysis.analyze import analyze_dataset
 
-    return analyze_dataset(dataset, _settings(settings))
+    return analyze_dataset(dataset, _settings(settings), progress=progress)
 
 
 def power(

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 JSON_V1, JSON_V2 = "tests/testdata/jmh/v1-trial1.json", "tests/testdata/jmh/v2-trial1.json"
-HEAVY = ("scipy", "scipy.stats", "matplotlib", "ruptures")
+HEAVY = ("scipy", "scipy.stats", "matplotlib", "ruptures", "rigorbench.stats.steady")
 
 PROBE = """
 import io, json, sys
@@ -41,12 +41,12 @@ def test_help_version_runs_and_lint_load_no_scipy_matplotlib_or_ruptures(argv):
 def test_compare_loads_no_matplotlib_ruptures_or_scipy_stats():
     for fmt in ("text", "json", "markdown", "csv"):
         code, modules = loaded("compare", JSON_V1, JSON_V2, "--format", fmt)
-        assert code == 0 and not modules & {"matplotlib", "ruptures", "scipy.stats"}, (fmt, modules)
+        assert code == 0 and not modules & {"matplotlib", "ruptures", "rigorbench.stats.steady", "scipy.stats"}, (fmt, modules)
 
 
 def test_a_flag_that_needs_more_loads_it():
-    # --steady-only needs change-point detection (ruptures); analyze needs scipy.stats.
-    assert "ruptures" in loaded("compare", JSON_V1, JSON_V2, "--steady-only")[1]
+    # --steady-only needs change-point detection; analyze needs scipy.stats.
+    assert "rigorbench.stats.steady" in loaded("compare", JSON_V1, JSON_V2, "--steady-only")[1]
     assert "scipy.stats" in loaded("analyze", JSON_V1)[1]
 
 

@@ -9,6 +9,7 @@ iterations, and a verdict from the configured decision rule (ARCHITECTURE.md, "S
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
@@ -132,8 +133,11 @@ class ComparisonResult:
         return "missing" in conditions and bool(self.only_in_baseline or self.only_in_contender)
 
 
-def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) -> ComparisonResult:
+def compare_datasets(
+    baseline: Dataset, contender: Dataset, settings: Settings, progress: Callable[[int, int], None] | None = None,
+) -> ComparisonResult:
     """Compare every (case, metric) both sides have; list the ones only one side has.
+    ``progress(done, total)`` is called after each of them.
 
     Sides that do not measure the same thing (analysis/comparability.py) are refused, or
     with ``settings.allow_mismatch`` compared with the mismatches in the result."""
@@ -141,10 +145,11 @@ def compare_datasets(baseline: Dataset, contender: Dataset, settings: Settings) 
     base_keys = [k for k in baseline.series if settings.wants_metric(k[1])]
     cont_keys = [k for k in contender_series if settings.wants_metric(k[1])]
     common = [k for k in base_keys if k in contender_series]
-    drafts = [
-        _compare_one(case, metric, baseline.series[(case, metric)], contender_series[(case, metric)], settings)
-        for case, metric in common
-    ]
+    drafts = []
+    for done, (case, metric) in enumerate(common, 1):
+        drafts.append(_compare_one(case, metric, baseline.series[(case, metric)], contender_series[(case, metric)], settings))
+        if progress is not None:
+            progress(done, len(common))
     drafts = [d for d in drafts if d is not None]
     comparisons = _decide_all(drafts, settings)
     return ComparisonResult(

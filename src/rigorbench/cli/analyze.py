@@ -11,6 +11,7 @@ from rigorbench.cli.common import (
     add_resampling_arguments,
     add_version_inputs,
     dataset_from_args,
+    progress_printer,
     settings_from,
     write_output,
 )
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
 
     dataset, _ = dataset_from_args(args)
-    result = api.analyze(dataset, settings_from(args))
+    result = api.analyze(dataset, settings_from(args), progress=progress_printer(stderr, "analyze", "analysing"))
     if not result.benchmarks:
         raise UserError(f"no {result.settings.metric} metric with measurements found in the input")
     write_output(api.render(result, args.format), args.output, stdout)

@@ -275,3 +275,19 @@ def html_path(path: str, label: str, contenders: int) -> str:
         return path
     stem, dot, suffix = path.rpartition(".")
     return f"{stem}-{safe_name(label)}.{suffix}" if dot else f"{path}-{safe_name(label)}"
+
+
+def progress_printer(stderr: IO[str], command: str, stage: str):
+    """``report: analysing 120/200 benchmarks`` on a terminal, overwritten in place.
+
+    ``None`` (no progress at all) when ``stderr`` is not a terminal: a CI log or a pipe gets
+    the result and the errors, not hundreds of counter lines. Never writes to stdout.
+    """
+    if not getattr(stderr, "isatty", lambda: False)():
+        return None
+
+    def show(done: int, total: int) -> None:
+        stderr.write(f"\r{command}: {stage} {done}/{total} benchmarks" + ("\n" if done == total else ""))
+        stderr.flush()
+
+    return show

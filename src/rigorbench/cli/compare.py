@@ -11,6 +11,7 @@ from rigorbench.cli.common import (
     add_side_arguments,
     add_statistics_arguments,
     finish_comparison,
+    progress_printer,
     settings_from,
 )
 from rigorbench.cli.parser import UsageError, positive_int
@@ -82,7 +83,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if baseline.label == contender.label:
         baseline = replace(baseline, label="baseline")
         contender = replace(contender, label="contender")
-    return finish_comparison(api.compare(baseline, contender, settings), args, stdout)
+    progress = progress_printer(stderr, "compare", "comparing")
+    return finish_comparison(api.compare(baseline, contender, settings, progress=progress), args, stdout)
 
 
 def _from_store(args: argparse.Namespace):

@@ -6,7 +6,15 @@ from __future__ import annotations
 import argparse
 from typing import IO, Mapping
 
-from rigorbench.cli.common import add_mismatch_argument, add_side_arguments, add_statistics_arguments, run_facts, settings_from, write_output
+from rigorbench.cli.common import (
+    add_mismatch_argument,
+    add_side_arguments,
+    add_statistics_arguments,
+    progress_printer,
+    run_facts,
+    settings_from,
+    write_output,
+)
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.errors import UserError
 
@@ -106,18 +114,6 @@ def _from_store(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
         return [dataset_from_store(store, info.run_id, label) for label in chosen], run_facts(info)
 
 
-def progress_printer(stderr: IO[str], stage: str):
-    """``report: drawing 120/200 benchmarks`` on a terminal, overwritten in place; quiet otherwise."""
-    if not getattr(stderr, "isatty", lambda: False)():
-        return None
-
-    def show(done: int, total: int) -> None:
-        stderr.write(f"\rreport: {stage} {done}/{total} benchmarks" + ("\n" if done == total else ""))
-        stderr.flush()
-
-    return show
-
-
 def lint_results(paths: list[str] | None) -> Mapping[str, object]:
     from rigorbench import api
 
@@ -134,12 +130,12 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("--html FILE and --output FILE name the same HTML file; give one")
     datasets, facts = _datasets(args)
     lint = lint_results(args.lint)
-    page = api.report_page(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "analysing"))
+    page = api.report_page(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "report", "analysing"))
     if not page.cases:
         raise UserError("no benchmark case with measurements " + ("on both sides" if len(datasets) == 2 else "found"))
     html_path = args.html or (args.output if args.format == "html" else None)
     if html_path:
-        stderr.write(f"report: {api.write_html(page, html_path, progress_printer(stderr, 'drawing'))}\n")
+        stderr.write(f"report: {api.write_html(page, html_path, progress_printer(stderr, 'report', 'drawing'))}\n")
     if args.format == "csv":
         write_output(render_series_csv(page), args.output, stdout)
     if args.data_dir:
