@@ -16,3 +16,7 @@ class InputError(UserError):
         self.message = message
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {message}")
+
+
+class Interrupted(UserError):
+    """Ctrl-C (or SIGTERM) during a run; the message says how to resume."""

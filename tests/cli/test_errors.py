@@ -95,3 +95,9 @@ def test_a_hostile_benchmark_name_is_escaped_in_compare_analyze_and_markdown(tmp
         assert code == 0, err
         assert "\x1b" not in out and "\r" not in out and "\nrigorbench: error: forged" not in out
         assert "\\x1b[2J" in out or "\\\\x1b\\[2J" in out
+
+
+def test_the_list_command_module_does_not_shadow_the_builtin_for_main():
+    import rigorbench.cli.list  # noqa: F401 - binds ``list`` in the package namespace
+
+    assert run("--bogus")[0] == 2 and run("--version")[0] == 0

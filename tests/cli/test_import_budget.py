@@ -58,3 +58,27 @@ def test_the_format_choices_named_without_importing_the_renderers_are_theirs():
 
     assert COMPARE_FORMATS == tuple(COMPARISON_RENDERERS)
     assert ANALYZE_FORMATS == tuple(ANALYSIS_RENDERERS) == tuple(POWER_RENDERERS)
+
+
+NUMPY_PROBE = """
+import io, json, sys
+from rigorbench.cli import main
+code = main(sys.argv[1:], io.StringIO(), io.StringIO())
+print(json.dumps({"code": code, "loaded": sorted(m for m in sys.modules if m == "numpy" or m.startswith("rigorbench.")
+                                                  and m.split(".")[1] not in ("cli", "errors", "terminal"))
+                  + sorted(m for m in sys.modules if m.startswith("rigorbench.cli.") and m != "rigorbench.cli.parser")}))
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], [], ["comapre"]])
+def test_the_program_help_and_version_load_no_command_and_no_numpy(argv):
+    done = subprocess.run([sys.executable, "-c", NUMPY_PROBE, *argv], cwd=ROOT, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["code"] in (0, 2) and result["loaded"] == [], f"{argv} loaded {result['loaded']}"
+
+
+def test_a_command_loads_no_other_command():
+    done = subprocess.run([sys.executable, "-c", NUMPY_PROBE, "compare", JSON_V1, JSON_V2], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    commands = {m for m in json.loads(done.stdout.strip().splitlines()[-1])["loaded"] if m.startswith("rigorbench.cli.")}
+    assert commands <= {"rigorbench.cli.compare", "rigorbench.cli.common"}, commands

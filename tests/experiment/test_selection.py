@@ -9,7 +9,7 @@ import pytest
 from rigorbench.experiment.selection import cases, estimated_seconds, exact_includes, select_benchmarks
 from rigorbench.harness.base import ListedBenchmark as B
 from rigorbench.harness.base import RunSettings
-from rigorbench.report.listing import render_selection
+from rigorbench.report.list import render_selection
 
 SIZE = (("size", ("10", "100")),)
 LISTINGS = {

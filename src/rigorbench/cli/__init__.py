@@ -6,43 +6,49 @@ single stderr line and exit code 2 (STYLE.md rule 9); nothing else prints errors
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sys
-from typing import IO, Sequence
+from typing import IO, Collection, Sequence
 
 from rigorbench import __version__
-from rigorbench.cli import ab, analyze, compare, export, lint, power, report, run, runs
-from rigorbench.cli import listing
-from rigorbench.cli import store
 from rigorbench.cli.parser import HelpRequested, Parser, UsageError, unrecognized
-from rigorbench.errors import UserError
+from rigorbench.errors import Interrupted, UserError
 from rigorbench.terminal import printable
-from rigorbench.experiment.runner import Interrupted
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 
-# One module per command, each with SUMMARY, DESCRIPTION, EPILOG, add_arguments, run.
+# Every command: its module (DESCRIPTION, EPILOG, add_arguments, run), imported only when the
+# command runs or its help is asked for, and the summary the top-level help lists, so that
+# `rigorbench --help` and `--version` load no command (and no numpy).
 COMMANDS = {
-    "lint": lint,
-    "compare": compare,
-    "analyze": analyze,
-    "power": power,
-    "report": report,
-    "list": listing,
-    "ab": ab,
-    "run": run,
-    "runs": runs,
-    "export": export,
-    "store": store,
+    "lint": ("rigorbench.cli.lint", "find benchmark code that measures the wrong thing (JMH), explain it, and fix what is mechanical"),
+    "compare": ("rigorbench.cli.compare", "compare two versions' results and decide: slower, faster, unchanged or inconclusive"),
+    "analyze": ("rigorbench.cli.analyze", "diagnose one version's results: steady state, warmup, variability by level, modes, GC/JIT, plausibility"),
+    "power": ("rigorbench.cli.power", "A/A false-positive rate, minimal detectable slowdown and trials needed, from one version's data"),
+    "report": ("rigorbench.cli.report", "write a self-contained HTML report with plots (or the plotted series as CSV / gnuplot columns)"),
+    "list": ("rigorbench.cli.list", "build a project and list its benchmarks, per version, before running anything"),
+    "ab": ("rigorbench.cli.ab", "build and run a baseline and a contender as randomized interleaved trials, then compare"),
+    "run": ("rigorbench.cli.run", "run the experiment described in a rigorbench.toml file (two or more versions)"),
+    "runs": ("rigorbench.cli.runs", "list the runs in a results store with their versions, status and trial counts"),
+    "export": ("rigorbench.cli.export", "export a stored run as pa CSV (one file per version) or JMH JSON (one file per trial)"),
+    "store": ("rigorbench.cli.store", "check a results store for damage, or copy every readable run into a new store"),
 }
+
+
+def command_module(name: str):
+    """The module of command ``name`` (imported on first use)."""
+    return importlib.import_module(COMMANDS[name][0])
 
 
 EXIT_INTERNAL = 70   # EX_SOFTWARE (sysexits.h): a bug in rigorbench, not in the input
 DEBUG_ENV = "RIGORBENCH_DEBUG"
 
 
-def build_parser(stdout: IO[str] | None = None) -> Parser:
+def build_parser(stdout: IO[str] | None = None, only: Collection[str] | None = None) -> Parser:
+    """The whole command line; with ``only``, just those commands get their options (the
+    others are listed by name and summary), so a command loads no other command's code."""
     parser = Parser(
         prog="rigorbench",
         description="Trustworthy microbenchmark results: lint benchmark code, run versions as designed experiments, analyze the data, and decide with statistics that hold for performance data.",
@@ -55,10 +61,12 @@ def build_parser(stdout: IO[str] | None = None) -> Parser:
     parser.add_argument("--version", action="version", version=f"rigorbench {__version__}")
     parser.add_argument("--debug", action="store_true", help=f"show the traceback of an internal error (also {DEBUG_ENV}=1)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for name, module in COMMANDS.items():
-        sub = commands.add_parser(
-            name, help=module.SUMMARY, description=module.DESCRIPTION, epilog=module.EPILOG, stdout=stdout
-        )
+    for name, (_, summary) in COMMANDS.items():
+        if only is not None and name not in only:
+            commands.add_parser(name, help=summary, stdout=stdout)   # listed; its options load with it
+            continue
+        module = command_module(name)
+        sub = commands.add_parser(name, help=summary, description=module.DESCRIPTION, epilog=module.EPILOG, stdout=stdout)
         module.add_arguments(sub)
     return parser
 
@@ -67,7 +75,9 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
     """Run one command; every failure becomes one line on ``stderr`` and an exit code."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    argv = list(sys.argv[1:] if argv is None else argv)
+    # [*...] and not list(...): importing the submodule rigorbench.cli.list binds the name
+    # ``list`` in this package's namespace.
+    argv = [*(sys.argv[1:] if argv is None else argv)]
     debug = "--debug" in argv or os.environ.get(DEBUG_ENV, "") not in ("", "0")
     try:
         return _run(argv, stdout, stderr)
@@ -94,14 +104,17 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
 
 
 def _run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
-    parser = build_parser(stdout)
+    # The command is the first word that is not an option (the program's own options,
+    # --version, --debug and --help, take no value).
+    named = next((word for word in argv if not word.startswith("-")), None)
+    parser = build_parser(stdout, only=[named] if named in COMMANDS else [])
     args, extras = parser.parse_known_args(argv)
     if extras:
         raise UsageError(unrecognized(extras, parser, args.command))
     if args.command is None:
         parser.print_help(stdout)
         return EXIT_USAGE
-    return COMMANDS[args.command].run(args, stdout, stderr)
+    return command_module(args.command).run(args, stdout, stderr)
 
 
 def _unexpected(error: Exception) -> tuple[int, str]:

@@ -24,7 +24,6 @@ from rigorbench.experiment.options import (
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
 
-SUMMARY = "build and run a baseline and a contender as randomized interleaved trials, then compare"
 
 DESCRIPTION = """\
 Run two versions of a JMH benchmark project as a designed experiment and compare them.
@@ -156,7 +155,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
 def print_listing(plan: ExperimentPlan, store_dir: Path, args: argparse.Namespace, stdout: IO[str], reporter) -> int:
     """``--list``: build (or take from the cache), list, estimate, and stop."""
     from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
-    from rigorbench.report.listing import render_selection
+    from rigorbench.report.list import render_selection
 
     cache = None if args.no_build_cache else store_dir / BUILDS_DIR
     selection = list_experiment(plan.project, plan.harness, plan.versions, plan.settings, reporter, cache)

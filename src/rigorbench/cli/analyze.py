@@ -18,7 +18,6 @@ from rigorbench.cli.common import (
 from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES
 
-SUMMARY = "diagnose one version's results: steady state, warmup, variability by level, modes, GC/JIT, plausibility"
 
 DESCRIPTION = """\
 Analyze the results of one version, benchmark by benchmark, and say what the data means.

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from rigorbench.analysis.settings import CORRECTIONS, STATISTICS, TESTS, Settings
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 from rigorbench.errors import UserError
 from rigorbench.files import safe_name
-from rigorbench.harness.base import BuildSpec
+
+if TYPE_CHECKING:
+    from rigorbench.harness.base import BuildSpec
 
 COMPARE_FORMATS = ("text", "markdown", "json", "csv")
 ANALYZE_FORMATS = ("text", "markdown", "json")
@@ -149,7 +151,7 @@ def add_build_arguments(parser: argparse.ArgumentParser, listing: bool = True) -
         build.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only one has), estimate the run's duration, and stop")
 
 
-def build_spec_from(args: argparse.Namespace) -> BuildSpec:
+def build_spec_from(args: argparse.Namespace) -> "BuildSpec":
     command = None
     if args.build_command is not None:
         try:
@@ -158,6 +160,8 @@ def build_spec_from(args: argparse.Namespace) -> BuildSpec:
             raise UsageError(f"--build-command: {error}") from None
         if not command:
             raise UsageError("--build-command must not be empty")
+    from rigorbench.harness.base import BuildSpec
+
     return BuildSpec(command=command, jar=args.jar, module=args.module, java_home=args.java)
 
 

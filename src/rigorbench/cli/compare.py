@@ -16,7 +16,6 @@ from rigorbench.cli.common import (
 )
 from rigorbench.cli.parser import UsageError, positive_int
 
-SUMMARY = "compare two versions' results and decide: slower, faster, unchanged or inconclusive"
 
 DESCRIPTION = """\
 Compare the results of a baseline and a contender version, benchmark by benchmark.

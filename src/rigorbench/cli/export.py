@@ -13,7 +13,6 @@ from rigorbench.files import safe_name, write_files
 from rigorbench.model import Series
 from rigorbench.store import DEFAULT_STORE
 
-SUMMARY = "export a stored run as pa CSV (one file per version) or JMH JSON (one file per trial)"
 DESCRIPTION = """\
 Write a stored run as files other tools read: Laaber's pa CSV (one file per version, the
 format of github.com/chrstphlbr/pa) or JMH JSON (one file per version and trial, readable by

@@ -20,7 +20,6 @@ from rigorbench.model import SEVERITIES
 from rigorbench.report.lint import LINT_RENDERERS, render_lint
 
 DEFAULT_CONFIG = "rigorbench.toml"
-SUMMARY = "find benchmark code that measures the wrong thing (JMH), explain it, and fix what is mechanical"
 
 DESCRIPTION = """\
 Lint JMH benchmark sources for the bad practices that make results wrong: values the JIT can

@@ -18,7 +18,6 @@ from rigorbench.cli.common import (
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 from rigorbench.errors import UserError
 
-SUMMARY = "A/A false-positive rate, minimal detectable slowdown and trials needed, from one version's data"
 
 DESCRIPTION = f"""\
 Simulate experiments from one version's measurements (several trials, ideally from

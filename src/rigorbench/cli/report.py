@@ -18,7 +18,6 @@ from rigorbench.cli.common import (
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.errors import UserError
 
-SUMMARY = "write a self-contained HTML report with plots (or the plotted series as CSV / gnuplot columns)"
 
 DESCRIPTION = """\
 Write what compare (two versions) or analyze (one version) found as one HTML file that

@@ -8,7 +8,6 @@ from typing import IO
 from rigorbench.cli.common import add_html_argument, add_lint_arguments, add_output_arguments, add_statistics_arguments, fail_on_conditions
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 
-SUMMARY = "run the experiment described in a rigorbench.toml file (two or more versions)"
 
 DESCRIPTION = """\
 Run the experiment a rigorbench.toml file describes: its versions (directories or git
@@ -66,7 +65,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench.experiment.config import load_config
     from rigorbench.experiment.progress import make_reporter
     from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
-    from rigorbench.report.listing import render_selection
+    from rigorbench.report.list import render_selection
     from rigorbench.store import ResultStore
 
     config = load_config(args.config)

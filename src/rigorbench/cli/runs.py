@@ -10,7 +10,6 @@ from rigorbench.experiment.progress import format_duration
 from rigorbench.store import DEFAULT_STORE, ResultStore
 from rigorbench.terminal import printable
 
-SUMMARY = "list the runs in a results store with their versions, status and trial counts"
 DESCRIPTION = "List the runs in a results store, newest first: versions, status, trials done of planned, failures."
 EPILOG = "examples:\n  rigorbench runs --store examples/jmh-demo/.rigorbench/results.db\n"
 

@@ -7,7 +7,6 @@ from typing import IO
 
 from rigorbench.cli.parser import UsageError
 
-SUMMARY = "check a results store for damage, or copy every readable run into a new store"
 DESCRIPTION = (
     "check DB: SQLite's quick_check (integrity_check with --full) plus rigorbench's own checks: the\n"
     "schema version, every run's JSON columns parse, every sample belongs to a stored run, values\n"

@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 
 from rigorbench import __version__
 from rigorbench.files import safe_name
-from rigorbench.errors import UserError
+from rigorbench.errors import Interrupted, UserError
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.selection import Selection, cases, cases_in, estimated_seconds, exact_includes, select_benchmarks
@@ -31,10 +31,6 @@ from rigorbench.harness.cache import BuildCache
 from rigorbench.harness.environment import capture_environment, fitness_warnings
 from rigorbench.store import ResultStore
 from rigorbench.store.api import RunInfo, TrialRecord
-
-
-class Interrupted(UserError):
-    """Ctrl-C during a run; the message says how to resume."""
 
 
 @dataclass(frozen=True)

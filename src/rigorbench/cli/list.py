@@ -11,7 +11,6 @@ from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, pars
 from rigorbench.experiment.plan import VersionSpec
 from rigorbench.store import DEFAULT_STORE
 
-SUMMARY = "build a project and list its benchmarks, per version, before running anything"
 
 DESCRIPTION = """\
 Build each version of a JMH project (as 'rigorbench ab' would, with the same build options
@@ -41,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench.experiment.progress import make_reporter
     from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
-    from rigorbench.report.listing import render_selection
+    from rigorbench.report.list import render_selection
 
     build = build_spec_from(args)
     sources = args.version or ["."]
