@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
 import pytest
 
 from rigorbench.errors import InputError
@@ -121,3 +123,47 @@ def test_header_only_has_no_results(write):
 )
 def test_parse_params(text, expected):
     assert parse_params(text) == expected
+
+
+def _both_paths(text: str, path: str):
+    """The column-wise reading and the row-by-row one of the same rows."""
+    import csv
+    import io
+
+    from rigorbench.formats.pa_csv import HEADER, _columnwise, _RowParser
+
+    records = [r for r in csv.reader(io.StringIO(text, newline=""), delimiter=";") if r and [f.lower() for f in r] != list(HEADER)]
+    slow = _RowParser(path)
+    for line, record in enumerate(records, 2):
+        slow.row(record, line)
+    return _columnwise(records, path, "pa-csv"), slow.result("pa-csv")
+
+
+def test_the_column_wise_path_reads_exactly_what_the_row_path_reads():
+    from rigorbench.formats.pa_csv import HEADER as COLUMNS
+
+    rng = np.random.default_rng(3)
+    lines = [";".join(COLUMNS)]
+    for commit in ("v1", "v2"):
+        for bench, params in (("a.B.x", ""), ("a.B.y", "size=10,kind=a,b"), ("a.B.x", "n=1")):
+            for instance in ("i2", "i1"):
+                for trial in (3, 4):
+                    for fork in (1, 2):
+                        for it in (1, 2, 3):
+                            mode, unit = ("thrpt", "ops/ms") if bench.endswith("y") else ("avgt", "ns/op")
+                            lines.append(f"p{instance};{commit};{bench};{params};{instance};{trial};{fork};{it};{mode};{unit};{rng.integers(1, 4)};{rng.lognormal(3, 1):.6g}")
+    fast, slow = _both_paths("\n".join(lines) + "\n", "x.csv")
+    assert fast is not None
+    assert [(s.version, s.case, s.metric) for s in fast.series] == [(s.version, s.case, s.metric) for s in slow.series]
+    for a, b in zip(fast.series, slow.series):
+        for column in ("instance", "trial", "fork", "iteration", "warmup", "value", "count"):
+            assert np.array_equal(getattr(a.samples, column), getattr(b.samples, column)), (a.case, column)
+    assert fast.environment == slow.environment
+
+
+@pytest.mark.parametrize("bad", ["-1.5", "nan", "1,5", "x", "1e999"])
+def test_a_row_the_column_path_cannot_take_goes_down_the_row_path(bad):
+    from rigorbench.formats.pa_csv import _columnwise
+
+    record = f"p;v1;a.B.x;;i1;1;1;1;avgt;ns/op;1;{bad}".split(";")
+    assert _columnwise([record], "x.csv", "pa-csv") is None

@@ -30,7 +30,12 @@ class SeriesCollector:
 
     def __init__(self) -> None:
         self._rows: dict[SeriesKey, list[tuple]] = {}
+        self._tables: dict[SeriesKey, SampleTable] = {}
         self._non_finite: dict[SeriesKey, int] = {}
+
+    def add_table(self, case: BenchmarkCase, metric: Metric, table: SampleTable, version: str | None = None) -> None:
+        """A whole series a reader built column-wise (finite values only), after the rows'."""
+        self._tables[(version, case, metric)] = table
 
     def add(
         self,
@@ -61,9 +66,10 @@ class SeriesCollector:
         self._non_finite[key] = self._non_finite.get(key, 0) + 1
 
     def series(self) -> tuple[Series, ...]:
+        tables = {key: _table(rows) for key, rows in self._rows.items()} | self._tables
         return tuple(
-            Series(case=case, metric=metric, samples=_table(rows), version=version)
-            for (version, case, metric), rows in self._rows.items()
+            Series(case=case, metric=metric, samples=table, version=version)
+            for (version, case, metric), table in tables.items()
         )
 
     def warnings(self) -> list[str]:
