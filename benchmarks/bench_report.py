@@ -29,7 +29,7 @@ from rigorbench.analysis.dataset import load_dataset  # noqa: E402
 from rigorbench.analysis.report import build_page  # noqa: E402
 from rigorbench.analysis.settings import Settings  # noqa: E402
 from rigorbench.cli import main as cli  # noqa: E402
-from rigorbench.report.html import render_html  # noqa: E402
+from rigorbench.report.report import render_html  # noqa: E402
 
 GOAL_SECONDS = 120.0
 SIZE = 200

@@ -177,7 +177,7 @@ def report_page(
 
 def write_html(page: ReportPage, path: str | Path, progress: Callable[[int, int], None] | None = None) -> Path:
     """Render ``page`` as one self-contained HTML file; the written path, absolute."""
-    from rigorbench.report.html import render_html
+    from rigorbench.report.report import render_html
 
     html = render_html(page, progress=progress)
     target = Path(path)

@@ -12,7 +12,7 @@ import pytest
 from rigorbench.analysis.dataset import load_dataset
 from rigorbench.analysis.report import build_page
 from rigorbench.analysis.settings import Settings
-from rigorbench.report.html import OPEN_SECTIONS, render_html
+from rigorbench.report.report import OPEN_SECTIONS, render_html
 from rigorbench.report.plots import inline_svg
 
 from .conftest import JMH

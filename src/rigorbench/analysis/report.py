@@ -9,7 +9,7 @@ decided on, allocation per op, and ``analyze``'s diagnostics. Benchmarks swept o
 numeric parameter get time against the parameter on log-log axes with the fitted growth
 exponent (Sestoft section 6, ``003``).
 
-Nothing here draws: ``report.plots`` and ``report.html`` lay these values out.
+Nothing here draws: ``report.plots`` and ``report.report`` (the HTML page) lay these values out.
 """
 
 from __future__ import annotations
