@@ -24,7 +24,7 @@ class Terminal(io.StringIO):
 
 COMMANDS = {
     "analyze": (["analyze", V1, "--resamples", "500"], "analyze: analysing"),
-    "compare": (["compare", V1, V2, "--resamples", "500"], "compare: comparing"),
+    "compare": (["compare", V1, V2, "--resamples", "500", "--color", "never"], "compare: comparing"),
 }
 
 

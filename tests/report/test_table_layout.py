@@ -68,3 +68,27 @@ def test_a_warning_many_benchmarks_share_is_one_line():
     warnings = text.split("warnings:\n", 1)[1]
     assert warnings.count("all values come from one fork") == 2   # baseline and contender, once each
     assert "29 benchmarks (" in warnings
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_on_a_terminal_only_and_never_with_no_color(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    args = ["compare", "--baseline", *BASE, "--contender", *CONT]
+    out = Terminal()
+    assert main(args, out, io.StringIO()) == 0
+    assert "\x1b[1;32mfaster*\x1b[0m" in out.getvalue()
+    assert "\x1b" not in compare("--baseline", *BASE, "--contender", *CONT), "not a terminal"
+    for extra in (["--color", "never"], ["--format", "json"], ["--format", "markdown"]):
+        out = Terminal()
+        main([*args, *extra], out, io.StringIO())
+        assert "\x1b" not in out.getvalue(), extra
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = Terminal()
+    main(args, out, io.StringIO())
+    assert "\x1b" not in out.getvalue()
+    assert "\x1b[" in compare(*args[1:], "--color", "always")

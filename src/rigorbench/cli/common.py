@@ -10,6 +10,7 @@ value given on the command line, even one equal to the default, always wins over
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 from typing import IO, TYPE_CHECKING
 
@@ -87,6 +88,7 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     add_mismatch_argument(output)
     output.add_argument("--wide", action="store_true", help="text and markdown: every column (also p) and names in full, however wide; by default the table fits 100 columns")
     output.add_argument("--only-changed", action="store_true", help="text and markdown: show only slower and faster benchmarks (the counts still cover all)")
+    output.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text output's verdicts: auto (default) when standard output is a terminal and NO_COLOR is not set")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
 
 
@@ -118,6 +120,15 @@ def fail_on_conditions(text: str) -> str:
 
 def fail_on(args: argparse.Namespace) -> str:
     return args.fail_on or "never"
+
+
+def use_color(choice: str, stream: IO[str]) -> bool:
+    """``--color``: always, never, or auto: on a terminal, unless NO_COLOR is set (no-color.org)
+    or TERM is dumb."""
+    if choice != "auto":
+        return choice == "always"
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
 def write_output(text: str, path: str | None, stdout: IO[str]) -> None:
@@ -208,7 +219,8 @@ def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
 
     if not result.comparisons:
         raise UsageError("no benchmark is present on both sides; nothing to compare")
-    layout = {"wide": bool(getattr(args, "wide", False)), "only_changed": bool(getattr(args, "only_changed", False))}
+    layout = {"wide": bool(getattr(args, "wide", False)), "only_changed": bool(getattr(args, "only_changed", False)),
+              "color": args.output is None and use_color(getattr(args, "color", "never"), stdout)}
     write_output(api.render(result, args.format or "text", **layout), args.output, stdout)
     return 1 if result.fails(fail_on(args)) else 0
 

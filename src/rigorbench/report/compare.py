@@ -15,7 +15,7 @@ from rigorbench.report.text import layout_text
 Renderer = Callable[..., str]
 
 COMPARISON_RENDERERS: dict[str, Renderer] = {
-    "text": lambda report, options: layout_text(comparison_table(report, options)),
+    "text": lambda report, options: layout_text(comparison_table(report, options), color=options.color),
     "markdown": lambda report, options: layout_markdown(comparison_table(report, replace(options, width=None))),
     "json": lambda report, options: render_json(report),
     "csv": lambda report, options: render_csv(report),

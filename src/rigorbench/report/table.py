@@ -112,6 +112,7 @@ class TableOptions:
     wide: bool = False            # every column, names in full
     only_changed: bool = False    # rows of slower and faster benchmarks only
     width: int | None = 100       # the text width the table is kept within, unless wide (None: any)
+    color: bool = False           # ANSI colours in the text layout (a terminal that wants them)
 
 
 # Regressions first, then improvements, then what is not decided, then what did not change.
