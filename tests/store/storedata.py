@@ -89,3 +89,16 @@ def record(store: ResultStore, run_id: int, execution: Execution, *, status: str
         failures=("org.example.Bench.broken: OutOfMemoryError",) if status != "done" else (),
         output_tail="last line\n", message="" if status == "done" else "exit code 1",
     ))
+
+
+def write_store(path, runs: int = 1) -> None:
+    """A sound store file of ``runs`` full runs, checkpointed so the file alone holds it all
+    (tests copy it and then damage the copy)."""
+    with ResultStore.open(path) as store:
+        for _ in range(runs):
+            run_id = new_run(store)
+            for execution in schedule():
+                record(store, run_id, execution)
+        if runs >= 3:
+            store.finish_run(3, status="finished", wall_seconds=12.5, harness_seconds=10.0)
+        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

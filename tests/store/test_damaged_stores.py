@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from storedata import new_run, record, schedule
+from storedata import record, schedule, write_store
 
 from rigorbench.cli import main
 from rigorbench.store import ResultStore
@@ -25,11 +25,7 @@ DAMAGED_HINT = "run `rigorbench store check"
 def pristine(tmp_path_factory):
     """A sound store with one full run (6 trials), made once and copied by each test."""
     path = tmp_path_factory.mktemp("pristine") / "results.db"
-    with ResultStore.open(path) as store:
-        run_id = new_run(store)
-        for execution in schedule():
-            record(store, run_id, execution)
-        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    write_store(path)
     return path
 
 

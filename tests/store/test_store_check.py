@@ -7,7 +7,7 @@ import shutil
 import sqlite3
 
 import pytest
-from storedata import new_run, record, schedule
+from storedata import write_store
 from test_damaged_stores import corrupt_pages, edit
 
 from rigorbench.cli import main
@@ -18,13 +18,7 @@ from rigorbench.store import ResultStore
 def three_runs(tmp_path_factory):
     """A sound store with three full runs, made once and copied by each test."""
     path = tmp_path_factory.mktemp("three") / "results.db"
-    with ResultStore.open(path) as store:
-        for _ in range(3):
-            run_id = new_run(store)
-            for execution in schedule():
-                record(store, run_id, execution)
-        store.finish_run(3, status="finished", wall_seconds=12.5, harness_seconds=10.0)
-        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    write_store(path, runs=3)
     return path
 
 

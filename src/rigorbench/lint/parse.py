@@ -202,3 +202,16 @@ def enclosing(node: Node, types: frozenset[str] | set[str]) -> Node | None:
     while current is not None and current.type not in types:
         current = current.parent
     return current
+
+
+def enclosing_loop(node: Node, stop: Node) -> Node | None:
+    """The innermost loop around ``node`` below ``stop`` (a method body); None when there is
+    none, or when a lambda or a local class lies between them (their code runs elsewhere)."""
+    current = node.parent
+    while current is not None and current != stop:
+        if current.type in LOOPS:
+            return current
+        if current.type in ("lambda_expression", "class_body"):
+            return None
+        current = current.parent
+    return None

@@ -30,7 +30,7 @@ from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, delete_statement
 from rigorbench.lint.flow import analyse, is_computed
-from rigorbench.lint.parse import LOOPS, walk
+from rigorbench.lint.parse import enclosing_loop, walk
 
 ID = "LOOP"
 TITLE = "a loop accumulates call results into a local; the JIT can unroll and merge the calls"
@@ -88,7 +88,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
 
 def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, str]:
     """Severity and message: ``warning`` only when every accumulated call is known cheap."""
-    loop = _enclosing_loop(bench, stmt)
+    loop = enclosing_loop(stmt, bench.body)
     calls = [n for n in walk(expr) if n.type == "method_invocation"]
     head = f"the loop {_bound(bench, loop)} and accumulates {short(bench.source.text(expr), 40)} " \
            f"into '{acc}'"
@@ -131,7 +131,7 @@ def _candidate(bench: Benchmark, node: Node):
     if operator == "=" and not (right.type == "binary_expression" and any(
             text(right.child_by_field_name(side)) == acc for side in ("left", "right"))):
         return None  # an overwrite keeps only the last value: RETU's case, not an accumulation
-    loop = _enclosing_loop(bench, node)
+    loop = enclosing_loop(node, bench.body)
     declaration = _declaration_start(bench, acc)
     if loop is None or declaration is None or declaration > loop.start_byte:
         return None
@@ -181,17 +181,6 @@ def accumulations(bench: Benchmark, name: str) -> list[tuple[Node, Node]]:
 def rewrite(bench: Benchmark, stmt: Node, expr: Node, bh: str) -> Edit:
     """``acc += f(x);`` -> ``bh.consume(f(x));``"""
     return Edit(stmt.start_byte, stmt.end_byte, f"{bh}.consume({bench.source.text(expr)});")
-
-
-def _enclosing_loop(bench: Benchmark, node: Node) -> Node | None:
-    current = node.parent
-    while current is not None and current != bench.body:
-        if current.type in LOOPS:
-            return current
-        if current.type in ("lambda_expression", "class_body"):
-            return None
-        current = current.parent
-    return None
 
 
 def _declaration_start(bench: Benchmark, name: str) -> int | None:

@@ -19,7 +19,7 @@ from tree_sitter import Node
 from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark
 from rigorbench.lint.helpers import PRIMITIVES
-from rigorbench.lint.parse import LOOPS, walk
+from rigorbench.lint.parse import enclosing_loop, walk
 
 ID = "RETU"
 
@@ -50,7 +50,7 @@ def _overwrite(bench: Benchmark, stmt: Node) -> tuple[str, Node] | None:
     name = text(left) if left.type == "identifier" else ""
     calls = [n for n in walk(right) if n.type == "method_invocation"
              and bench.call(n).kind != "blackhole"]
-    loop = _innermost_loop(bench, stmt)
+    loop = enclosing_loop(stmt, bench.body)
     if name not in bench.locals or name in bench.params or not calls or loop is None:
         return None
     declared = _declared_in(bench, loop, name)
@@ -58,17 +58,6 @@ def _overwrite(bench: Benchmark, stmt: Node) -> tuple[str, Node] | None:
     if declared or mentions != [left]:
         return None
     return name, calls[0]
-
-
-def _innermost_loop(bench: Benchmark, node: Node) -> Node | None:
-    current = node.parent
-    while current is not None and current != bench.body:
-        if current.type in LOOPS:
-            return current
-        if current.type in ("lambda_expression", "class_body"):
-            return None
-        current = current.parent
-    return None
 
 
 def _declared_in(bench: Benchmark, loop: Node, name: str) -> bool:
