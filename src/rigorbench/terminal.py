@@ -18,3 +18,8 @@ def printable(text: str, limit: int | None = None) -> str:
     characters (with ``...``) when one is given."""
     text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
     return text if limit is None or len(text) <= limit else text[:limit] + "..."
+
+
+def printable_lines(lines) -> str:
+    """Lines of a text output joined, each with :func:`printable` applied, ending in a newline."""
+    return "\n".join(printable(line) for line in lines) + "\n"

@@ -133,6 +133,16 @@ class ComparisonResult:
         return "missing" in conditions and bool(self.only_in_baseline or self.only_in_contender)
 
 
+# The order of every output: regressions first, then improvements, then what is not decided,
+# then what did not change.
+VERDICT_RANK = {Verdict.SLOWER: 0, Verdict.FASTER: 1, Verdict.INCONCLUSIVE: 2, Verdict.UNCHANGED: 3}
+
+
+def ordered(comparisons) -> list[Comparison]:
+    """Comparisons in :data:`VERDICT_RANK` order (stable within a verdict)."""
+    return sorted(comparisons, key=lambda c: VERDICT_RANK[c.verdict])
+
+
 def compare_datasets(
     baseline: Dataset, contender: Dataset, settings: Settings, progress: Callable[[int, int], None] | None = None,
 ) -> ComparisonResult:

@@ -22,15 +22,14 @@ import numpy as np
 
 from rigorbench.analysis.comparability import in_baseline_terms
 from rigorbench.analysis.analyze import BenchmarkAnalysis, analyze_series, case_inputs, observations
-from rigorbench.analysis.compare import Comparison, ComparisonResult, compare_datasets
+from rigorbench.analysis.compare import VERDICT_RANK, Comparison, ComparisonResult, compare_datasets
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Severity
 from rigorbench.stats.scaling import growth_exponent
-from rigorbench.stats import Verdict, group_means
+from rigorbench.stats import group_means
 
 # "Regressions first": the order of the navigation table and of the sections.
-VERDICT_RANK = {Verdict.SLOWER: 0, Verdict.FASTER: 1, Verdict.INCONCLUSIVE: 2, Verdict.UNCHANGED: 3}
 # Iteration-level events marked on the iteration series when they were recorded.
 GC_EVENT, JIT_EVENT = "gc.count", "compiler.time.profiled"
 

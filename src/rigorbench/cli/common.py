@@ -14,6 +14,7 @@ import os
 import shlex
 from typing import IO, TYPE_CHECKING
 
+from rigorbench.analysis.gate import parse_fail_on
 from rigorbench.analysis.settings import CORRECTIONS, STATISTICS, TESTS, Settings
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 from rigorbench.errors import UserError
@@ -109,8 +110,6 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 def fail_on_conditions(text: str) -> str:
     """--fail-on's value, checked while the command line is parsed."""
-    from rigorbench.analysis.gate import parse_fail_on
-
     try:
         parse_fail_on(text)
     except UserError as error:

@@ -101,7 +101,7 @@ class _RowParser:
         project, commit, benchmark, params, instance, trial, fork, iteration, mode, unit, count, value = record
         case = self.cases.get((benchmark, params))
         if case is None:
-            case = self.cases[(benchmark, params)] = self._case(benchmark, params, line)
+            case = self.cases[(benchmark, params)] = benchmark_case(benchmark, params, self.path, line)
         metric = self.metrics.get((mode, unit))
         if metric is None:
             metric = self.metrics[(mode, unit)] = _metric(mode.strip(), unit.strip())
@@ -130,13 +130,6 @@ class _RowParser:
             raise self.fail(line, problem)
         return number
 
-    def _case(self, benchmark: str, params: str, line: int) -> BenchmarkCase:
-        if not benchmark.strip():
-            raise self.fail(line, "empty benchmark name")
-        try:
-            return BenchmarkCase.of("jmh", benchmark.strip(), parse_params(params))
-        except ValueError as error:
-            raise self.fail(line, str(error)) from None
 
     def result(self, format: str) -> ResultFile:
         environment = EnvironmentCollector()
@@ -164,6 +157,16 @@ class _RowParser:
                     environment.set("project", project)
             environment.set("instances", ", ".join(i.strip() for i in self.instances))
         return result_file(self.path, format, collector, environment, [])
+
+
+def benchmark_case(benchmark: str, params: str, path: str, line: int) -> BenchmarkCase:
+    """A row's benchmark case; an empty name or a malformed ``params`` is an input error."""
+    if not benchmark.strip():
+        raise input_error(path, line, "empty benchmark name")
+    try:
+        return BenchmarkCase.of("jmh", benchmark.strip(), parse_params(params))
+    except ValueError as error:
+        raise input_error(path, line, str(error)) from None
 
 
 def _columnwise(records: list[list[str]], path: str, format: str) -> ResultFile | None:
@@ -215,7 +218,7 @@ def _columnwise(records: list[list[str]], path: str, format: str) -> ResultFile 
 
 def _series_key(raw: tuple[str, str, str, str, str], path: str) -> tuple:
     commit, benchmark, params, mode, unit = raw
-    case = _RowParser(path)._case(benchmark, params, 0)
+    case = benchmark_case(benchmark, params, path, 0)
     return commit.strip() or None, case, _metric(mode.strip(), unit.strip())
 
 

@@ -16,7 +16,7 @@ from rigorbench.model import SEVERITIES
 from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.markdown import escape_cell
 from rigorbench.report.table import format_number, short_names
-from rigorbench.terminal import printable
+from rigorbench.terminal import printable_lines
 
 _LEVELS = ("iteration", "fork", "trial", "instance")
 
@@ -81,7 +81,7 @@ def render_text(report: AnalysisResult) -> str:
         lines.append("")
     lines.extend(f"warning: {w}" for w in report.input_warnings)
     lines.append(counts_line(report))
-    return "\n".join(printable(line) for line in lines) + "\n"
+    return printable_lines(lines)
 
 
 def render_markdown(report: AnalysisResult) -> str:

@@ -74,7 +74,7 @@ def document_head(command: str, settings=None) -> dict:
 
 
 def render_json(report: ComparisonResult) -> str:
-    from rigorbench.report.table import ordered   # regressions first, as in every output
+    from rigorbench.analysis.compare import ordered   # regressions first, as in every output
 
     document = {
         **document_head("compare", report.settings),
@@ -109,7 +109,7 @@ def csv_safe(text: str) -> str:
 
 
 def render_csv(report: ComparisonResult) -> str:
-    from rigorbench.report.table import ordered
+    from rigorbench.analysis.compare import ordered
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -18,7 +18,7 @@ from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES, Finding
 from rigorbench.report.documents import document_head
-from rigorbench.terminal import printable
+from rigorbench.terminal import printable_lines
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/rigorbench/rigorbench"
@@ -74,7 +74,7 @@ def render_text(result, rules: Mapping) -> str:
     if result.findings:
         used = sorted({f.rule for f in result.findings})
         lines.append(f"explain a rule with 'rigorbench lint --explain {used[0]}' ({', '.join(used)})")
-    return "\n".join(printable(line) for line in lines) + "\n"
+    return printable_lines(lines)
 
 
 def finding_object(f: Finding) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rigorbench.experiment.progress import format_duration
 from rigorbench.experiment.selection import FORK_OVERHEAD_S, Selection, cases_in, estimated_seconds
 from rigorbench.harness.base import RunSettings
-from rigorbench.terminal import printable
+from rigorbench.terminal import printable_lines
 
 
 def _params(params, settings: RunSettings) -> str:
@@ -47,4 +47,4 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
             f"{format_duration(estimated_seconds(selection, settings, trials))}"
         )
         lines.append("shorten it with --bench REGEX, --param NAME=VALUE, fewer --trials, --forks or --iterations, or a shorter --iteration-time")
-    return "\n".join(printable(line) for line in lines) + "\n"
+    return printable_lines(lines)

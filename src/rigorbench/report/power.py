@@ -17,7 +17,7 @@ from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.markdown import escape_cell
 from rigorbench.report.table import short_names
 from rigorbench.stats.power import MAX_FALSE_POSITIVES
-from rigorbench.terminal import printable
+from rigorbench.terminal import printable_lines
 
 
 def _pct(fraction: float | None) -> str:
@@ -73,7 +73,7 @@ def render_text(report: PowerResult) -> str:
     if report.options.target is not None:
         lines.append(f"trials for target: units per version to detect a {_pct(report.options.target)} slowdown in 95% of experiments")
         lines.append(cost_sentence(report))
-    return "\n".join(printable(line) for line in lines) + "\n"
+    return printable_lines(lines)
 
 
 def _duration(seconds: float) -> str:

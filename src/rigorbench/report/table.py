@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary
+from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary, ordered
 from rigorbench.stats import Verdict
 
 VERDICT_ORDER = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED, Verdict.INCONCLUSIVE)
@@ -113,15 +113,6 @@ class TableOptions:
     only_changed: bool = False    # rows of slower and faster benchmarks only
     width: int | None = 100       # the text width the table is kept within, unless wide (None: any)
     color: bool = False           # ANSI colours in the text layout (a terminal that wants them)
-
-
-# Regressions first, then improvements, then what is not decided, then what did not change.
-ROW_ORDER = {Verdict.SLOWER: 0, Verdict.FASTER: 1, Verdict.INCONCLUSIVE: 2, Verdict.UNCHANGED: 3}
-
-
-def ordered(comparisons) -> list[Comparison]:
-    """The order of every output: regressions first (stable within a verdict)."""
-    return sorted(comparisons, key=lambda c: ROW_ORDER[c.verdict])
 
 
 def _columns(report: ComparisonResult, options: TableOptions) -> list[Column]:
