@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 import re
 from pathlib import Path
@@ -204,16 +206,26 @@ def test_fail_on_missing_from_the_command_line(tmp_path):
 
 
 def test_a_verdict_from_few_trials_says_so_next_to_it(rng):
-    base = result_files(rng, {("a.B.x", NS): 1.0}, trials=3)
-    cont = result_files(rng, {("a.B.x", NS): 1.5}, trials=3)
-    [c] = compare_datasets(dataset_from_files(base, "b"), dataset_from_files(cont, "c"), FAST).comparisons
-    assert c.verdict == Verdict.SLOWER and not c.verdict_supported
-    assert [w.code for w in c.warnings] == ["few_units"] and "3 trials" in c.warnings[0].message
-    many = compare_datasets(
-        dataset_from_files(result_files(rng, {("a.B.x", NS): 1.0}, trials=5), "b"),
-        dataset_from_files(result_files(rng, {("a.B.x", NS): 1.5}, trials=5), "c"), FAST,
-    )
-    assert many.comparisons[0].verdict == Verdict.SLOWER and many.comparisons[0].verdict_supported
+    def compared(trials: int, settings: Settings = FAST):
+        base = result_files(rng, {("a.B.x", NS): 1.0}, trials=trials)
+        cont = result_files(rng, {("a.B.x", NS): 1.5}, trials=trials)
+        [c] = compare_datasets(dataset_from_files(base, "b"), dataset_from_files(cont, "c"), settings).comparisons
+        return c
+
+    # Two trials: no interval is trustworthy, whatever the method; the verdict says so.
+    two = compared(2)
+    assert two.verdict == Verdict.SLOWER and not two.verdict_supported
+    assert [w.code for w in two.warnings] == ["few_units"] and "2 trials" in two.warnings[0].message
+    assert "no confidence interval from 2 units is trustworthy" in two.warnings[0].message
+    # Three: the expanded interval (default) is corrected for them; the percentile one is not.
+    three = compared(3)
+    assert three.verdict == Verdict.SLOWER and three.verdict_supported and three.warnings == ()
+    plain = compared(3, replace(FAST, interval="percentile"))
+    assert plain.verdict == Verdict.SLOWER and not plain.verdict_supported
+    assert [w.code for w in plain.warnings] == ["few_units"] and "3 trials" in plain.warnings[0].message
+    assert "--interval expanded" in plain.warnings[0].hint
+    five = compared(5, replace(FAST, interval="percentile"))
+    assert five.verdict == Verdict.SLOWER and five.verdict_supported
 
 
 def test_allocation_below_a_byte_is_not_a_change_and_zero_counts_are_unchanged(rng):

@@ -49,11 +49,11 @@ def test_planted_changes_get_the_right_verdicts_in_both_directions(rng):
     base = dataset_from_files(result_files(rng, {
         ("b.Slow", TIME): 100.0, ("b.Fast", TIME): 100.0, ("b.Same", TIME): 100.0,
         ("b.ThrptDown", THRPT): 1000.0, ("b.ThrptUp", THRPT): 1000.0,
-    }), "v1")
+    }, trials=10), "v1")
     cont = dataset_from_files(result_files(rng, {
         ("b.Slow", TIME): 120.0, ("b.Fast", TIME): 75.0, ("b.Same", TIME): 100.0,
         ("b.ThrptDown", THRPT): 800.0, ("b.ThrptUp", THRPT): 1300.0,
-    }), "v2")
+    }, trials=10), "v2")
     report = compare_datasets(base, cont, FAST)
     verdicts = {c.case.name: c.verdict for c in report.comparisons}
     assert verdicts == {
@@ -66,7 +66,7 @@ def test_planted_changes_get_the_right_verdicts_in_both_directions(rng):
     slow = next(c for c in report.comparisons if c.case.name == "b.Slow")
     assert slow.ratio.low < 1.2 < slow.ratio.high or abs(slow.ratio.estimate - 1.2) < 0.02
     assert slow.cliffs_delta == pytest.approx(1.0)
-    assert slow.baseline.trials == 3 and slow.baseline.forks == 9
+    assert slow.baseline.trials == 10 and slow.baseline.forks == 30
     assert report.fails("regression") and report.fails("change") and not report.fails("never")
 
 

@@ -77,13 +77,18 @@ def test_traces_carry_steady_state_and_the_iterations_with_gc_and_jit():
 def test_comparison_carries_the_bootstrap_ratios_its_interval_came_from():
     base = load_dataset([JMH / "v1-trial1.json", JMH / "v1-trial2.json"], "v1")
     head = load_dataset([JMH / "v2-trial1.json", JMH / "v2-trial2.json"], "v2")
-    settings = Settings(resamples=2000)
+    settings = Settings(resamples=2000, interval="percentile")
     report = build_page([base, head], settings)
     for case in report.cases:
         c = case.comparison
         assert len(c.distribution) == settings.resamples
         low, high = percentile_interval(c.distribution, settings.confidence)
         assert (low, high) == pytest.approx((c.ratio.low, c.ratio.high), rel=1e-12)
+    # The default (expanded) interval corrects from 3 trials on; with these 2 it is the same
+    # interval, and the verdicts carry the few_units caveat instead.
+    default = build_page([base, head], Settings(resamples=2000))
+    for case, same in zip(report.cases, default.cases):
+        assert (same.comparison.ratio.low, same.comparison.ratio.high) == (case.comparison.ratio.low, case.comparison.ratio.high)
     # Regressions first: the order is by verdict, then by the size of the change.
     ranks = [("slower", "faster", "inconclusive", "unchanged").index(c.comparison.verdict.value) for c in report.cases]
     assert ranks == sorted(ranks)

@@ -33,7 +33,7 @@ def pa_file(path: Path, name: str, forks: list[np.ndarray]) -> Path:
 def test_real_jmh_log_and_json_of_one_version():
     code, out, err = analyze(str(JMH / "v1-trial1.log"), str(JMH / "v1-trial2.json"))
     assert code == 0, err
-    assert out.startswith("analyze v1 (2 files): 99% CIs, 1000 resamples, seed 20240601")
+    assert out.startswith("analyze v1 (2 files): 99% CIs (expanded for few trials), 1000 resamples, seed 20240601")
     assert "CsvParseBenchmark.sumCsv" in out and "PrimeCountBenchmark.countPrimes" in out
     assert "steady state: not checked" in out
     assert "alloc" in out  # -prof gc was on: allocation per op is shown next to time
@@ -44,7 +44,7 @@ def test_json_contract_fields():
     code, out, _ = analyze(str(JMH / "v1-trial1.json"), "--format", "json")
     document = json.loads(out)
     assert (document["tool"], document["format_version"], document["command"]) == ("rigorbench", 1, "analyze")
-    for key in ("confidence", "resamples", "seed", "statistic", "threshold"):
+    for key in ("confidence", "resamples", "seed", "statistic", "threshold", "interval"):
         assert key in document
     first = document["benchmarks"][0]
     for key in ("benchmark", "params", "metric", "n", "mean", "ci_low", "ci_high", "cv", "steady_state", "diagnostics"):

@@ -18,6 +18,7 @@ from rigorbench.stats import (
     bootstrap_distribution,
     bootstrap_ratio,
     hierarchical_bootstrap,
+    percentile_interval,
 )
 from rigorbench.stats import _resample, bootstrap as bootstrap_module
 
@@ -290,12 +291,17 @@ SETTINGS = settings(max_examples=40, deadline=None)
 def test_bootstrap_statistic_within_data_range(sample, statistic):
     values, levels = sample
     dist = bootstrap_distribution(values, levels, statistic=statistic, resamples=200)
-    ci = hierarchical_bootstrap(values, levels, statistic=statistic, resamples=200)
+    ci = hierarchical_bootstrap(values, levels, statistic=statistic, resamples=200, interval="percentile")
     lo, hi = values.min(), values.max()
     tol = 1e-12 * hi
     assert np.all(dist >= lo - tol) and np.all(dist <= hi + tol)
     assert lo - tol <= ci.low <= ci.high <= hi + tol
     assert lo - tol <= ci.estimate <= hi + tol
+    # The expanded interval widens the percentile one and stays positive for positive data
+    # (it may leave the data's range: with two units its factor is about 5).
+    wide = hierarchical_bootstrap(values, levels, statistic=statistic, resamples=200)
+    assert 0 < wide.low <= ci.low + tol and ci.high - tol <= wide.high
+    assert wide.estimate == ci.estimate
 
 
 @SETTINGS
@@ -343,3 +349,61 @@ def test_row_medians_of_ragged_rows_match_numpy():
     equal = np.full(7, 6)
     pooled = rng.normal(size=42)
     np.testing.assert_array_equal(_medians_via_ranks(pooled, equal), np.median(pooled.reshape(7, 6), axis=1))
+
+
+# -- the expanded interval (small-sample correction) ---------------------------------------------
+
+
+def test_expansion_factor_is_the_t_over_z_ratio_with_the_unbiased_variance():
+    from rigorbench.stats.bootstrap import expansion_factor
+
+    z = sps.norm.ppf(0.995)
+    for n in (3, 5, 10, 20, 100):
+        expected = np.sqrt(n / (n - 1)) * sps.t.ppf(0.995, n - 1) / z
+        assert expansion_factor(0.99, [n]) == pytest.approx(expected, rel=1e-12)
+    # Two versions of equal variance and size: pooled degrees of freedom 2(n - 1).
+    assert expansion_factor(0.99, [5, 5], [1.0, 1.0]) == pytest.approx(
+        np.sqrt(5 / 4) * sps.t.ppf(0.995, 8) / z, rel=1e-12)
+    # One version dominating the variance: its own n - 1 (Welch-Satterthwaite's limit).
+    assert expansion_factor(0.95, [4, 50], [1.0, 1e-9]) == pytest.approx(
+        np.sqrt(4 / 3) * sps.t.ppf(0.975, 3) / sps.norm.ppf(0.975), rel=1e-6)
+    # Fewer than three units: no correction (none would be useful), and the factor falls with n.
+    assert expansion_factor(0.99, [2]) == expansion_factor(0.99, [1, 9]) == 1.0
+    factors = [expansion_factor(0.99, [n, n]) for n in range(3, 60)]
+    assert all(a > b > 1 for a, b in zip(factors, factors[1:]))
+
+
+def test_expanded_widens_on_the_log_scale_and_keeps_the_skew():
+    from rigorbench.stats.bootstrap import expanded
+
+    low, high = expanded(1.0, 0.9, 1.2, 2.0)
+    assert low == pytest.approx(0.81) and high == pytest.approx(1.44)
+    assert expanded(2.0, -1.0, 4.0, 3.0) == (-7.0, 8.0)  # not all positive: the plain scale
+    assert expanded(1.0, 0.9, 1.2, 1.0) == (0.9, 1.2)
+
+
+def test_top_units_are_the_first_level_with_more_than_one():
+    from rigorbench.stats._hierarchy import build_hierarchy
+    from rigorbench.stats.bootstrap import top_units
+
+    values = np.arange(24, dtype=float)
+    instance = np.zeros(24, dtype=int)
+    trial, fork = np.repeat(np.arange(4), 6), np.tile(np.repeat(np.arange(2), 3), 4)
+    assert top_units(build_hierarchy(values, [instance, trial, fork])) == 4
+    assert top_units(build_hierarchy(values, [instance, np.zeros(24, dtype=int), fork])) == 2
+    assert top_units(build_hierarchy(values, [instance])) == 24
+    assert top_units(build_hierarchy(values, [])) == 24
+
+
+def test_the_ratio_interval_names_its_method_and_units_and_percentile_is_the_old_one():
+    rng = np.random.default_rng(3)
+    levels = [np.repeat(np.arange(4), 10)]
+    a, b = rng.lognormal(0, 0.05, 40), rng.lognormal(0.1, 0.05, 40)
+    plain = bootstrap_ratio(a, levels, b, levels, resamples=500, interval="percentile")
+    wide = bootstrap_ratio(a, levels, b, levels, resamples=500)
+    assert (plain.method, wide.method) == ("percentile", "expanded")
+    assert (wide.baseline_units, wide.contender_units) == (4, 4)
+    assert (plain.low, plain.high) == pytest.approx(percentile_interval(plain.distribution, 0.99))
+    assert wide.low < plain.low < plain.high < wide.high and wide.estimate == plain.estimate
+    with pytest.raises(ValueError, match="unknown interval"):
+        bootstrap_ratio(a, levels, b, levels, resamples=500, interval="bca")

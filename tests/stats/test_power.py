@@ -102,3 +102,26 @@ def test_extrapolation_grows_as_the_target_shrinks():
     five, two = extrapolated_group_size(r, 0.05, 0.01, 0.99), extrapolated_group_size(r, 0.02, 0.01, 0.99)
     assert five is not None and two is not None and two > five > 4
     assert extrapolated_group_size(r, 0.01, 0.01, 0.99) is None
+
+
+def test_extrapolation_under_the_expanded_interval_is_the_smallest_size_that_clears_the_target():
+    """Oracle: the criterion evaluated directly at every size (the bisection's answer must be
+    the first size that meets it); the plain percentile formula is the closed form."""
+    from scipy import stats as sps
+
+    from rigorbench.stats.bootstrap import expansion_factor
+
+    r = PowerSimulation(4, 100, (0.05,), 0.01, (0.0, 0.05), (0.5,), 0.04)
+    z, z95 = sps.norm.ppf(0.995), sps.norm.ppf(0.95)
+    se4 = 0.04 / (z * expansion_factor(0.99, (4, 4)))
+
+    def clears(n: int) -> bool:
+        return (z * expansion_factor(0.99, (n, n)) + z95) * se4 * np.sqrt(4 / n) <= 0.05 - 0.01
+
+    needed = extrapolated_group_size(r, 0.05, 0.01, 0.99)
+    assert clears(needed) and not clears(needed - 1)
+    plain = extrapolated_group_size(r, 0.05, 0.01, 0.99, interval="percentile")
+    assert plain == int(np.ceil(4 * (0.04 / z * (z + z95) / 0.04) ** 2))
+    # The expanded interval's simulated width holds its factor at 4 units, which shrinks at the
+    # larger size: fewer units are needed than a naive reading of the wide interval suggests.
+    assert needed < plain

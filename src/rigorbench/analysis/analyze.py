@@ -175,7 +175,7 @@ def analyze_series(
     if len(obs.values) == 0:
         return None
     seed = series_seed(settings.seed, case, metric)
-    boot = dict(confidence=settings.confidence, resamples=settings.resamples, seed=seed)
+    boot = dict(confidence=settings.confidence, resamples=settings.resamples, seed=seed, interval=settings.interval)
     values = obs.values
     instance, trial, fork = obs.levels
     variability = variability_by_level(values, instance, trial, fork) if len(values) >= 2 else None

@@ -22,6 +22,7 @@ from rigorbench.errors import UserError
 from rigorbench.analysis.forks import select_steady, steady_report
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric
+from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, interval_of
 from rigorbench.stats import (
     ConfidenceInterval,
     Evidence,
@@ -31,7 +32,6 @@ from rigorbench.stats import (
     cliffs_delta,
     effect_magnitude,
     mann_whitney_u,
-    percentile_interval,
     summarize,
 )
 
@@ -41,8 +41,10 @@ _FEW_VALUES = 6
 
 # With fewer top-level units (the trials, or the forks of one trial) than this on a side, the
 # percentile bootstrap's interval is too narrow by about the factor between the t and the
-# normal quantiles (Hesterberg, "What teachers should know about the bootstrap", 2015): a
-# slower/faster verdict is printed with this caveat next to it.
+# normal quantiles (Hesterberg, "What teachers should know about the bootstrap", 2015): under
+# --interval percentile a slower/faster verdict is printed with this caveat next to it. The
+# default expanded interval corrects for it (stats/bootstrap.py) from 3 units on; with 2 or
+# fewer no interval is trustworthy and every decided verdict gets the caveat.
 FEW_UNITS = 5
 
 # Differences below these are not changes of the metric, whatever their ratio: allocation
@@ -223,12 +225,12 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
     ratio = bootstrap_ratio(
         base.values, base.levels, cont.values, cont.levels,
         statistic=settings.statistic, confidence=settings.confidence,
-        resamples=settings.resamples, seed=seed,
+        resamples=settings.resamples, seed=seed, interval=settings.interval,
     )
     test = mann_whitney_u(base.values, cont.values)
     delta = cliffs_delta(base.values, cont.values)
-    baseline = _side_summary(base, ratio.baseline_distribution, settings)
-    contender = _side_summary(cont, ratio.contender_distribution, settings)
+    baseline = _side_summary(base, ratio.baseline_distribution, ratio.baseline_units, settings)
+    contender = _side_summary(cont, ratio.contender_distribution, ratio.contender_units, settings)
     return Comparison(
         case=case,
         metric=metric,
@@ -244,13 +246,13 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
     )
 
 
-def _side_summary(obs: Observations, distribution, settings: Settings) -> SideSummary:
+def _side_summary(obs: Observations, distribution, units: int, settings: Settings) -> SideSummary:
     """One side's figures; its CI comes from the resamples the ratio was formed from."""
     summary = summarize(obs.values)
-    low, high = percentile_interval(distribution, settings.confidence)
     trials = len({(i, t) for i, t in zip(obs.levels[0], obs.levels[1])})
     forks = len(set(zip(obs.levels[0], obs.levels[1], obs.levels[2])))
     estimate = summary.mean if settings.statistic == "mean" else summary.median
+    low, high = interval_of(distribution, estimate, settings.confidence, units=units, interval=settings.interval)
     ci = ConfidenceInterval(estimate, low, high, settings.confidence)
     return SideSummary(summary.n, summary.mean, summary.median, ci, summary.cv, forks, trials)
 
@@ -291,7 +293,7 @@ def _decide_all(drafts: list[Comparison], settings: Settings) -> list[Comparison
         evidence = Evidence(draft.ratio, float(p_value), draft.cliffs_delta)
         verdict = _below_floor(draft, rule.decide(evidence, draft.metric.higher_is_better))
         warnings = [w for w in draft.warnings if not (verdict == Verdict.UNCHANGED and w.code == "undefined_ratio")]
-        warnings += _caveats(draft, verdict)
+        warnings += _caveats(draft, verdict, settings)
         decided.append(replace(draft, p_value=float(p_value), verdict=verdict, warnings=tuple(warnings)))
     return decided
 
@@ -317,17 +319,30 @@ def top_units(side: SideSummary) -> tuple[int, str]:
     return (side.trials, "trials") if side.trials > 1 else (side.forks, "forks")
 
 
-def _caveats(c: Comparison, verdict: Verdict) -> list[Diagnostic]:
-    if verdict not in (Verdict.SLOWER, Verdict.FASTER):
-        return []
+def _caveats(c: Comparison, verdict: Verdict, settings: Settings) -> list[Diagnostic]:
     (n_base, what), (n_cont, _) = top_units(c.baseline), top_units(c.contender)
-    if min(n_base, n_cont) >= FEW_UNITS:
+    fewest = min(n_base, n_cont)
+    # "unchanged" rests on the interval under the bootstrap rule; under the rank rule it is
+    # only "no evidence of a change".
+    decided = {Verdict.SLOWER, Verdict.FASTER} | ({Verdict.UNCHANGED} if settings.test == "bootstrap" else set())
+    if verdict in decided and fewest < MIN_EXPANDED_UNITS:
+        return [Diagnostic(
+            "few_units",
+            f"{verdict.value} from {n_base} {what} of the baseline and {n_cont} of the contender: no confidence "
+            f"interval from {fewest} {'unit' if fewest == 1 else 'units'} is trustworthy (the small-sample correction "
+            "would make it several times wider than the data; Hesterberg 2015), so this verdict is a guess",
+            "warning",
+            f"run at least {MIN_EXPANDED_UNITS} trials per version ({FEW_UNITS} or more for a 99% interval that "
+            "holds in the trial-dominated case), e.g. 'rigorbench ab --trials 5'",
+        )]
+    if settings.interval != "percentile" or verdict not in (Verdict.SLOWER, Verdict.FASTER) or fewest >= FEW_UNITS:
         return []
     return [Diagnostic(
         "few_units",
         f"{verdict.value} from {n_base} {what} of the baseline and {n_cont} of the contender: with fewer than "
-        f"{FEW_UNITS} the bootstrap CI is too narrow (Hesterberg 2015) and an A/A comparison can come out "
+        f"{FEW_UNITS} the percentile interval is too narrow (Hesterberg 2015) and an A/A comparison can come out "
         f"{verdict.value} too",
         "warning",
-        f"run at least {FEW_UNITS} trials per version, or measure this design's false-positive rate with 'rigorbench power'",
+        f"use the default --interval expanded, run at least {FEW_UNITS} trials per version, or measure this "
+        "design's false-positive rate with 'rigorbench power'",
     )]

@@ -17,6 +17,7 @@ from rigorbench.analysis.dataset import Observations, outliers_removed
 from rigorbench.analysis.settings import Settings
 from rigorbench.analysis.units import is_time_metric, nanoseconds_per_op
 from rigorbench.model import Diagnostic, SampleTable
+from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
 from rigorbench.stats.coincidence import coincidence
 from rigorbench.stats.modality import fork_clusters, modes
 from rigorbench.stats.outliers import tukey_fences
@@ -206,6 +207,13 @@ def sample_size(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
         return [Diagnostic(
             "single_fork", "all values come from one fork", "warning",
             "run-to-run variance is not captured; use at least 2 forks or several trials",
+        )]
+    units, what = (a.trials, "trials") if a.trials > 1 else (a.forks, "forks")
+    if units < MIN_EXPANDED_UNITS:
+        return [Diagnostic(
+            "few_units", f"the CIs come from {units} {what}: no interval from so few is trustworthy "
+            "(shown without the small-sample correction, which would make it several times wider)",
+            "warning", f"run at least {MIN_EXPANDED_UNITS} trials, 5 or more for a 99% interval that holds",
         )]
     return []
 

@@ -114,7 +114,7 @@ def _recommend(case, metric, values, levels, unit, settings, options, result) ->
         trial = result if size == result.group_size else simulate_power(
             values, levels, unit, group_size=size, rule=rule, higher_is_better=metric.higher_is_better,
             slowdowns=(options.target,), simulations=options.simulations, statistic=settings.statistic,
-            confidence=settings.confidence, resamples=settings.resamples, seed=series_seed(settings.seed, case, metric) + size,
+            confidence=settings.confidence, resamples=settings.resamples, interval=settings.interval, seed=series_seed(settings.seed, case, metric) + size,
         )
         detected = trial.detection_rate[trial.slowdowns.index(options.target)] >= 0.95
         if detected and trial.false_positive_rate <= 0.05:
@@ -124,7 +124,7 @@ def _recommend(case, metric, values, levels, unit, settings, options, result) ->
         return None, False, "A/A false positives above 5%: more trials per group or a higher --confidence"
     if rule.name != "bootstrap":
         return None, False, ""
-    needed = extrapolated_group_size(result, options.target, settings.threshold, settings.confidence)
+    needed = extrapolated_group_size(result, options.target, settings.threshold, settings.confidence, settings.interval)
     if needed is None:
         return None, False, ""
     return max(needed, available + 1), True, ""
@@ -144,7 +144,7 @@ def benchmark_power(case, metric, table, settings: Settings, options: PowerOptio
         obs.values, obs.levels, unit, group_size=size, rule=settings.decision_rule(),
         higher_is_better=metric.higher_is_better, slowdowns=slowdowns, simulations=options.simulations,
         statistic=settings.statistic, confidence=settings.confidence, resamples=settings.resamples,
-        seed=series_seed(settings.seed, case, metric),
+        interval=settings.interval, seed=series_seed(settings.seed, case, metric),
     )
     recommended, extrapolated, note = _recommend(case, metric, obs.values, obs.levels, unit, settings, options, result)
     return BenchmarkPower(case, metric, strategy, count, result, recommended, extrapolated, note)

@@ -1,7 +1,8 @@
 """The tunables of an analysis in one settings object (STYLE.md rule 10).
 
 Defaults are ARCHITECTURE.md's: mean, 99% confidence, 10 000 resamples, a fixed seed that
-is printed, a 1% practical threshold, the bootstrap decision rule.
+is printed, a 1% practical threshold, the bootstrap decision rule; and the expanded interval
+(the percentile interval corrected for few top-level units, stats/bootstrap.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from rigorbench.stats import BootstrapRule, DecisionRule, WilcoxonRule
 DEFAULT_SEED = 20_240_601
 STATISTICS = ("mean", "median")
 TESTS = ("bootstrap", "wilcoxon")
+INTERVALS = ("expanded", "percentile")   # stats/bootstrap.py: the small-sample correction, or none
 CORRECTIONS = ("none", "holm", "bonferroni")
 
 
@@ -26,6 +28,7 @@ class Settings:
     seed: int = DEFAULT_SEED
     threshold: float = 0.01
     test: str = "bootstrap"
+    interval: str = "expanded"
     alpha: float = 0.01
     min_delta: float = 0.33
     metric: str = "primary"
@@ -37,6 +40,7 @@ class Settings:
     def __post_init__(self) -> None:
         _one_of("--statistic", self.statistic, STATISTICS)
         _one_of("--test", self.test, TESTS)
+        _one_of("--interval", self.interval, INTERVALS)
         _one_of("--correction", self.correction, CORRECTIONS)
         if not 0.5 <= self.confidence < 1:
             raise UserError(f"--confidence must be in [0.5, 1), got {self.confidence}")
@@ -57,6 +61,11 @@ class Settings:
             return metric.primary
         return metric.name == self.metric
 
+    @property
+    def interval_label(self) -> str:
+        """How the CIs were made, as every output's settings line names it."""
+        return "expanded for few trials" if self.interval == "expanded" else "plain percentile"
+
     def decision_rule(self) -> DecisionRule:
         if self.test == "wilcoxon":
             return WilcoxonRule(alpha=self.alpha, min_delta=self.min_delta)
@@ -69,6 +78,7 @@ class Settings:
             "resamples": self.resamples,
             "seed": self.seed,
             "statistic": self.statistic,
+            "interval": self.interval,
             "threshold": self.threshold,
             "test": self.test,
             "alpha": self.alpha,

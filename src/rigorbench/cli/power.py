@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.analysis.settings import DEFAULT_SLOWDOWNS, POWER_RESAMPLES, STRATEGIES, TESTS, PowerOptions
+from rigorbench.analysis.settings import DEFAULT_SLOWDOWNS, INTERVALS, POWER_RESAMPLES, STRATEGIES, TESTS, PowerOptions
 from rigorbench.cli.common import (
     ANALYZE_FORMATS,
     DEFAULTS,
@@ -68,6 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     stats.add_argument("--alpha", type=fraction, default=None, metavar="A", help=f"significance level of --test wilcoxon (default: {DEFAULTS.alpha})")
     stats.add_argument("--resamples", type=positive_int, default=POWER_RESAMPLES, metavar="N", help=f"bootstrap resamples per simulated test (default: {POWER_RESAMPLES}; a 99% CI bound then moves by about 3% of the CI width between seeds, small next to the spread between simulated experiments)".replace("%", "%%"))
     stats.add_argument("--seed", type=positive_int, default=None, metavar="S", help=f"random seed (default: {DEFAULTS.seed})")
+    stats.add_argument("--interval", choices=INTERVALS, default=None, help="bootstrap CI method, as in compare: expanded (default) or percentile")
     add_metric_argument(stats)
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=ANALYZE_FORMATS, default="text", help="output format (default: text)")

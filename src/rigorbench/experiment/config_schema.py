@@ -105,7 +105,7 @@ TABLES: dict[str, dict[str, Check]] = {
     },
     "compare": {
         "threshold": string_or_number, "confidence": string_or_number, "resamples": integer(1),
-        "statistic": string, "test": string, "alpha": string_or_number, "metric": string,
+        "statistic": string, "interval": string, "test": string, "alpha": string_or_number, "metric": string,
         "correction": string, "fail_on": strings, "format": string,
     },
 }

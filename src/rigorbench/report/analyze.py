@@ -65,7 +65,7 @@ def analysis_settings_line(report: AnalysisResult) -> str:
     count = len(report.sources)
     files = f" ({report.sources[0]})" if count == 1 else (f" ({count} files)" if count else "")
     steady = ", steady-state iterations only" if s.steady_only else ""
-    return f"analyze {report.label}{files}: {s.confidence:.0%} CIs, {s.resamples} resamples, seed {s.seed}{steady}"
+    return f"analyze {report.label}{files}: {s.confidence:.0%} CIs ({s.interval_label}), {s.resamples} resamples, seed {s.seed}{steady}"
 
 
 def render_text(report: AnalysisResult) -> str:

@@ -219,7 +219,7 @@ def ratio_distribution(case: CasePage, settings: Settings, prefix: str) -> str |
         ax.axvspan(-band, band, color="#dddddd", lw=0, label=f"within +-{band:g}%")
         ax.hist(change, bins=60, histtype="stepfilled", color=_color(1), alpha=0.55, label="bootstrap ratios")
         low, high = (c.ratio.low - 1) * 100, (c.ratio.high - 1) * 100
-        ax.axvline(low, color=STEADY_COLOR, ls="--", lw=1, label=f"{settings.confidence:.0%} CI")
+        ax.axvline(low, color=STEADY_COLOR, ls="--", lw=1, label=f"{settings.confidence:.0%} CI ({settings.interval})")
         ax.axvline(high, color=STEADY_COLOR, ls="--", lw=1)
         ax.axvline(c.change_pct, color=STEADY_COLOR, lw=1.4, label=f"estimate {c.change_pct:+.1f}%")
         ax.axvline(0, color="#888888", lw=0.6)

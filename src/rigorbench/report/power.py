@@ -26,7 +26,7 @@ def _pct(fraction: float | None) -> str:
 
 def power_settings_line(report: PowerResult) -> str:
     s, o = report.settings, report.options
-    rule = f"bootstrap rule ({s.confidence:.0%} CI, threshold {s.threshold:.0%})" if s.test == "bootstrap" else \
+    rule = f"bootstrap rule ({s.confidence:.0%} CI {s.interval_label}, threshold {s.threshold:.0%})" if s.test == "bootstrap" else \
         f"wilcoxon rule (alpha {s.alpha:g}, |delta| >= {s.min_delta:g})"
     return (f"power {report.label}: {rule}, {o.simulations} simulations per slowdown, "
             f"{s.resamples} resamples, seed {s.seed}")

@@ -304,7 +304,7 @@ def _environment(report: ReportPage) -> str:
 
 def _analysis_settings(report: ReportPage) -> str:
     s = report.settings
-    return f"{s.confidence:.0%} CIs from {s.resamples} hierarchical bootstrap resamples (seed {s.seed})"
+    return f"{s.confidence:.0%} CIs ({s.interval_label}) from {s.resamples} hierarchical bootstrap resamples (seed {s.seed})"
 
 
 def _environment_tables(report: ReportPage) -> str:

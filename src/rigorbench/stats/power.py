@@ -25,7 +25,9 @@ from typing import Sequence
 import numpy as np
 from scipy import stats as sps
 
-from rigorbench.stats.bootstrap import ConfidenceInterval, bootstrap_ratio
+from scipy.special import ndtri
+
+from rigorbench.stats.bootstrap import ConfidenceInterval, bootstrap_ratio, expansion_factor
 from rigorbench.stats.decision import DecisionRule, Evidence, Verdict
 from rigorbench.stats.effect import cliffs_delta
 from rigorbench.stats.ranktest import mann_whitney_u
@@ -82,7 +84,7 @@ def _check(values: np.ndarray, unit: np.ndarray, group_size: int, slowdowns: Seq
 def simulate_power(
     values, levels: Sequence, unit, *, group_size: int, rule: DecisionRule, higher_is_better: bool,
     slowdowns: Sequence[float], simulations: int = 100, statistic: str = "mean",
-    confidence: float = 0.99, resamples: int = 1000, seed: int = 0,
+    confidence: float = 0.99, resamples: int = 1000, seed: int = 0, interval: str = "expanded",
 ) -> PowerSimulation:
     """A/A false-positive rate and detection rate per slowdown for groups of ``group_size`` units.
 
@@ -102,7 +104,7 @@ def simulate_power(
         if rule.name == "bootstrap":
             ratio = bootstrap_ratio(base, [lv[a] for lv in levels], cont, [lv[b] for lv in levels],
                                     statistic=statistic, confidence=confidence, resamples=resamples,
-                                    seed=np.random.SeedSequence(seed, spawn_key=(1, sim)))
+                                    seed=np.random.SeedSequence(seed, spawn_key=(1, sim)), interval=interval)
             widths.append((ratio.high - ratio.low) / 2 / ratio.estimate)
             evidence = lambda k: Evidence(ratio.interval.scaled(k), np.nan, np.nan)  # noqa: E731
         else:
@@ -119,16 +121,45 @@ def simulate_power(
     )
 
 
-def extrapolated_group_size(result: PowerSimulation, target: float, threshold: float, confidence: float) -> int | None:
+# Beyond this many units per group an extrapolation says nothing useful.
+_MAX_EXTRAPOLATED = 1_000_000
+
+
+def extrapolated_group_size(result: PowerSimulation, target: float, threshold: float, confidence: float,
+                            interval: str = "expanded") -> int | None:
     """Units per group for detecting ``target`` in 95% of experiments, beyond the data.
 
     The ratio's standard error shrinks as one over the square root of the units per group
     (the outermost level dominates the variance of the mean); detection in 95% needs the
-    target to clear the threshold by the CI half width plus 1.645 standard errors.
+    target to clear the threshold by the CI half width plus 1.645 standard errors. With the
+    expanded interval the half width is ``z`` times the standard error times the expansion
+    factor of that group size (``stats/bootstrap.py``), which shrinks as the groups grow:
+    the standard error is read off the simulated width with the factor of the simulated
+    size, and the smallest size whose own factor lets the target clear is found by bisection
+    (the margin shrinks monotonically with the size).
     """
     if not np.isfinite(result.ci_half_width) or target <= threshold:
         return None
-    z = sps.norm.ppf(0.5 + confidence / 2)
-    se = result.ci_half_width / z
-    needed = result.group_size * (se * (z + sps.norm.ppf(DETECTION)) / (target - threshold)) ** 2
-    return max(2, int(np.ceil(needed)))
+    z = float(ndtri(0.5 + confidence / 2))
+    z_detect = float(ndtri(DETECTION))
+
+    def factor(n: int) -> float:
+        return expansion_factor(confidence, (n, n)) if interval == "expanded" else 1.0
+
+    g = result.group_size
+    se_g = result.ci_half_width / (z * factor(g))
+
+    def detects(n: int) -> bool:
+        se = se_g * np.sqrt(g / n)
+        return (z * factor(n) + z_detect) * se <= target - threshold
+
+    if not detects(_MAX_EXTRAPOLATED):
+        return None
+    low, high = 1, _MAX_EXTRAPOLATED  # detects(high) holds; find the smallest such n > 1
+    while high - low > 1:
+        middle = (low + high) // 2
+        if detects(middle):
+            high = middle
+        else:
+            low = middle
+    return max(2, high)
