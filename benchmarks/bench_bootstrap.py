@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from rigorbench.stats import bootstrap_ratio
+from rigorbench.stats import bootstrap_ratio, percentile_interval
 
 RESAMPLES = 10_000
 REPEATS = 5
@@ -86,8 +86,10 @@ def run_case(name: str, shape: tuple[int, ...], goal: float, rng: np.random.Gene
     wall, cpu, result = best_of(ours)
     ref_wall, ref_cpu, ref_ci = best_of(lambda: reference_ratio(base, cont))
     print(f"{name}: {shape} per version, {RESAMPLES} resamples")
+    plain = percentile_interval(result.distribution, result.confidence)
     print(f"  rigorbench  wall {wall:.4f} s  cpu {cpu:.4f} s   "
-          f"ratio {result.estimate:.4f} CI [{result.low:.4f}, {result.high:.4f}]")
+          f"ratio {result.estimate:.4f} CI [{result.low:.4f}, {result.high:.4f}] ({result.method}; "
+          f"percentile [{plain[0]:.4f}, {plain[1]:.4f}])")
     print(f"  reference   wall {ref_wall:.4f} s  cpu {ref_cpu:.4f} s   "
           f"CI [{ref_ci[0]:.4f}, {ref_ci[1]:.4f}]")
     print(f"  speed-up reference/ours: wall {ref_wall / wall:.1f}x  cpu {ref_cpu / cpu:.1f}x")

@@ -30,3 +30,15 @@ def test_options_left_out_keep_the_settings_defaults():
 def test_a_file_value_outside_the_choices_is_refused():
     with pytest.raises(UsageError, match=r"\[compare\] statistic: 'mode' is not one of mean, median"):
         _apply_file_settings(parsed(), {"statistic": "mode"})
+
+
+def test_the_interval_method_comes_from_the_file_or_the_command_line():
+    assert settings_from(parsed()).interval == "expanded"
+    args = parsed()
+    _apply_file_settings(args, {"interval": "percentile"})
+    assert settings_from(args).interval == "percentile"
+    args = parsed("--interval", "expanded")
+    _apply_file_settings(args, {"interval": "percentile"})
+    assert settings_from(args).interval == "expanded"
+    with pytest.raises(UsageError, match=r"\[compare\] interval: 'bca' is not one of expanded, percentile"):
+        _apply_file_settings(parsed(), {"interval": "bca"})
