@@ -189,3 +189,50 @@ def test_values_rounded_to_a_grid_are_not_called_multimodal(sd):
     assert alarms <= 2
     high = rng.random(1000) < 0.3
     assert modes(np.round(np.where(high, rng.normal(130, 2, 1000), rng.normal(100, 2, 1000)))).multimodal
+
+
+# -- Mann-Kendall corrected for autocorrelation (Hamed & Rao 1998) -------------------------------
+
+
+def _ar1(rng: np.random.Generator, n: int, phi: float) -> np.ndarray:
+    e = rng.normal(0, 1, n + 100)
+    x = np.zeros(n + 100)
+    for i in range(1, n + 100):
+        x[i] = phi * x[i - 1] + e[i]
+    return 100 + x[100:]
+
+
+@pytest.mark.parametrize("n, phi", [(30, 0.0), (80, 0.6), (150, 0.9)])
+def test_mann_kendall_statistics_and_the_hamed_rao_formula_match_pymannkendall(n, phi):
+    import pymannkendall as mk
+
+    from rigorbench.stats import trend as trend_module
+
+    rng = np.random.default_rng(n)
+    x = _ar1(rng, n, phi) + 0.01 * np.arange(n)
+    plain = mk.original_test(x)
+    t = trend(x)
+    assert t.plain_p_value == pytest.approx(plain.p, rel=1e-9, abs=1e-15)
+    index = np.arange(n, dtype=float)
+    assert trend_module._mann_kendall_s(x) == plain.s and trend_module._s_variance(x) == pytest.approx(plain.var_s)
+    # The formula with the lag-1 autocorrelation alone is pymannkendall's Hamed-Rao test at lag 1.
+    r = trend_module.rank_lag1(index, x, t.slope)
+    significant = abs(r) > sps.norm.ppf(0.975) / np.sqrt(n)
+    factor = trend_module.hamed_rao_factor(n, [r]) if significant else 1.0
+    ours = trend_module._p_value(plain.s, plain.var_s * factor)
+    assert ours == pytest.approx(mk.hamed_rao_modification_test(x, alpha=0.05, lag=1).p, rel=1e-9, abs=1e-15)
+
+
+def test_autocorrelated_noise_without_trend_rarely_raises_the_alarm():
+    """AR(1) noise, no trend, alpha 1%: the corrected p-value keeps false alarms near the
+    nominal rate where the plain one fires in a third of the series."""
+    rng = np.random.default_rng(11)
+    runs = 150
+    for phi, plain_at_least, corrected_at_most in ((0.0, 0.0, 0.03), (0.8, 0.2, 0.06)):
+        results = [trend(_ar1(rng, 200, phi)) for _ in range(runs)]
+        plain = sum(r.plain_p_value < 0.01 for r in results) / runs
+        corrected = sum(r.p_value < 0.01 for r in results) / runs
+        assert corrected <= corrected_at_most and plain >= plain_at_least, (phi, plain, corrected)
+    # ... and a real drift in autocorrelated noise is still found.
+    drifting = _ar1(rng, 200, 0.5) + np.linspace(0, 15, 200)
+    assert trend(drifting).significant and trend(drifting).direction == "up"
