@@ -12,8 +12,11 @@ Between forks: Laaber et al. (``shared/reference/004``, section 4) saw results c
 the hardware an instance landed on; forks of one JVM can likewise settle into different
 states. Sorted fork means are split at their widest gap relative to the pooled spread within
 the two sides; the split counts when that ratio exceeds the 99.9th percentile it reaches
-for normally distributed fork means of the same count (critical values from a Monte Carlo
-of 4,000 draws per count, below).
+for normally distributed fork means of the same count: a false-alarm rate of 0.1% per
+benchmark. The critical values, one per fork count from 4 to 50, come from a Monte Carlo of
+200,000 draws per count (``benchmarks/fork_cluster_table.py``, seeded; it prints the table
+below). Beyond 50 forks the value for 50 is used, which errs towards fewer alarms: the
+statistic's tail shrinks as forks are added. Below 4 forks no split has two forks a side.
 """
 
 from __future__ import annotations
@@ -29,8 +32,18 @@ from rigorbench.stats._checks import finite_sample
 MIN_VALUES = 10
 GRID = 512
 MAX_KDE_VALUES = 5_000      # the KDE is evaluated from a systematic subsample beyond this
-# Fork count -> 99.9th percentile of max gap / pooled within-side sd for normal fork means.
-_CRITICAL = ((6, 13.07), (10, 5.29), (20, 2.84), (50, 1.70))
+# Fork count -> 99.9th percentile of max gap / pooled within-side sd for normal fork means
+# (benchmarks/fork_cluster_table.py; 4 forks is the first count with two forks a side).
+_CRITICAL = {
+    4: 52.35, 5: 24.83, 6: 14.87, 7: 10.45, 8: 8.342, 9: 7.199,
+    10: 5.97, 11: 5.33, 12: 4.806, 13: 4.33, 14: 3.972, 15: 3.66,
+    16: 3.52, 17: 3.285, 18: 3.126, 19: 2.967, 20: 2.856, 21: 2.766,
+    22: 2.632, 23: 2.583, 24: 2.486, 25: 2.384, 26: 2.378, 27: 2.306,
+    28: 2.272, 29: 2.255, 30: 2.19, 31: 2.145, 32: 2.118, 33: 2.065,
+    34: 2.041, 35: 2.024, 36: 2.013, 37: 1.976, 38: 1.969, 39: 1.95,
+    40: 1.94, 41: 1.916, 42: 1.872, 43: 1.864, 44: 1.873, 45: 1.853,
+    46: 1.819, 47: 1.816, 48: 1.784, 49: 1.803, 50: 1.785,
+}
 
 
 @dataclass(frozen=True)
@@ -104,8 +117,28 @@ def modes(values, *, alpha: float = 0.05, min_share: float = 0.05) -> Modality:
 
 
 def _critical(n: int) -> float:
-    counts, values = zip(*_CRITICAL)
-    return float(np.interp(np.log(n), np.log(counts), values))
+    return _CRITICAL[min(n, max(_CRITICAL))]
+
+
+def gap_ratios(sorted_means: np.ndarray) -> np.ndarray:
+    """For rows of sorted fork means (shape ``(draws, n)``), the ratio of the gap at every
+    split ``k`` (2 <= k <= n-2: at least two forks a side) to the pooled within-side standard
+    deviation; shape ``(draws, n - 3)``, column ``k - 2``. Vectorised with prefix sums, so
+    the Monte Carlo of the critical values and the test use one definition."""
+    s = np.atleast_2d(np.asarray(sorted_means, dtype=float))
+    n = s.shape[1]
+    k = np.arange(2, n - 1)
+    centred = s - s.mean(axis=1, keepdims=True)  # centring keeps the sums of squares accurate
+    c1 = np.cumsum(centred, axis=1)
+    c2 = np.cumsum(centred * centred, axis=1)
+    low_sum, low_sq = c1[:, k - 1], c2[:, k - 1]
+    high_sum, high_sq = c1[:, -1:] - low_sum, c2[:, -1:] - low_sq
+    within = (low_sq - low_sum**2 / k) + (high_sq - high_sum**2 / (n - k))
+    pooled = np.sqrt(np.maximum(within, 0.0) / (n - 2))
+    gap = s[:, k] - s[:, k - 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(pooled > 0, gap / pooled, np.where(gap > 0, np.inf, 0.0))
+    return ratio
 
 
 def fork_clusters(fork_means, within_sd: float | None = None) -> ForkClusters:
@@ -116,15 +149,11 @@ def fork_clusters(fork_means, within_sd: float | None = None) -> ForkClusters:
     s = means[order]
     n = len(s)
     everything = ForkClusters((tuple(int(i) for i in order),), (float(s.mean()),), False, 0.0)
-    if n < _CRITICAL[0][0]:
+    if n < min(_CRITICAL):
         return everything
-    best, split = 0.0, 0
-    for k in range(2, n - 1):
-        low, high = s[:k], s[k:]
-        pooled = np.sqrt(((k - 1) * low.var(ddof=1) + (n - k - 1) * high.var(ddof=1)) / (n - 2))
-        ratio = (high[0] - low[-1]) / pooled if pooled > 0 else (np.inf if high[0] > low[-1] else 0.0)
-        if ratio > best:
-            best, split = ratio, k
+    ratios = gap_ratios(s)[0]
+    split = int(np.argmax(ratios)) + 2
+    best = float(ratios[split - 2])
     if best <= _critical(n):
         return ForkClusters(everything.groups, everything.centers, False, float(best))
     groups = (tuple(int(i) for i in order[:split]), tuple(int(i) for i in order[split:]))
