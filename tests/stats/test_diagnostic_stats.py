@@ -275,3 +275,70 @@ def test_fork_cluster_false_alarm_rate_is_the_nominal_one_in_a_thousand(n):
 def test_four_forks_in_two_clear_pairs_are_clustered():
     c = fork_clusters(np.array([100.0, 100.2, 150.0, 150.1]))
     assert c.clustered and sorted(map(len, c.groups)) == [2, 2]
+
+
+# -- Sheather-Jones bandwidth -------------------------------------------------------------------
+
+
+def _psi_direct(x: np.ndarray, g: float, order: int) -> float:
+    """Unbinned oracle: the mean over all pairs (i, j), diagonal included, of the Gaussian
+    kernel's order-th derivative at (x_i - x_j) / g, over n (n - 1) g^(order + 1)."""
+    u = (x[:, None] - x[None, :]) / g
+    phi = np.exp(-u * u / 2) / np.sqrt(2 * np.pi)
+    hermite = {4: u**4 - 6 * u**2 + 3, 6: u**6 - 15 * u**4 + 45 * u**2 - 15}[order]
+    n = len(x)
+    return float((hermite * phi).sum() / (n * (n - 1) * g ** (order + 1)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_binned_curvature_sums_match_the_direct_double_sums(seed):
+    from rigorbench.stats import bandwidth
+
+    rng = np.random.default_rng(seed)
+    x = np.r_[rng.normal(0, 1, 300), rng.normal(3, 0.5, 100)]
+    width, pairs = bandwidth._pair_counts(x, bandwidth.BINS)
+    for order, g in ((4, 0.3), (4, 0.6), (6, 0.5), (6, 0.9)):
+        assert bandwidth._psi(order, width, pairs, len(x), g) == pytest.approx(_psi_direct(x, g, order), rel=0.02)
+
+
+def test_sheather_jones_solves_its_equation_and_is_near_the_normal_optimum_for_normal_data():
+    from rigorbench.stats.bandwidth import sheather_jones
+
+    rng = np.random.default_rng(12)
+    x = rng.normal(50, 2, 400)
+    h = sheather_jones(x)
+    # The equation, evaluated with the unbinned sums at the solution.
+    n, sd = len(x), x.std(ddof=1)
+    scale = min(sd, np.subtract(*np.percentile(x, [75, 25])) / 1.349)
+    a, b = 1.24 * scale * n ** (-1 / 7), 1.23 * scale * n ** (-1 / 9)
+    alpha2 = 1.357 * (_psi_direct(x, a, 4) / -_psi_direct(x, b, 6)) ** (1 / 7)
+    rhs = (1 / (2 * np.sqrt(np.pi) * n) / _psi_direct(x, alpha2 * h ** (5 / 7), 4)) ** 0.2
+    assert h == pytest.approx(rhs, rel=0.02)
+    # For a normal density the optimal bandwidth is (4/3)^(1/5) sd n^(-1/5).
+    big = rng.normal(0, 1, 5000)
+    assert sheather_jones(big) == pytest.approx((4 / 3) ** 0.2 * 5000 ** -0.2, rel=0.1)
+    assert sheather_jones(np.array([1.0, 1.0, 2.0])) is None
+
+
+def test_sheather_jones_keeps_unimodal_data_unimodal_and_finds_modes_silverman_merges(monkeypatch):
+    """False alarms: none in 90 unimodal samples (normal, lognormal, Student t3; 50 to 2000
+    values). Detection: two narrow modes 5 sd apart with a 2% tail of GC iterations at 3x
+    the time -- the tail inflates Silverman's bandwidth until the modes merge (0 of 15
+    found); Sheather-Jones finds all 15."""
+    from rigorbench.stats import modality
+
+    rng = np.random.default_rng(13)
+    unimodal = [gen(n) for n in (50, 500, 2000) for gen in (
+        lambda n: rng.normal(100, 3, n), lambda n: rng.lognormal(0, 0.5, n), lambda n: 100 + rng.standard_t(3, n),
+    ) for _ in range(10)]
+    assert sum(modes(x).multimodal for x in unimodal) == 0
+
+    def two_narrow_modes_and_gc(n=1000):
+        core = rng.normal(100, 1, n) + 5 * rng.integers(0, 2, n)
+        return np.where(rng.random(n) < 0.02, rng.normal(300, 20, n), core)
+
+    samples = [two_narrow_modes_and_gc() for _ in range(15)]
+    found = [modes(x) for x in samples]
+    assert all(m.multimodal and len(m.centers) == 2 for m in found)
+    monkeypatch.setattr(modality, "sheather_jones", lambda values: None)  # Silverman's rule
+    assert sum(modes(x).multimodal for x in samples) <= 2
