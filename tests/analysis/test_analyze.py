@@ -44,8 +44,8 @@ def codes(analysis, severities=("warning", "error")) -> set[str]:
     return {d.code for d in analysis.diagnostics if d.severity in severities}
 
 
-def analyze(forks, warmup=0, metric=TIME, events=None, settings=SETTINGS, **kw):
-    return analyze_series(CASE, metric, table(forks, warmup, **kw), settings, events=events)
+def analyze(forks, warmup=0, metric=TIME, events=None, settings=SETTINGS, cycle_ns=None, **kw):
+    return analyze_series(CASE, metric, table(forks, warmup, **kw), settings, events=events, cycle_ns=cycle_ns)
 
 
 def test_clean_data_gives_no_warnings_and_a_steady_verdict():
@@ -70,6 +70,25 @@ def test_implausibly_fast_fires_below_one_nanosecond_only():
     # Throughput converts: 2 ops/ns is 0.5 ns per op.
     rate = analyze([2000 + rng.normal(0, 10, 30) for _ in range(4)], metric=Metric("throughput", "ops/us", True, True))
     assert "implausibly_fast" in codes(rate)
+
+
+def test_implausibly_fast_uses_the_recorded_clock_when_there_is_one():
+    from rigorbench.analysis.diagnostics import clock_cycle_ns
+
+    rng = np.random.default_rng(3)
+    two_ghz = clock_cycle_ns([{"cpu_max_mhz": "2000"}])
+    assert two_ghz == 0.5
+    # 0.3 ns on a 2 GHz CPU is 0.6 cycles: flagged, with the clock named.
+    fast = analyze([0.3 + rng.normal(0, 0.01, 30) for _ in range(4)], cycle_ns=two_ghz)
+    message = next(d.message for d in fast.diagnostics if d.code == "implausibly_fast")
+    assert "one clock cycle of this 2 GHz CPU is 0.50 ns" in message
+    # 0.8 ns there is 1.6 cycles: plausible, although below the 1 ns used without a clock.
+    tight = [0.8 + rng.normal(0, 0.01, 30) for _ in range(4)]
+    assert "implausibly_fast" not in codes(analyze(tight, cycle_ns=two_ghz))
+    assert "implausibly_fast" in codes(analyze(tight))
+    # The fastest machine of the data counts; unreadable values are ignored.
+    assert clock_cycle_ns([{"cpu_max_mhz": "2000"}, {"cpu_max_mhz": "4000"}, {"cpu_max_mhz": "x"}, {}]) == 0.25
+    assert clock_cycle_ns([{}, {"cpu_max_mhz": "0"}]) is None
 
 
 def test_fork_spread_fires_when_forks_are_ten_times_apart():
@@ -251,3 +270,19 @@ def test_percentiles_are_numpys_over_the_measurement_values():
     for p, value in result.percentiles.items():
         assert value == pytest.approx(np.percentile(values, p)), p
     assert result.minimum <= result.percentiles[50] <= result.maximum
+
+
+def test_a_dataset_measured_on_a_known_clock_is_judged_by_that_clock():
+    from rigorbench.analysis.analyze import analyze_dataset
+    from rigorbench.analysis.dataset import dataset_from_files
+    from rigorbench.model import ResultFile, Series
+
+    rng = np.random.default_rng(4)
+    forks = [0.8 + rng.normal(0, 0.01, 30) for _ in range(4)]
+
+    def flagged(environment) -> bool:
+        result = ResultFile("run.json", "jmh-json", (Series(CASE, TIME, table(forks, 0)),), environment)
+        [a] = analyze_dataset(dataset_from_files([result], "v"), SETTINGS).benchmarks
+        return "implausibly_fast" in codes(a)
+
+    assert not flagged({"cpu_max_mhz": "2000"}) and flagged({})

@@ -198,3 +198,16 @@ def test_rigorbench_folders_do_not_make_a_checkout_dirty_but_changes_anywhere_do
     assert git_info(tmp_path)[1] is False and git_info(tmp_path / "bench")[1] is False
     (tmp_path / "README").write_text("changed")  # outside the project directory, still the checkout
     assert git_info(tmp_path / "bench")[1] is True
+
+
+def test_the_highest_clock_the_cpu_reports_is_recorded(machine):
+    # Only the model name's nominal clock: 2.40GHz.
+    assert capture(machine)["cpu_max_mhz"] == "2400"
+    # cpufreq's maximum (kHz) and the per-core "cpu MHz" lines: the highest wins (turbo).
+    write(machine, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "3300000\n")
+    write(machine, "/proc/cpuinfo", CPUINFO.format(flags="avx2") + "cpu MHz\t\t: 1200.000\n")
+    assert capture(machine)["cpu_max_mhz"] == "3300"
+    # Nothing readable or plausible: no fact rather than a wrong one.
+    write(machine, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "garbage\n")
+    write(machine, "/proc/cpuinfo", "model name\t: Some CPU\ncpu MHz\t\t: 0.000\n")
+    assert "cpu_max_mhz" not in capture(machine)

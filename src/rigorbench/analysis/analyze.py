@@ -94,9 +94,10 @@ def analyze_dataset(
 
     def one(key: tuple[BenchmarkCase, Metric]) -> BenchmarkAnalysis | None:
         events, alloc = inputs.of_case(key[0])
-        analysis = analyze_series(*key, dataset.series[key], settings, events=events, alloc=alloc)
+        analysis = analyze_series(*key, dataset.series[key], settings, events=events, alloc=alloc, cycle_ns=cycle_ns)
         return None if analysis is None else _without_fork_values(analysis)
 
+    cycle_ns = diag.clock_cycle_ns(dataset.environments)
     results = []
     # Series run side by side on the CPUs (numpy, scipy and the bootstrap's own threads
     # release the GIL), so one series' steady state and diagnostics overlap another's
@@ -168,8 +169,10 @@ def observations(table: SampleTable, report: SteadyResult, settings: Settings) -
 def analyze_series(
     case: BenchmarkCase, metric: Metric, table: SampleTable, settings: Settings, *,
     events: dict[str, SampleTable | None] | None = None, alloc: tuple[Metric, SampleTable] | None = None,
+    cycle_ns: float | None = None,
 ) -> BenchmarkAnalysis | None:
-    """Summary and diagnostics of one benchmark case and metric (None without measurements)."""
+    """Summary and diagnostics of one benchmark case and metric (None without measurements);
+    ``cycle_ns`` is the measuring CPU's clock cycle when known (``diagnostics.clock_cycle_ns``)."""
     report = steady_report(table)
     obs, steady_only, steady_notes = observations(table, report, settings)
     if len(obs.values) == 0:
@@ -197,7 +200,7 @@ def analyze_series(
         removed_outliers=obs.removed_outliers,
         steady_only=steady_only,
     )
-    found = [*diag.diagnose(analysis, table, obs, events or {}, settings), *steady_notes]
+    found = [*diag.diagnose(analysis, table, obs, events or {}, settings, cycle_ns), *steady_notes]
     # Most severe first; within a severity, in the order the checks run (most important first).
     order = sorted(found, key=lambda d: -d.severity.rank)
     return replace(analysis, diagnostics=tuple(order))

@@ -30,6 +30,7 @@ WIDE_RCIW = 0.10            # a CI of the mean wider than +-5%: too wide to see 
 FORK_SPREAD = 10.0          # Sestoft section 7: scores 10x apart between forks are not one thing
 MIN_MODE_VALUES = 10
 LONGER_THAN_NEEDED = 5      # warmup iterations to spare before we suggest cutting it
+DEFAULT_CYCLE_NS = 1.0      # "one clock cycle" when the CPU's clock was not recorded
 
 LEVEL_ADVICE = {
     "iteration": "variance is inside each fork's iteration series: run more or longer iterations",
@@ -40,9 +41,9 @@ LEVEL_ADVICE = {
 
 
 def diagnose(a: "BenchmarkAnalysis", table: SampleTable, obs: Observations,
-             events: dict[str, SampleTable | None], settings: Settings) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
-    for check in (plausibility, steady_state, variability, multimodality, outliers, drift):
+             events: dict[str, SampleTable | None], settings: Settings, cycle_ns: float | None = None) -> list[Diagnostic]:
+    found: list[Diagnostic] = plausibility(a, obs, cycle_ns)
+    for check in (steady_state, variability, multimodality, outliers, drift):
         found.extend(check(a, obs))
     found.extend(gc_and_jit(a, table, events))
     found.extend(sample_size(a, obs))
@@ -53,12 +54,32 @@ def _fmt(value: float, unit: str = "") -> str:
     return f"{value:.4g} {unit}".strip()
 
 
-def plausibility(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
+def clock_cycle_ns(environments) -> float | None:
+    """One clock cycle in ns of the fastest machine the data was measured on (the recorded
+    ``cpu_max_mhz``), or None when no environment says."""
+    cycles = []
+    for environment in environments:
+        try:
+            mhz = float(environment.get("cpu_max_mhz", ""))
+        except ValueError:
+            continue
+        if 100 <= mhz <= 10_000:
+            cycles.append(1000.0 / mhz)
+    return min(cycles) if cycles else None
+
+
+def plausibility(a: "BenchmarkAnalysis", obs: Observations, cycle_ns: float | None = None) -> list[Diagnostic]:
+    """Faster than one clock cycle per operation: nothing (or a constant) was computed.
+    The cycle is the recorded CPU's (``clock_cycle_ns``); without one, 1 ns (a 1 GHz clock,
+    slower than any machine JMH runs on, so the check errs towards saying less)."""
     found = []
     ns = nanoseconds_per_op(a.mean.estimate, a.metric.unit)
-    if ns is not None and ns < 1.0:
+    cycle = cycle_ns if cycle_ns is not None else DEFAULT_CYCLE_NS
+    if ns is not None and ns < cycle:
+        clock = (f"one clock cycle of this {1 / cycle_ns:.2g} GHz CPU is {cycle_ns:.2f} ns" if cycle_ns is not None
+                 else "below 1 ns, about one clock cycle or less (the CPU's clock was not recorded)")
         found.append(Diagnostic(
-            "implausibly_fast", f"{ns:.2f} ns per operation: about one clock cycle or less; the work was likely removed",
+            "implausibly_fast", f"{ns:.2f} ns per operation: {clock}; the work was likely removed",
             "error", "return the result or pass it to Blackhole.consume (see 'rigorbench lint', rule RETU)",
         ))
     means = _fork_means(obs)

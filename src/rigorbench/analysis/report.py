@@ -24,6 +24,7 @@ from rigorbench.analysis.comparability import in_baseline_terms
 from rigorbench.analysis.analyze import BenchmarkAnalysis, analyze_series, case_inputs, observations
 from rigorbench.analysis.compare import VERDICT_RANK, Comparison, ComparisonResult, compare_datasets
 from rigorbench.analysis.dataset import Dataset
+from rigorbench.analysis.diagnostics import clock_cycle_ns
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Severity
 from rigorbench.stats.scaling import growth_exponent
@@ -216,7 +217,8 @@ def _version_view(dataset: Dataset, case: BenchmarkCase, metric: Metric, setting
     if table is None:
         return None
     events, alloc = case_inputs(dataset, case)
-    analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc)
+    analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc,
+                              cycle_ns=clock_cycle_ns(dataset.environments))
     if analysis is None:
         return None
     obs, _, _ = observations(table, analysis.steady, settings)   # the iterations the analysis summarized

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import os
 import platform
+import re
 import shutil
 import socket
 import subprocess
@@ -43,6 +44,7 @@ class SystemPaths:
     loadavg: Path = Path("/proc/loadavg")
     pid1_cgroup: Path = Path("/proc/1/cgroup")
     governor: Path = Path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+    max_freq: Path = Path("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")
     no_turbo: Path = Path("/sys/devices/system/cpu/intel_pstate/no_turbo")
     boost: Path = Path("/sys/devices/system/cpu/cpufreq/boost")
     cpu_max: Path = Path("/sys/fs/cgroup/cpu.max")
@@ -127,8 +129,35 @@ def _cpu_facts(paths: SystemPaths) -> dict:
     return facts
 
 
+def _max_mhz(paths: SystemPaths) -> float | None:
+    """The highest clock the CPU reports: cpufreq's maximum (kHz, turbo included) when the
+    kernel exposes it; else the higher of the model name's GHz and the "cpu MHz" lines of
+    /proc/cpuinfo (each core's current clock; constant on most VMs). The highest clock is
+    the shortest cycle, so "below one cycle" errs towards saying less."""
+    khz = _read(paths.max_freq)
+    if khz and khz.isdigit() and 100 <= int(khz) / 1000 <= 10_000:
+        return int(khz) / 1000
+    readings = []
+    for line in (_read(paths.cpuinfo) or "").splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "cpu MHz":
+            try:
+                readings.append(float(value))
+            except ValueError:
+                pass
+        elif key.strip() == "model name":
+            nominal = re.search(r"@\s*([0-9]+(?:\.[0-9]+)?)\s*GHz", value)
+            if nominal:
+                readings.append(float(nominal.group(1)) * 1000)
+    plausible = [r for r in readings if 100 <= r <= 10_000]
+    return max(plausible) if plausible else None
+
+
 def _frequency_facts(paths: SystemPaths) -> dict:
     facts = {"governor": _read(paths.governor)}
+    mhz = _max_mhz(paths)
+    if mhz is not None:
+        facts["cpu_max_mhz"] = f"{mhz:.0f}"
     no_turbo, boost = _read(paths.no_turbo), _read(paths.boost)
     if no_turbo in ("0", "1"):
         facts["turbo"] = "off" if no_turbo == "1" else "on"
