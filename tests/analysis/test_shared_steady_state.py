@@ -2,16 +2,22 @@
 
 The study classified 50 JMH benchmarks (10 forks x 3000 iterations each) per fork
 (steady-state start, -1 = never) and per benchmark ("steady state" when every fork is,
-"inconsistent" otherwise -- which covers our "inconsistent" and "none").  The goals:
-per-fork agreement >= 0.85 and per-benchmark agreement >= 0.75.  Run with ``-s`` to see
-the agreement, the confusion matrix and how far the starts are apart.  Skips when
+"inconsistent" otherwise -- which covers our "inconsistent" and "none").  Run with ``-s`` to
+see the agreement, the confusion matrix and how far the starts are apart.  Skips when
 ``../shared/data`` is absent.
+
+Two measurements: on all 50 benchmarks (the data the settings were chosen on: 0.952 of forks,
+0.80 of benchmarks), and cross-validated by project (``benchmarks/steady_cv.py``): the
+settings chosen on four folds, agreement measured on the fifth. Issue 16's goals for the
+held-out folds are >= 0.92 of forks (met: 0.948) and >= 0.80 of benchmarks (not met: 0.76,
+against 0.72 for the fixed penalty used before); the test guards the figures reached.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -74,5 +80,25 @@ def test_agreement_with_the_study_meets_the_goals():
         print(f"  {run:14}{cells}")
     print(f"median |start difference| over {result['both_steady']} forks both call steady: "
           f"{result['median_start_gap']:.1f} iterations")
-    assert result["fork"] >= 0.85
-    assert result["benchmark"] >= 0.75
+    assert result["fork"] >= 0.94
+    assert result["benchmark"] >= 0.78
+
+
+def test_cross_validated_agreement_on_benchmarks_the_settings_were_not_chosen_on():
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "steady_cv.py"
+    spec = importlib.util.spec_from_file_location("steady_cv", script)
+    cv = importlib.util.module_from_spec(spec)
+    sys.modules["steady_cv"] = cv  # its worker processes find their function by module name
+    spec.loader.exec_module(cv)
+    per_name = cv.candidate_results()
+    crops, rows = cv.cross_validate(per_name, "crops")
+    fixed, _ = cv.cross_validate(per_name, "fixed")
+    print(f"\nheld-out folds: CROPS fork {crops['fork']:.3f} benchmark {crops['benchmark']:.3f} "
+          f"(median |start difference| {crops['gap']:.1f}); fixed penalty fork {fixed['fork']:.3f} "
+          f"benchmark {fixed['benchmark']:.3f}")
+    assert len(rows) == cv.FOLDS and crops["benchmarks"] == len(NAMES)
+    assert crops["fork"] >= 0.92                 # issue 16's goal
+    assert crops["benchmark"] >= 0.76            # the goal is 0.80: not reached
+    assert crops["benchmark"] > fixed["benchmark"] and crops["fork"] > fixed["fork"]

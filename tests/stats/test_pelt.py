@@ -37,9 +37,12 @@ class _ScalarMeanVarCost(BaseCost):
         return m * math.log(max(s2 / m - (s1 / m) ** 2, self._floor))
 
 
+PENALTY = 60.0  # per log(n); any fixed penalty compares the two searches
+
+
 def ruptures_change_points(y: np.ndarray, min_size: int, jump: int) -> list[int]:
     algo = rpt.Pelt(custom_cost=_ScalarMeanVarCost(min_size), min_size=min_size, jump=jump)
-    bkps = algo.fit(y).predict(pen=steady.PENALTY_PER_LOG_N * math.log(y.size))
+    bkps = algo.fit(y).predict(pen=PENALTY * math.log(y.size))
     return [b for b in bkps if b < y.size]
 
 
@@ -56,7 +59,7 @@ def series(seed: int, n: int, steps: int, noise: float) -> np.ndarray:
        noise=st.sampled_from([0.001, 0.03, 0.3]), min_size=st.integers(2, 9), jump=st.integers(1, 12))
 def test_same_change_points_as_ruptures(seed, n, steps, noise, min_size, jump):
     y = series(seed, n, steps, noise)
-    assert steady._change_points(y, min_size, jump) == ruptures_change_points(y, min_size, jump)
+    assert steady._change_points(y, min_size, jump, PENALTY * math.log(y.size)) == ruptures_change_points(y, min_size, jump)
 
 
 @pytest.mark.parametrize("min_size, jump", [(5, 4), (2, 4), (5, 10), (9, 2)])
@@ -64,6 +67,6 @@ def test_planted_steps_found_as_ruptures_finds_them(min_size, jump):
     y = series(7, 1000, 0, 0.02)
     y[300:] *= 1.5
     y[700:] *= 0.5
-    found = steady._change_points(y, min_size, jump)
+    found = steady._change_points(y, min_size, jump, PENALTY * math.log(y.size))
     assert found == ruptures_change_points(y, min_size, jump)
     assert len(found) >= 2 and any(abs(c - 300) <= jump for c in found) and any(abs(c - 700) <= jump for c in found)

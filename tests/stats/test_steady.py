@@ -150,3 +150,60 @@ def test_classify_forks_passes_options_and_is_deterministic():
     assert strict.verdict == "none"
     with pytest.raises(ValueError):
         classify_forks([])
+
+
+# -- CROPS, the elbow and the late-burst check ---------------------------------------------------
+
+
+def test_crops_returns_exactly_the_segmentations_pelt_gives_across_the_penalty_range():
+    """Oracle: PELT itself at 60 penalties spread over the range; each of its answers is on
+    the CROPS path, and each path entry is PELT's answer at the penalty it was found at."""
+    import math
+
+    from rigorbench.stats import steady
+
+    y = warmup(80, seed=3)[:1200]
+    y[900:] *= 1.08
+    low, high = 5 * math.log(y.size), 400 * math.log(y.size)
+    path = steady.crops(y, low, high, min_size=5, jump=4)
+    cps = [p.change_points for p in path]
+    assert [len(c) for c in cps] == sorted({len(c) for c in cps})  # fewest first, one per count
+    for penalty in np.geomspace(low, high, 60):
+        assert tuple(steady._change_points(y, 5, 4, penalty)) in cps
+    for p in path:
+        assert tuple(steady._change_points(y, 5, 4, p.penalty)) == p.change_points
+
+
+def test_elbow_picks_where_more_change_points_stop_paying():
+    from rigorbench.stats.steady import Segmentation, elbow
+
+    path = [Segmentation(tuple(range(m)), cost, 0.0) for m, cost in
+            ((0, 1000.0), (1, 400.0), (2, 100.0), (3, 90.0), (5, 80.0), (9, 70.0))]
+    assert len(elbow(path).change_points) == 2
+    assert elbow(path[:2]) is path[0]
+
+
+def test_a_late_burst_after_the_cut_means_the_fork_has_not_settled():
+    flat = noisy(1.0, seed=11)
+    assert detect_steady_state(flat).reached
+    burst = flat.copy()
+    burst[2650:2850] *= 1.10  # 200 iterations 10% slower, after the 5/6 cut (2500)
+    late = detect_steady_state(burst)
+    assert not late.reached and late.start >= 2500
+    small = flat.copy()
+    small[2650:2850] *= 1.02  # inside the 5% tolerance: still steady
+    assert detect_steady_state(small).reached
+
+
+def test_stationary_autocorrelated_noise_is_called_steady():
+    """False alarms of "not steady" on AR(1) noise (phi 0.5, 2% noise) with no warmup and no
+    change: at most 1 of 12 forks."""
+    rng = np.random.default_rng(5)
+    missed = 0
+    for _ in range(12):
+        e = rng.standard_normal(N + 100)
+        z = np.zeros(N + 100)
+        for i in range(1, N + 100):
+            z[i] = 0.5 * z[i - 1] + e[i]
+        missed += not detect_steady_state(1e-4 * (1 + 0.02 * z[100:])).reached
+    assert missed <= 1
