@@ -282,3 +282,15 @@ def test_rigorbench_toml_fail_on_may_list_several_conditions():
     given = build_parser().parse_args(["run", "rigorbench.toml", "--fail-on", "change"])
     _apply_file_settings(given, {"fail_on": "regression,missing"})
     assert given.fail_on == "change", "the command line wins over the file"
+
+
+def test_one_trial_per_side_is_compared_over_its_forks_with_a_warning(rng):
+    base = result_files(rng, {("a.B.x", NS): 1.0}, trials=1, forks=6)
+    cont = result_files(rng, {("a.B.x", NS): 1.5}, trials=1, forks=6)
+    [c] = compare_datasets(dataset_from_files(base, "b"), dataset_from_files(cont, "c"), FAST).comparisons
+    assert (c.baseline.trials, c.baseline.forks) == (1, 6)
+    assert c.verdict == Verdict.SLOWER and c.verdict_supported  # six forks carry the interval
+    codes = [w.code for w in c.warnings]
+    assert codes == ["single_trial", "single_trial"]
+    assert c.warnings[0].message.startswith("baseline: all values come from one trial")
+    assert c.warnings[1].message.startswith("contender: all values come from one trial")

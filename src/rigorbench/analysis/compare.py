@@ -277,6 +277,15 @@ def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) 
                 "warning",
                 "run-to-run variance is not captured; use at least 2 forks or several trials",
             ))
+        elif summary.trials == 1:
+            found.append(Diagnostic(
+                "single_trial",
+                f"{side}: all values come from one trial: its CI rests on the trial's forks and "
+                "misses the variation between runs of the machine",
+                "warning",
+                "run several trials (e.g. 'rigorbench ab --trials 5', or one result file per trial with "
+                "--baseline/--contender)",
+            ))
     if not np.isfinite(ratio):
         found.append(Diagnostic("undefined_ratio", "the baseline statistic is zero", "error", ""))
     return found
