@@ -380,6 +380,7 @@ def test_expanded_widens_on_the_log_scale_and_keeps_the_skew():
     assert low == pytest.approx(0.81) and high == pytest.approx(1.44)
     assert expanded(2.0, -1.0, 4.0, 3.0) == (-7.0, 8.0)  # not all positive: the plain scale
     assert expanded(1.0, 0.9, 1.2, 1.0) == (0.9, 1.2)
+    assert expanded(1.0, 1.1, 1.3, 2.0)[0] == 1.1  # estimate below the interval: no bound moves in
 
 
 def test_top_units_are_the_first_level_with_more_than_one():

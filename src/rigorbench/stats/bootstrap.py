@@ -266,9 +266,13 @@ def expanded(estimate: float, low: float, high: float, factor: float) -> tuple[f
         return low, high
     if min(estimate, low, high) > 0:
         log_e = np.log(estimate)
-        return (float(np.exp(log_e - factor * (log_e - np.log(low)))),
+        wide = (float(np.exp(log_e - factor * (log_e - np.log(low)))),
                 float(np.exp(log_e + factor * (np.log(high) - log_e))))
-    return estimate - factor * (estimate - low), estimate + factor * (high - estimate)
+    else:
+        wide = (estimate - factor * (estimate - low), estimate + factor * (high - estimate))
+    # An estimate outside the percentile interval (a median on coarse data) would move a
+    # bound inwards: the expanded interval is never narrower than the percentile one.
+    return min(wide[0], low), max(wide[1], high)
 
 
 def interval_of(distribution: np.ndarray, estimate: float, confidence: float, *, units: int,
