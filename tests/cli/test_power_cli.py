@@ -65,6 +65,21 @@ def test_json_fields_and_the_summary(tmp_path):
     assert document["trial_seconds"] is None and document["suite_seconds"] is None  # files carry no timing
 
 
+def test_the_recommendation_is_never_a_size_compare_calls_untrustworthy(tmp_path):
+    """The quiet benchmark detects a 50% slowdown from 2 trials per version with the percentile
+    interval; with the expanded one (the default) 2 units get no correction and compare marks
+    their verdicts as untrustworthy, so power recommends at least 3."""
+    path = write_trials(tmp_path / "v1.csv", np.random.default_rng(1), trials=10)
+
+    def recommended(*extra: str) -> int:
+        code, out, err = power(str(path), "--format", "json", "--simulations", "40", "--target", "50%", *extra)
+        assert code == 0, err
+        return {b["benchmark"]: b for b in json.loads(out)["benchmarks"]}["demo.Quiet.run"]["recommended_trials"]
+
+    assert recommended("--interval", "percentile") == 2
+    assert recommended() == 3
+
+
 def test_the_reported_mds_holds_in_an_independent_comparison(tmp_path):
     """Power from trials 1-10; then a compare of other trials: A/A finds nothing, and a
     slowdown of twice the MDS planted in a contender is found."""

@@ -21,6 +21,7 @@ from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, iteration_observations
 from rigorbench.analysis.settings import DEFAULT_POWER_TARGET, PowerOptions, Settings
 from rigorbench.model import BenchmarkCase, Metric
+from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
 from rigorbench.stats.power import MAX_FALSE_POSITIVES, PowerSimulation, extrapolated_group_size, simulate_power
 
 MIN_UNITS = 4
@@ -110,7 +111,10 @@ def _recommend(case, metric, values, levels, unit, settings, options, result) ->
     available = len(np.unique(unit)) // 2
     rule = settings.decision_rule()
     powerful = False
-    for size in sorted({2, 3, 5, 8, 12, 20, available} & set(range(2, available + 1))):
+    # compare marks every verdict from fewer units than the expanded interval's minimum as
+    # untrustworthy (its interval is the uncorrected one there): never recommend such a size.
+    smallest = MIN_EXPANDED_UNITS if settings.interval == "expanded" else 2
+    for size in sorted({smallest, 3, 5, 8, 12, 20, available} & set(range(smallest, available + 1))):
         trial = result if size == result.group_size else simulate_power(
             values, levels, unit, group_size=size, rule=rule, higher_is_better=metric.higher_is_better,
             slowdowns=(options.target,), simulations=options.simulations, statistic=settings.statistic,
@@ -127,7 +131,7 @@ def _recommend(case, metric, values, levels, unit, settings, options, result) ->
     needed = extrapolated_group_size(result, options.target, settings.threshold, settings.confidence, settings.interval)
     if needed is None:
         return None, False, ""
-    return max(needed, available + 1), True, ""
+    return max(needed, available + 1, smallest), True, ""
 
 
 def benchmark_power(case, metric, table, settings: Settings, options: PowerOptions) -> BenchmarkPower:
