@@ -21,6 +21,7 @@ from rigorbench.stats import (
     percentile_interval,
 )
 from rigorbench.stats import _resample, bootstrap as bootstrap_module
+from rigorbench.stats._hierarchy import build_hierarchy
 
 # ---------------------------------------------------------------------------------------
 # The resampling law, checked against a brute-force enumeration on tiny hierarchies
@@ -88,13 +89,15 @@ TREES = {
 }
 
 
-@pytest.mark.parametrize("statistic", ["mean", "median"])
+@pytest.mark.parametrize(("statistic", "shortcut"), [("mean", "pair table"), ("mean", None),
+                                                    ("median", "bisection"), ("median", None)])
 @pytest.mark.parametrize("name", sorted(TREES))
-@pytest.mark.parametrize("pair_table", [True, False])
-def test_resampling_law_matches_enumeration(name, statistic, pair_table, monkeypatch):
-    """Chi-square goodness of fit of 20,000 resamples against the exact law."""
-    if not pair_table:
-        monkeypatch.setattr(_resample, "_PAIR_TABLE_LIMIT", 0)
+def test_resampling_law_matches_enumeration(name, statistic, shortcut, monkeypatch):
+    """Chi-square goodness of fit of 20,000 resamples against the exact law, with and without
+    each sampler's shortcut (the mean's pair sums, the median's bisection over ranks, and
+    that one also with its count table off)."""
+    monkeypatch.setattr(_resample, "_PAIR_TABLE_LIMIT", _resample._PAIR_TABLE_LIMIT if shortcut else 0)
+    monkeypatch.setattr(_resample, "BISECTION_LEAF_SIZE", 0 if shortcut else 1 << 40)
     tree = TREES[name]
     rows = _flatten(tree)
     values = np.array([v for v, _ in rows], dtype=float)
@@ -115,6 +118,12 @@ def test_resampling_law_matches_enumeration(name, statistic, pair_table, monkeyp
     if expected[-1] == 0:
         counts, expected = counts[:-1], expected[:-1]
     assert sps.chisquare(counts, expected).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("name", sorted(TREES))
+def test_bisection_median_without_its_count_table_has_the_same_law(name, monkeypatch):
+    monkeypatch.setattr(_resample, "_COUNT_TABLE_LIMIT", 0)
+    test_resampling_law_matches_enumeration(name, "median", "bisection", monkeypatch)
 
 
 def test_codes_unique_globally_or_within_parent_agree():
@@ -408,3 +417,15 @@ def test_the_ratio_interval_names_its_method_and_units_and_percentile_is_the_old
     assert wide.low < plain.low < plain.high < wide.high and wide.estimate == plain.estimate
     with pytest.raises(ValueError, match="unknown interval"):
         bootstrap_ratio(a, levels, b, levels, resamples=500, interval="bca")
+
+
+def test_bisection_and_drawing_every_value_agree_on_a_large_benchmark():
+    """20 forks x 1000 iterations (the bisection's case): two-sample KS test of the medians of
+    4,000 resamples each from the two samplers (same law, independent streams)."""
+    rng = np.random.default_rng(11)
+    values = (rng.normal(1, 0.02, (20, 1)) * rng.lognormal(0, 0.05, (20, 1000))).ravel()
+    h = build_hierarchy(values, [np.repeat(np.arange(20), 1000)])
+    assert isinstance(_resample.median_sampler(h), _resample.BisectionMedianSampler)
+    every = _resample.MedianSampler.of(h)(np.random.default_rng(1), 4000)
+    bisected = _resample.BisectionMedianSampler.of(h)(np.random.default_rng(2), 4000)
+    assert sps.ks_2samp(every, bisected).pvalue > 1e-3

@@ -92,6 +92,11 @@ class MeanSampler:
     h: Hierarchy
     table: _SumTable
 
+    @property
+    def footprint(self) -> int:
+        """Working values per resample (the bootstrap sizes its chunks by it)."""
+        return self.h.size
+
     @classmethod
     def of(cls, h: Hierarchy) -> "MeanSampler":
         return cls(h, _sum_table(h))
@@ -202,6 +207,11 @@ class MedianSampler:
     h: Hierarchy
     ranks: _Ranks
 
+    @property
+    def footprint(self) -> int:
+        """Working values per resample (the bootstrap sizes its chunks by it)."""
+        return self.h.size
+
     @classmethod
     def of(cls, h: Hierarchy) -> "MedianSampler":
         return cls(h, _Ranks.of(h.values))
@@ -230,5 +240,173 @@ class MedianSampler:
         return np.where(low == high, ordered[low], (ordered[low] + ordered[high]) / 2)
 
 
-SAMPLERS = {"mean": MeanSampler.of, "median": MedianSampler.of}
+
+
+_COUNT_TABLE_LIMIT = 1 << 22  # leaves x (values + 1) counts kept in a lookup table
+
+
+@dataclass(frozen=True, eq=False)
+class _LeafRanks:
+    """How many values of a leaf rank below a given rank. With few enough leaves x values, a
+    table (row per leaf, column per rank); otherwise each value's global rank keyed by its
+    leaf, ``leaf * span + rank``, ascending (leaves are contiguous and each leaf's values
+    are sorted, so its ranks increase), read with one ``searchsorted``."""
+
+    table: np.ndarray | None
+    keys: np.ndarray
+    span: int
+    leaf_start: np.ndarray
+
+    @classmethod
+    def of(cls, h: Hierarchy, ranks: _Ranks) -> "_LeafRanks":
+        start, count = h.leaves
+        span = h.size + 1
+        leaf_of_value = np.repeat(np.arange(count.size, dtype=np.int64), count)
+        keys = leaf_of_value * span + ranks.of_value.astype(np.int64)
+        table = None
+        if count.size * span <= _COUNT_TABLE_LIMIT:
+            dtype = np.int32 if h.size < 1 << 31 else np.int64
+            table = np.zeros((count.size, span), dtype=dtype)
+            table[leaf_of_value, ranks.of_value.astype(np.int64) + 1] = 1
+            np.cumsum(table, axis=1, out=table)
+        return cls(table, keys, span, start.astype(np.int64))
+
+    def below(self, leaf: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """How many values of each ``leaf`` rank below the matching ``rank``."""
+        if self.table is not None:
+            return self.table.reshape(-1)[leaf * self.span + rank]
+        return np.searchsorted(self.keys, leaf * self.span + rank) - self.leaf_start[leaf]
+
+
+@dataclass(frozen=True, eq=False)
+class BisectionMedianSampler:
+    """Medians of hierarchical resamples, found without drawing every value.
+
+    Drawing every value of every resample costs ``resamples x values`` draws (2 x 10^8 for
+    10,000 resamples of 20 forks x 1000 iterations) although the median only depends on how
+    many draws fall below each rank. So the draws are revealed lazily: a chosen leaf's
+    ``n`` draws fall below a rank ``r`` in Binomial(n, F(r)) of them (F: the share of the
+    leaf's values ranked below ``r``), and, given how many fall below two ranks ``lo < hi``,
+    the number below a rank between them is the lower count plus Binomial(draws between,
+    (F(mid) - F(lo)) / (F(hi) - F(lo))): the multinomial law of the counts, revealed one
+    threshold at a time, so the result has exactly the law of drawing every value. A
+    bisection over the ranks keeps, per resample, an interval ``[lo, hi)`` holding the
+    middle element(s), halving it until one rank is left. For an even pooled count both
+    middle elements are searched together until a threshold separates them, then each in its
+    own half (no revealed threshold lies inside either half, which keeps the law exact).
+    Leaves with no draws left inside a resample's interval drop out of the work, so after
+    the first steps only a few leaves per resample are touched: about 15 steps for 20,000
+    values instead of 20,000 draws per resample.
+
+    Written here because no library draws order statistics of a hierarchical resample; the
+    law is checked against exact enumeration in ``tests/stats/test_bootstrap.py``.
+    """
+
+    h: Hierarchy
+    ranks: _Ranks
+    leaf_ranks: _LeafRanks
+
+    @property
+    def footprint(self) -> int:
+        """Working entries per resample: a few arrays over its chosen leaves."""
+        return 16 * int(self.h.leaves[1].size)
+
+    @classmethod
+    def of(cls, h: Hierarchy) -> "BisectionMedianSampler":
+        ranks = _Ranks.of(h.values)
+        return cls(h, ranks, _LeafRanks.of(h, ranks))
+
+    def __call__(self, rng: np.random.Generator, b: int) -> np.ndarray:
+        h = self.h
+        leaves, rows = choose_leaves(h, rng, b)
+        draws = h.leaves[1][leaves].astype(np.int64)
+        pooled = np.bincount(rows, weights=draws, minlength=b).astype(np.int64)
+        # Jobs 0..b-1 search both middle elements of resample j; job b + j, created when a
+        # threshold separates them, searches the upper one. Per job: the interval [lo, hi)
+        # of ranks, the draws ranked below lo (below), and the order statistics sought.
+        lo = np.zeros(2 * b, dtype=np.int64)
+        hi = np.full(2 * b, h.size, dtype=np.int64)
+        below = np.zeros(2 * b, dtype=np.int64)
+        first = np.concatenate([(pooled - 1) // 2, pooled // 2])
+        second = np.concatenate([pooled // 2, pooled // 2])
+        lower, upper = np.empty(b, dtype=np.int64), np.empty(b, dtype=np.int64)
+        # Per slot with draws inside its job's interval: the job, the leaf, those draws, and
+        # how many of the leaf's values rank below lo and below hi.
+        # A leaf chosen k times in a resample is one slot of k times its draws: the sum of
+        # independent binomials with one probability is a binomial of the summed counts.
+        n_leaves = h.leaves[1].size
+        pair, merged = np.unique(rows.astype(np.int64) * n_leaves + leaves, return_inverse=True)
+        job, leaf = pair // n_leaves, pair % n_leaves
+        inside = np.bincount(merged.reshape(-1), weights=draws, minlength=pair.size).astype(np.int64)
+        a_lo = np.zeros(leaf.size, dtype=np.int64)
+        a_hi = h.leaves[1][leaf].astype(np.int64)
+        running = np.arange(2 * b) < b
+        separated = np.zeros(b, dtype=bool)  # a threshold fell between the middle elements
+        while True:
+            done = running & (hi - lo <= 1)
+            if done.any():
+                ids = np.flatnonzero(done)
+                low_ids, high_ids = ids[ids < b], ids[ids >= b]
+                lower[low_ids] = lo[low_ids]
+                together = low_ids[~separated[low_ids]]  # both middle elements at this rank
+                upper[together] = lo[together]
+                upper[high_ids - b] = lo[high_ids]
+                running &= ~done
+                keep = running[job]
+                job, leaf, inside, a_lo, a_hi = job[keep], leaf[keep], inside[keep], a_lo[keep], a_hi[keep]
+            if not running.any():
+                break
+            mid = (lo + hi) // 2
+            a_mid = self.leaf_ranks.below(leaf, mid[job])
+            share = (a_mid - a_lo) / (a_hi - a_lo)
+            x = rng.binomial(inside, share)
+            at_mid = below + np.bincount(job, weights=x, minlength=2 * b).astype(np.int64)
+            right = running & (at_mid <= first)
+            left = running & (at_mid > second)
+            split = running & ~right & ~left
+            # right: [mid, hi); left: [lo, mid); split: [lo, mid) for the lower element and
+            # a new job on [mid, hi) for the upper one.
+            s_right, s_split = right[job], split[job]
+            if s_split.any():
+                new_job = job[s_split] + b
+                new = (new_job, leaf[s_split], inside[s_split] - x[s_split], a_mid[s_split], a_hi[s_split])
+            lo_next = np.where(right, mid, lo)
+            hi_next = np.where(left | split, mid, hi)
+            inside = np.where(s_right, inside - x, x)
+            a_lo = np.where(s_right, a_mid, a_lo)
+            a_hi = np.where(s_right, a_hi, a_mid)
+            below = np.where(right, at_mid, below)
+            if split.any():
+                ids = np.flatnonzero(split)
+                lo_next[ids + b], hi_next[ids + b] = mid[ids], hi[ids]
+                below[ids + b] = at_mid[ids]
+                first[ids + b] = second[ids + b] = second[ids]
+                second[ids] = first[ids]
+                running[ids + b] = True
+                separated[ids] = True
+                job = np.concatenate([job, new[0]])
+                leaf = np.concatenate([leaf, new[1]])
+                inside = np.concatenate([inside, new[2]])
+                a_lo = np.concatenate([a_lo, new[3]])
+                a_hi = np.concatenate([a_hi, new[4]])
+            lo, hi = lo_next, hi_next
+            keep = inside > 0
+            job, leaf, inside, a_lo, a_hi = job[keep], leaf[keep], inside[keep], a_lo[keep], a_hi[keep]
+        ordered = self.ranks.ordered
+        return np.where(lower == upper, ordered[lower], (ordered[lower] + ordered[upper]) / 2)
+
+
+# From this many values per leaf on (on average), the bisection is the faster way to the
+# median (10,000 resamples of 20 forks: 0.15 s against 2.6 s at 1000 values per fork; at 50
+# values per fork drawing every value is about 1.5x faster). Both have the same law.
+BISECTION_LEAF_SIZE = 200
+
+
+def median_sampler(h: Hierarchy) -> MedianSampler | BisectionMedianSampler:
+    if h.size >= BISECTION_LEAF_SIZE * h.leaves[1].size:
+        return BisectionMedianSampler.of(h)
+    return MedianSampler.of(h)
+
+
+SAMPLERS = {"mean": MeanSampler.of, "median": median_sampler}
 POINT_ESTIMATORS = {"mean": np.mean, "median": np.median}

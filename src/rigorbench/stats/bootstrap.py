@@ -170,9 +170,9 @@ def _child_seeds(seed: Seed, count: int) -> list[np.random.SeedSequence]:
 
 def _chunk_tasks(h: Hierarchy, statistic: str, resamples: int, seed: Seed) -> list[Callable]:
     """Independent pieces of work, each filling one chunk of the distribution."""
-    per_chunk = max(1, _CHUNK_VALUES // h.size)
-    sizes = [min(per_chunk, resamples - start) for start in range(0, resamples, per_chunk)]
     sampler = SAMPLERS[statistic](h)
+    per_chunk = max(1, _CHUNK_VALUES // sampler.footprint)
+    sizes = [min(per_chunk, resamples - start) for start in range(0, resamples, per_chunk)]
 
     def task(size: int, child: np.random.SeedSequence) -> Callable[[], np.ndarray]:
         return lambda: sampler(np.random.Generator(np.random.PCG64(child)), size)
