@@ -7,7 +7,10 @@ hierarchical bootstrap of mean and median, steady state, diagnostics). The named
 measured in the same run on the same data, is one plain hierarchical bootstrap of the mean
 (10,000 resamples) per benchmark; it is timed on the first ``REFERENCE_CASES`` benchmarks
 and scaled to all of them (every benchmark has the same shape, so the time per benchmark is
-the same). The ratio says what the whole analysis costs against one CI per benchmark.
+the same). It draws every value, as the bootstrap did before its shortcuts for large forks
+(the median's bisection is exact; the mean's normal law for large leaves is an approximation
+checked in tests/stats/test_bootstrap.py). The ratio says what the whole analysis costs
+against one exact CI per benchmark.
 
 ``compare``: 500 benchmarks x 10 trials per side (``synthetic_suite.py``: 2 forks x 10
 iterations per trial, allocation and GC recorded), in-process through the CLI; no goal.
@@ -37,7 +40,7 @@ from rigorbench import api  # noqa: E402
 from rigorbench.analysis.dataset import iteration_observations  # noqa: E402
 from rigorbench.analysis.settings import Settings  # noqa: E402
 from rigorbench.cli import main as cli  # noqa: E402
-from rigorbench.stats import hierarchical_bootstrap  # noqa: E402
+from rigorbench.stats import _resample, hierarchical_bootstrap  # noqa: E402
 
 GOAL_SECONDS = 120.0
 GOAL_BENCHMARKS = 500
@@ -58,13 +61,20 @@ def rss_mb() -> float:
 
 
 def reference_seconds(dataset, settings: Settings) -> float:
-    """One plain hierarchical bootstrap of the mean per benchmark, scaled to all of them."""
+    """One plain hierarchical bootstrap of the mean per benchmark, drawing every value (the
+    normal shortcut for large leaves, ``stats/_resample.py``, is off), scaled to all of them."""
     tables = list(dataset.series.values())
-    start = time.perf_counter()
-    for table in tables[:REFERENCE_CASES]:
-        obs = iteration_observations(table)
-        hierarchical_bootstrap(obs.values, obs.levels, resamples=settings.resamples)
-    return (time.perf_counter() - start) * len(tables) / min(len(tables), REFERENCE_CASES)
+    shortcut = _resample.NORMAL_LEAF_SIZE
+    _resample.NORMAL_LEAF_SIZE = 1 << 62
+    try:
+        start = time.perf_counter()
+        for table in tables[:REFERENCE_CASES]:
+            obs = iteration_observations(table)
+            hierarchical_bootstrap(obs.values, obs.levels, resamples=settings.resamples)
+        seconds = time.perf_counter() - start
+    finally:
+        _resample.NORMAL_LEAF_SIZE = shortcut
+    return seconds * len(tables) / min(len(tables), REFERENCE_CASES)
 
 
 def bench_analyze(tmp: Path, benchmarks: int) -> bool:

@@ -429,3 +429,47 @@ def test_bisection_and_drawing_every_value_agree_on_a_large_benchmark():
     every = _resample.MedianSampler.of(h)(np.random.default_rng(1), 4000)
     bisected = _resample.BisectionMedianSampler.of(h)(np.random.default_rng(2), 4000)
     assert sps.ks_2samp(every, bisected).pvalue > 1e-3
+
+
+def _forks(rng, forks: int, iterations: int, sigma: float, fork_sd: float = 0.02) -> tuple[np.ndarray, list[np.ndarray]]:
+    values = (rng.normal(1, fork_sd, (forks, 1)) * rng.lognormal(0, sigma, (forks, iterations))).ravel()
+    return values, [np.repeat(np.arange(forks), iterations)]
+
+
+@pytest.mark.parametrize("sigma", [0.03, 0.3])
+def test_normal_leaf_means_agree_with_drawing_every_value(sigma):
+    """20 forks x 1000 iterations of lognormal noise (skewness 0.1 and 1), the forks' levels as
+    spread as their resampled means (so the shortcut's part is half the variance): the
+    shortcut applies, and a two-sample KS test of 4,000 resamples each cannot tell its
+    distribution from drawing every value, nor do their quantiles differ in the tails."""
+    values, levels = _forks(np.random.default_rng(5), 20, 1000, sigma, fork_sd=sigma / np.sqrt(1000))
+    h = build_hierarchy(values, levels)
+    assert isinstance(_resample.mean_sampler(h), _resample.NormalLeafMeanSampler)
+    exact = _resample.MeanSampler.of(h)(np.random.default_rng(1), 4000)
+    normal = _resample.NormalLeafMeanSampler.of(h)(np.random.default_rng(2), 4000)
+    assert sps.ks_2samp(exact, normal).pvalue > 1e-3
+    spread = np.std(exact)
+    for q in (0.005, 0.025, 0.975, 0.995):
+        assert abs(np.quantile(exact, q) - np.quantile(normal, q)) < 0.25 * spread
+
+
+def test_heavy_tails_small_leaves_and_few_values_are_drawn_exactly():
+    rng = np.random.default_rng(3)
+    # a GC pause of 50x in 1% of the iterations: skewness about 10
+    values, levels = _forks(rng, 20, 1000, 0.03)
+    values[rng.random(values.size) < 0.01] *= 50
+    assert isinstance(_resample.mean_sampler(build_hierarchy(values, levels)), _resample.MeanSampler)
+    values, levels = _forks(rng, 20, 400, 0.03)  # below NORMAL_LEAF_SIZE
+    assert isinstance(_resample.mean_sampler(build_hierarchy(values, levels)), _resample.MeanSampler)
+    values, levels = _forks(rng, 20, 1000, 0.03)
+    assert isinstance(_resample.mean_sampler(build_hierarchy(values, levels)), _resample.NormalLeafMeanSampler)
+
+
+def test_smallest_pooled_count_of_an_unbalanced_tree():
+    # trial 0: forks of 3 and 5 values; trial 1: one fork of 4. A resample draws 2 trials;
+    # the fewest values: trial 1 twice (4 + 4) beats trial 0 twice (2 forks x 3 each, twice).
+    sizes = {(0, 0): 3, (0, 1): 5, (1, 0): 4}
+    trial = np.concatenate([np.full(n, t) for (t, _), n in sizes.items()])
+    fork = np.concatenate([np.full(n, f) for (_, f), n in sizes.items()])
+    h = build_hierarchy(np.arange(trial.size, dtype=float), [trial, fork])
+    assert _resample._smallest_pooled_count(h) == 8

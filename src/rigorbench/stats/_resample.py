@@ -408,5 +408,82 @@ def median_sampler(h: Hierarchy) -> MedianSampler | BisectionMedianSampler:
     return MedianSampler.of(h)
 
 
-SAMPLERS = {"mean": MeanSampler.of, "median": median_sampler}
+# The one approximation of this module, for the mean of large leaves. Given the levels drawn,
+# a resample's mean is a sum of L independent draws (L: its pooled count), each from its
+# leaf's values; that sum's law is normal up to an Edgeworth term (Hall, "The Bootstrap and
+# Edgeworth Expansion", 1992, section 2.2): the CDF of the standardised sum is off by about
+# gamma (z^2 - 1) phi(z) / (6 sqrt(L)), gamma the draws' skewness. At the 0.5% tail of a 99%
+# interval (z = 2.576) that is 2.7 gamma / sqrt(L) of the tail's own probability. Where the
+# largest leaf skewness keeps it under NORMAL_TAIL_ERROR (10% of the tail: 0.5% read as 0.45%
+# to 0.55%) for the smallest pooled count any resample can have, and every leaf holds
+# NORMAL_LEAF_SIZE values or more, each chosen leaf's resampled sum is drawn from its normal
+# law (mean n x its mean, variance n x its variance): one draw instead of n. The levels are
+# still resampled exactly, so fork-to-fork and trial-to-trial variation is untouched. For
+# 20 forks x 1000 iterations that allows a skewness up to 5 and is about 30x faster;
+# tests/stats/test_bootstrap.py checks the distribution against drawing every value.
+NORMAL_LEAF_SIZE = 500
+NORMAL_TAIL_ERROR = 0.1
+_TAIL_Z = 2.5758293035489004  # the 99.5% normal quantile
+
+
+def _smallest_pooled_count(h: Hierarchy) -> int:
+    """The fewest values any resample can pool: a node's fewest is its number of children
+    times the fewest of any one child (each of its slots may draw that child)."""
+    fewest = h.leaves[1].astype(np.int64)
+    for first, count in reversed(h.children):
+        child_min = np.minimum.reduceat(fewest, first) if fewest.size else fewest
+        fewest = count * child_min
+    return int(fewest[0])
+
+
+@dataclass(frozen=True, eq=False)
+class NormalLeafMeanSampler:
+    """Means of hierarchical resamples whose leaves' resampled sums are drawn from their
+    normal law (see :data:`NORMAL_LEAF_SIZE`)."""
+
+    h: Hierarchy
+    sums: np.ndarray  # per leaf: the sum of its values
+    spread: np.ndarray  # per leaf: the standard deviation of the sum of n draws, sqrt(n) sigma
+
+    @property
+    def footprint(self) -> int:
+        return 16 * int(self.h.leaves[1].size)
+
+    @classmethod
+    def of(cls, h: Hierarchy) -> "NormalLeafMeanSampler":
+        start, count = h.leaves
+        sums = np.add.reduceat(h.values, start)
+        centred = h.values - np.repeat(sums / count, count)
+        variance = np.add.reduceat(centred * centred, start) / count
+        return cls(h, sums, np.sqrt(count * variance))
+
+    @staticmethod
+    def applies(h: Hierarchy) -> bool:
+        """Whether the normal law is close enough for every resample (see above)."""
+        start, count = h.leaves
+        if count.min() < NORMAL_LEAF_SIZE:
+            return False
+        centred = h.values - np.repeat(np.add.reduceat(h.values, start) / count, count)
+        variance = np.add.reduceat(centred * centred, start) / count
+        third = np.add.reduceat(centred ** 3, start) / count
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skew = np.where(variance > 0, np.abs(third) / variance ** 1.5, 0.0)
+        tail = (_TAIL_Z ** 2 - 1) * np.exp(-_TAIL_Z ** 2 / 2) / np.sqrt(2 * np.pi) / 6 / 0.005
+        return bool(tail * skew.max() / np.sqrt(_smallest_pooled_count(h)) <= NORMAL_TAIL_ERROR)
+
+    def __call__(self, rng: np.random.Generator, b: int) -> np.ndarray:
+        h = self.h
+        leaves, rows = choose_leaves(h, rng, b)
+        sums = self.sums[leaves] + self.spread[leaves] * rng.standard_normal(leaves.size)
+        counts = np.bincount(rows, weights=h.leaves[1][leaves], minlength=b)
+        return np.bincount(rows, weights=sums, minlength=b) / counts
+
+
+def mean_sampler(h: Hierarchy) -> MeanSampler | NormalLeafMeanSampler:
+    if NormalLeafMeanSampler.applies(h):
+        return NormalLeafMeanSampler.of(h)
+    return MeanSampler.of(h)
+
+
+SAMPLERS = {"mean": mean_sampler, "median": median_sampler}
 POINT_ESTIMATORS = {"mean": np.mean, "median": np.median}
