@@ -234,6 +234,11 @@ class _Parser:
         first = self._first_fork(case, metric, len(raw), mode)
         add = self.collector.add
         for f, fork in enumerate(raw):
+            # The common case: every score a finite float (the decoder gives out-of-range
+            # literals another type) and none negative; one block for the whole fork.
+            if all(type(score) is float for score in fork) and (not fork or min(fork) >= 0):
+                self.collector.add_fork(case, metric, fork, fork=first + f)
+                continue
             for i, score in enumerate(fork):
                 if type(score) is not float or score < 0:  # the common case skips the checks
                     score = self._value(case, metric, score, line, f"{where}.rawData[{f}][{i}]")
