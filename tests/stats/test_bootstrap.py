@@ -122,7 +122,9 @@ def test_resampling_law_matches_enumeration(name, statistic, shortcut, monkeypat
 
 @pytest.mark.parametrize("name", sorted(TREES))
 def test_bisection_median_without_its_count_table_has_the_same_law(name, monkeypatch):
+    """The bisection's sparse paths: counts by searchsorted, slots merged by sorting."""
     monkeypatch.setattr(_resample, "_COUNT_TABLE_LIMIT", 0)
+    monkeypatch.setattr(_resample, "_DENSE_SLOTS", 0)
     test_resampling_law_matches_enumeration(name, "median", "bisection", monkeypatch)
 
 

@@ -243,6 +243,7 @@ class MedianSampler:
 
 
 _COUNT_TABLE_LIMIT = 1 << 22  # leaves x (values + 1) counts kept in a lookup table
+_DENSE_SLOTS = 1 << 24  # resamples x leaves counted densely when merging a leaf's slots
 
 
 @dataclass(frozen=True, eq=False)
@@ -335,9 +336,15 @@ class BisectionMedianSampler:
         # A leaf chosen k times in a resample is one slot of k times its draws: the sum of
         # independent binomials with one probability is a binomial of the summed counts.
         n_leaves = h.leaves[1].size
-        pair, merged = np.unique(rows.astype(np.int64) * n_leaves + leaves, return_inverse=True)
+        key = rows.astype(np.int64) * n_leaves + leaves
+        if b * n_leaves <= _DENSE_SLOTS:  # a count per (resample, leaf): linear, no sort
+            summed = np.bincount(key, weights=draws, minlength=b * n_leaves)
+            pair = np.flatnonzero(summed)
+            inside = summed[pair].astype(np.int64)
+        else:
+            pair, merged = np.unique(key, return_inverse=True)
+            inside = np.bincount(merged.reshape(-1), weights=draws, minlength=pair.size).astype(np.int64)
         job, leaf = pair // n_leaves, pair % n_leaves
-        inside = np.bincount(merged.reshape(-1), weights=draws, minlength=pair.size).astype(np.int64)
         a_lo = np.zeros(leaf.size, dtype=np.int64)
         a_hi = h.leaves[1][leaf].astype(np.int64)
         running = np.arange(2 * b) < b
