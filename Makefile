@@ -17,8 +17,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	touch $(STAMP)
 
+# Apache Otava, the change-point detector tests/stats/test_changepoints.py compares with, pins
+# numpy==2.2.0 for Python < 3.14 although its analysis code runs on ours: installed without
+# its dependencies (its own imports there are numpy and scipy only).
+OTAVA_VERSION = 0.8.0
+
 $(TEST_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-deps apache-otava==$(OTAVA_VERSION)
 	touch $(TEST_STAMP)
 
 venv: $(STAMP)

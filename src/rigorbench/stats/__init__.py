@@ -19,6 +19,8 @@ _WHERE = {
     "bootstrap_ratio": "bootstrap",
     "hierarchical_bootstrap": "bootstrap",
     "percentile_interval": "bootstrap",
+    "ChangePoint": "changepoints",
+    "change_points": "changepoints",
     "BootstrapRule": "decision",
     "DecisionRule": "decision",
     "Evidence": "decision",
