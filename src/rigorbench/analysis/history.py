@@ -1,0 +1,165 @@
+"""Change points of per-commit series read from a CSV file in Apache Otava's layout (issue 17).
+
+Otava (formerly Hunter) keeps each test's history as a CSV file: a time column, attribute
+columns (the commit, a branch, a build number, ...) and one column per metric, one row per
+run. ``read_history_csv`` reads such a file into one :class:`HistorySeries` per metric
+column, in time order; ``detect_changes`` runs :func:`rigorbench.stats.changepoints.change_points`
+on each. These series carry one number per commit, so the change detection has no per-run
+errors to use; series built from rigorbench's own stored runs (with their CIs) come later.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from rigorbench.errors import InputError, UserError
+from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW, ChangePoint, change_points
+
+TIME_COLUMN = "time"
+COMMIT_COLUMN = "commit"
+BRANCH_COLUMN = "branch"
+# A CSV history larger than this is not a history: refuse it rather than read it all.
+MAX_CSV_BYTES = 256 * 2**20
+
+
+@dataclass(frozen=True)
+class HistorySeries:
+    """One metric over the runs of a history, oldest first."""
+
+    benchmark: str
+    metric: str
+    higher_is_better: bool
+    times: tuple[str, ...]
+    commits: tuple[str, ...]          # the commit column's values, else the row's time
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class SeriesChanges:
+    series: HistorySeries
+    changes: tuple[ChangePoint, ...]
+
+    def direction(self, change: ChangePoint) -> str:
+        """"slower" or "faster" in the user's sense (a throughput that drops is slower)."""
+        up = change.after.mean > change.before.mean
+        return "faster" if up == self.series.higher_is_better else "slower"
+
+    @property
+    def newest_is_regression(self) -> bool:
+        return bool(self.changes) and self.direction(self.changes[-1]) == "slower"
+
+
+@dataclass(frozen=True)
+class HistoryChanges:
+    sources: tuple[str, ...]
+    series: tuple[SeriesChanges, ...]
+    max_p: float
+    min_size: int
+    window: int
+
+    def fails(self, fail_on: str | None) -> bool:
+        return fail_on == "regression" and any(s.newest_is_regression for s in self.series)
+
+
+def _time(text: str, path: str, line: int) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(path, line, f"time {text!r} is not an ISO 8601 date or time") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit_column: str = COMMIT_COLUMN,
+                     metrics: list[str] | None = None, bench: re.Pattern | None = None,
+                     higher_is_better: re.Pattern | None = None, branch: str | None = None,
+                     since: datetime | None = None) -> list[HistorySeries]:
+    """Every metric column of an Otava-style CSV file as a series (see the module docstring).
+
+    Metric columns are ``metrics`` when given, else every column besides the time, commit and
+    branch columns whose every non-empty cell is a finite number. An empty cell is a run
+    without that metric. ``bench`` keeps the metric columns it matches (searched, like
+    ``--bench``); ``higher_is_better`` marks throughput-like ones.
+    """
+    name = str(path)
+    source = Path(path)
+    if not source.is_file():
+        raise UserError(f"{name}: not a regular file")
+    if source.stat().st_size > MAX_CSV_BYTES:
+        raise UserError(f"{name}: larger than {MAX_CSV_BYTES // 2**20} MiB; not a history file")
+    with source.open(newline="", encoding="utf-8", errors="strict") as handle:
+        try:
+            rows = list(csv.reader(handle))
+        except (csv.Error, UnicodeDecodeError) as error:
+            raise InputError(name, None, f"not a readable CSV file: {error}") from None
+    if not rows or not any(cell.strip() for cell in rows[0]):
+        raise InputError(name, 1, "empty: expected a header row")
+    header = [cell.strip() for cell in rows[0]]
+    duplicated = sorted({h for h in header if header.count(h) > 1})
+    if duplicated:
+        raise InputError(name, 1, f"column {duplicated[0]!r} appears twice in the header")
+    if time_column not in header:
+        raise InputError(name, 1, f"no {time_column!r} column (--time-column names the time column); columns: {', '.join(header)}")
+    index = {h: i for i, h in enumerate(header)}
+    records = []
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            raise InputError(name, line, f"{len(row)} cells where the header has {len(header)}")
+        records.append((line, row, _time(row[index[time_column]], name, line)))
+    if branch is not None:
+        if BRANCH_COLUMN not in index:
+            raise UserError(f"{name}: --branch needs a {BRANCH_COLUMN!r} column, and the file has none")
+        records = [r for r in records if r[1][index[BRANCH_COLUMN]].strip() == branch]
+    if since is not None:
+        records = [r for r in records if r[2] >= since]
+    records.sort(key=lambda r: r[2])  # stable: equal times keep the file's order
+    reserved = {time_column, commit_column, BRANCH_COLUMN}
+    if metrics is None:
+        chosen = [h for h in header if h not in reserved
+                  and all(_number(row[index[h]]) is not None for _, row, _ in records if row[index[h]].strip())]
+    else:
+        missing = [m for m in metrics if m not in index]
+        if missing:
+            raise InputError(name, 1, f"no column {missing[0]!r}; columns: {', '.join(header)}")
+        chosen = list(metrics)
+    if bench is not None:
+        chosen = [h for h in chosen if bench.search(h)]
+    out = []
+    for metric in chosen:
+        times, commits, values = [], [], []
+        for line, row, moment in records:
+            cell = row[index[metric]].strip()
+            if not cell:
+                continue
+            value = _number(cell)
+            if value is None:
+                raise InputError(name, line, f"column {metric!r}: {cell[:60]!r} is not a finite number")
+            times.append(moment.isoformat())
+            commits.append(row[index[commit_column]].strip() if commit_column in index else moment.isoformat())
+            values.append(value)
+        hib = bool(higher_is_better and higher_is_better.search(metric))
+        out.append(HistorySeries(source.stem, metric, hib, tuple(times), tuple(commits), tuple(values)))
+    return out
+
+
+def detect_changes(series: list[HistorySeries], sources: tuple[str, ...], *, max_p: float = MAX_P,
+                   min_size: int = MIN_SIZE, window: int = WINDOW) -> HistoryChanges:
+    found = tuple(
+        SeriesChanges(s, tuple(change_points(s.values, window=window, max_p=max_p, min_size=min_size)))
+        for s in series
+    )
+    return HistoryChanges(sources, found, max_p, min_size, window)

@@ -1,0 +1,120 @@
+"""Renderers of ``rigorbench history changes``: a text table, markdown and JSON.
+
+JSON (issue 17): ``{"series": [{"benchmark", "params", "metric", "unit", "points",
+"changes": [{"index", "commit", "previous_commit", "time", "before": {"mean", "ci_low",
+"ci_high", "points"}, "after": {...}, "change_pct", "p_value", "direction"}]}]}`` after the
+common head, with the detector's settings.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rigorbench.analysis.history import HistoryChanges, SeriesChanges
+from rigorbench.report.documents import document_head, json_number
+from rigorbench.report.markdown import escape_cell
+from rigorbench.stats.changepoints import ChangePoint, Level
+from rigorbench.terminal import printable, printable_lines
+
+HEADERS = ["benchmark", "metric", "change", "commits", "before [95% CI]", "after [95% CI]", "p", "verdict"]
+
+
+def _num(x: float) -> str:
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+
+
+def _level(level: Level) -> str:
+    return f"{_num(level.mean)} [{_num(level.low)}, {_num(level.high)}]"
+
+
+def settings_line(result: HistoryChanges) -> str:
+    sources = ", ".join(result.sources)
+    points = sum(len(s.series.values) for s in result.series)
+    return (f"history changes: {sources}: {len(result.series)} series, {points} points "
+            f"(E-divisive means, p <= {result.max_p:g}, segments of {result.min_size}+ points, window {result.window})")
+
+
+def _rows(result: HistoryChanges) -> list[list[str]]:
+    rows = []
+    for s in _regressions_first(result):
+        for c in s.changes:
+            previous = s.series.commits[c.index - 1]
+            rows.append([s.series.benchmark, s.series.metric, f"{c.change_pct:+.1f}%",
+                         f"{previous}..{s.series.commits[c.index]}", _level(c.before), _level(c.after),
+                         f"{c.p_value:.2g}", s.direction(c)])
+    return rows
+
+
+def _regressions_first(result: HistoryChanges) -> list[SeriesChanges]:
+    """Series whose newest change is a regression first, then the other series with changes."""
+    changed = [s for s in result.series if s.changes]
+    return sorted(changed, key=lambda s: not s.newest_is_regression)
+
+
+def _summary(result: HistoryChanges) -> str:
+    changed = sum(bool(s.changes) for s in result.series)
+    regressed = sum(s.newest_is_regression for s in result.series)
+    return (f"{sum(len(s.changes) for s in result.series)} change points in {changed} of {len(result.series)} series; "
+            f"the newest change is a regression in {regressed}")
+
+
+def render_text(result: HistoryChanges) -> str:
+    rows = _rows(result)
+    lines = [settings_line(result), ""]
+    if rows:
+        table = [HEADERS] + rows
+        widths = [max(len(printable(r[i])) for r in table) for i in range(len(HEADERS))]
+        lines += ["  ".join(printable(cell).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in table]
+        lines.append("")
+    return printable_lines(lines + [_summary(result)])
+
+
+def render_markdown(result: HistoryChanges) -> str:
+    out = [f"### {escape_cell(settings_line(result))}", ""]
+    rows = _rows(result)
+    if rows:
+        out += ["| " + " | ".join(HEADERS) + " |", "| " + " | ".join("---" for _ in HEADERS) + " |"]
+        out += ["| " + " | ".join(escape_cell(c) for c in row) + " |" for row in rows]
+        out.append("")
+    return "\n".join(out + [escape_cell(_summary(result))]) + "\n"
+
+
+def _level_object(level: Level) -> dict:
+    return {"mean": json_number(level.mean), "ci_low": json_number(level.low), "ci_high": json_number(level.high),
+            "points": level.points}
+
+
+def _change_object(s: SeriesChanges, c: ChangePoint) -> dict:
+    return {
+        "index": c.index,
+        "commit": s.series.commits[c.index],
+        "previous_commit": s.series.commits[c.index - 1],
+        "time": s.series.times[c.index],
+        "before": _level_object(c.before),
+        "after": _level_object(c.after),
+        "change_pct": json_number(c.change_pct),
+        "p_value": json_number(c.p_value),
+        "direction": s.direction(c),
+    }
+
+
+def render_json(result: HistoryChanges) -> str:
+    document = {
+        **document_head("history changes"),
+        "sources": list(result.sources),
+        "method": "e-divisive means",
+        "max_p": result.max_p,
+        "min_segment": result.min_size,
+        "window": result.window,
+        "series": [
+            {"benchmark": s.series.benchmark, "params": {}, "metric": s.series.metric, "unit": "",
+             "higher_is_better": s.series.higher_is_better, "points": len(s.series.values),
+             "changes": [_change_object(s, c) for c in s.changes]}
+            for s in result.series
+        ],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+def render_history(result: HistoryChanges, format: str = "text") -> str:
+    return {"text": render_text, "markdown": render_markdown, "json": render_json}[format](result)

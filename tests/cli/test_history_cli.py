@@ -1,0 +1,129 @@
+"""``rigorbench history changes`` on Otava-style CSV histories: planted changes found with
+their commits, the nightly gate's exit code, selection options, and bad input as one line."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rigorbench.cli import main
+
+
+def history(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["history", *args], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write_history(path: Path, latency_steps=((0, 100.0), (30, 120.0)), rows: int = 50, seed: int = 1,
+                  branch=lambda i: "main", commit=lambda i: f"c{i:03d}") -> Path:
+    rng = np.random.default_rng(seed)
+    lines = ["time,commit,branch,latency,throughput\n"]
+    for i in range(rows):
+        level = [v for start, v in latency_steps if start <= i][-1]
+        latency = level * rng.lognormal(0, 0.01)
+        throughput = (1000.0 if i < 20 else 900.0) * rng.lognormal(0, 0.01)
+        lines.append(f"2026-03-{1 + i // 24:02d}T{i % 24:02d}:00:00Z,{commit(i)},{branch(i)},{latency:.4f},{throughput:.4f}\n")
+    path.write_text("".join(lines))
+    return path
+
+
+def test_changes_with_commits_levels_and_directions_in_json(tmp_path):
+    path = write_history(tmp_path / "nightly.csv")
+    code, out, err = history("changes", "--csv", str(path), "--higher-is-better", "throughput", "--format", "json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert (document["tool"], document["command"], document["max_p"], document["min_segment"]) == ("rigorbench", "history changes", 0.001, 3)
+    by_metric = {s["metric"]: s for s in document["series"]}
+    assert set(by_metric) == {"latency", "throughput"}
+    latency, throughput = by_metric["latency"], by_metric["throughput"]
+    assert (latency["benchmark"], latency["points"], latency["higher_is_better"]) == ("nightly", 50, False)
+    (change,) = latency["changes"]
+    assert (change["index"], change["commit"], change["previous_commit"]) == (30, "c030", "c029")
+    assert change["direction"] == "slower" and 18 < change["change_pct"] < 22
+    assert change["before"]["ci_low"] < change["before"]["mean"] < change["before"]["ci_high"]
+    assert change["before"]["points"] == 30 and change["after"]["points"] <= 20
+    assert change["p_value"] < 0.001
+    (drop,) = throughput["changes"]
+    assert drop["index"] == 20 and drop["direction"] == "slower" and drop["change_pct"] < -8  # throughput fell
+    code, out, _ = history("changes", "--csv", str(path), "--format", "json")
+    assert json.loads(out)["series"][1]["changes"][0]["direction"] == "faster"  # read as a time, it fell: faster
+
+
+def test_fail_on_regression_is_about_the_newest_change(tmp_path):
+    regressed = write_history(tmp_path / "a.csv", latency_steps=((0, 100.0), (30, 120.0)))
+    code, out, err = history("changes", "--csv", str(regressed), "--fail-on", "regression", "--higher-is-better", "throughput")
+    assert code == 1, err
+    assert "slower" in out and "the newest change is a regression in 2" in out
+    recovered = write_history(tmp_path / "b.csv", latency_steps=((0, 100.0), (15, 120.0), (35, 100.0)))
+    code, out, err = history("changes", "--csv", str(recovered), "--fail-on", "regression", "--bench", "latency")
+    assert code == 0, out + err
+    assert out.count("latency") == 2 and "the newest change is a regression in 0" in out
+    code, out, _ = history("changes", "--csv", str(recovered), "--format", "markdown", "--bench", "latency")
+    assert code == 0 and "| benchmark | metric | change |" in out and "c014..c015" in out
+
+
+def test_branch_since_and_row_order(tmp_path):
+    path = write_history(tmp_path / "h.csv", branch=lambda i: "main" if i % 2 == 0 else "dev")
+    code, out, _ = history("changes", "--csv", str(path), "--branch", "main", "--format", "json", "--bench", "^latency$")
+    (series,) = json.loads(out)["series"]
+    assert series["points"] == 25 and series["changes"][0]["commit"] == "c030"
+    code, out, _ = history("changes", "--csv", str(path), "--since", "2026-03-02T06:00:00", "--format", "json", "--bench", "latency")
+    assert json.loads(out)["series"][0]["points"] == 50 - 30
+    # rows out of time order are read in time order
+    lines = path.read_text().splitlines(keepends=True)
+    shuffled = tmp_path / "shuffled.csv"
+    shuffled.write_text(lines[0] + "".join(reversed(lines[1:])))
+    code, out, _ = history("changes", "--csv", str(shuffled), "--format", "json", "--bench", "latency")
+    assert json.loads(out)["series"][0]["changes"][0]["commit"] == "c030"
+
+
+def test_untrusted_commit_text_is_escaped(tmp_path):
+    path = write_history(tmp_path / "h.csv", commit=lambda i: f"c{i:03d}\x1b[31m")
+    code, out, _ = history("changes", "--csv", str(path), "--bench", "latency")
+    assert code == 0 and "\x1b" not in out and "c030\\x1b[31m" in out
+
+
+@pytest.mark.parametrize(("content", "extra", "message"), [
+    ("when,latency\n2026-01-01,1\n", [], "h.csv:1: no 'time' column"),
+    ("time,latency\n2026-01-01,1\nyesterday,2\n", [], "h.csv:3: time 'yesterday' is not an ISO 8601"),
+    ("time,latency\n2026-01-01,1\n2026-01-02,1,2\n", [], "h.csv:3: 3 cells where the header has 2"),
+    ("time,latency\n2026-01-01,1\n2026-01-02,slow\n", ["--metric", "latency"], "h.csv:3: column 'latency': 'slow' is not a finite number"),
+    ("time,latency,latency\n", [], "h.csv:1: column 'latency' appears twice"),
+    ("", [], "h.csv:1: empty"),
+    ("time,latency\n2026-01-01,1\n", ["--branch", "main"], "needs a 'branch' column"),
+    ("time,note\n2026-01-01,x\n", [], "no metric column with numbers"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, content, extra, message):
+    path = tmp_path / "h.csv"
+    path.write_text(content)
+    code, out, err = history("changes", "--csv", str(path), *extra)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_usage_errors(tmp_path):
+    code, _, err = history()
+    assert code == 2 and "name a subcommand" in err
+    code, _, err = history("changes", "--csv", str(tmp_path / "absent.csv"))
+    assert code == 2 and "absent.csv: not a regular file" in err
+    path = write_history(tmp_path / "h.csv")
+    code, _, err = history("changes", "--csv", str(path), "--window", "4")
+    assert code == 2 and "--window 4 must hold two segments" in err
+    code, _, err = history("changes", "--csv", str(path), "--bench", "(")
+    assert code == 2 and "not a regular expression" in err
+
+
+def test_the_examples_nightly_history(tmp_path):
+    """examples/history/nightly.csv (README): parse_ns 15% slower from night 41, encode faster
+    from night 17, one slow run at night 23 that is not a change; the gate fails."""
+    path = Path(__file__).resolve().parents[2] / "examples" / "history" / "nightly.csv"
+    code, out, err = history("changes", "--csv", str(path), "--higher-is-better", "ops", "--format", "json",
+                             "--fail-on", "regression")
+    assert code == 1, err
+    found = {s["metric"]: [(c["index"], c["direction"]) for c in s["changes"]] for s in json.loads(out)["series"]}
+    assert found == {"parse_ns": [(41, "slower")], "encode_ops_s": [(17, "faster")]}
