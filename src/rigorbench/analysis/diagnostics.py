@@ -308,12 +308,20 @@ def _aligned(table: SampleTable, events: SampleTable | None) -> tuple[np.ndarray
 
 
 def _fork_values(obs: Observations) -> list[np.ndarray]:
-    keys = np.stack(obs.levels, axis=1) if len(obs.values) else np.empty((0, 3))
-    if not len(keys):
+    """Each fork's values in their order, forks ordered by (instance, trial, fork)."""
+    if not len(obs.values):
         return []
-    _, inverse = np.unique(keys, axis=0, return_inverse=True)
+    levels = [np.asarray(level, dtype=np.int64) for level in obs.levels]
+    shifted = [level - level.min() for level in levels]
+    dims = tuple(int(level.max()) + 1 for level in shifted)
+    if np.prod(dims, dtype=float) < 2**62:  # one integer per fork, in the same order as the rows'
+        _, inverse = np.unique(np.ravel_multi_index(shifted, dims), return_inverse=True)
+    else:
+        _, inverse = np.unique(np.stack(levels, axis=1), axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
-    return [obs.values[inverse == i] for i in range(inverse.max() + 1)]
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.flatnonzero(np.diff(inverse[order])) + 1
+    return np.split(obs.values[order], bounds)
 
 
 def _fork_means(obs: Observations) -> np.ndarray:
