@@ -127,3 +127,34 @@ def test_the_examples_nightly_history(tmp_path):
     assert code == 1, err
     found = {s["metric"]: [(c["index"], c["direction"]) for c in s["changes"]] for s in json.loads(out)["series"]}
     assert found == {"parse_ns": [(41, "slower")], "encode_ops_s": [(17, "faster")]}
+
+
+def test_runs_own_intervals_keep_a_shift_inside_their_noise_from_being_a_change(tmp_path):
+    """A 1% step between runs that agree closely is a change; when each run's own 99% CI
+    (METRIC.ci_low / .ci_high columns) is +-5% wide, it is not."""
+    rng = np.random.default_rng(9)
+    lines = ["time,commit,latency,latency.ci_low,latency.ci_high\n"]
+    for i in range(40):
+        value = (100.0 if i < 20 else 101.0) * rng.lognormal(0, 0.001)
+        lines.append(f"2026-04-01T00:{i:02d}:00,c{i:02d},{value:.4f},{value * 0.95:.4f},{value * 1.05:.4f}\n")
+    path = tmp_path / "h.csv"
+    path.write_text("".join(lines))
+    code, out, err = history("changes", "--csv", str(path), "--format", "json")
+    assert code == 0, err
+    (series,) = json.loads(out)["series"]  # the interval columns are not metrics of their own
+    assert series["metric"] == "latency" and series["changes"] == []
+    bare = tmp_path / "bare.csv"
+    bare.write_text("".join(",".join(line.split(",")[:3]) + "\n" for line in (x.rstrip("\n") for x in lines)))
+    code, out, _ = history("changes", "--csv", str(bare), "--format", "json")
+    assert [c["index"] for c in json.loads(out)["series"][0]["changes"]] == [20]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("time,latency,latency.ci_low\n2026-01-01,1,0.9\n", "'latency.ci_low' and 'latency.ci_high' come together"),
+    ("time,latency,latency.ci_low,latency.ci_high\n2026-01-01,1,1.1,1.2\n", "h.csv:2: 'latency': the interval [1.1, 1.2] must be numbers around 1"),
+])
+def test_bad_interval_columns(tmp_path, content, message):
+    path = tmp_path / "h.csv"
+    path.write_text(content)
+    code, _, err = history("changes", "--csv", str(path))
+    assert code == 2 and message in err, err

@@ -4,8 +4,10 @@ Otava (formerly Hunter) keeps each test's history as a CSV file: a time column, 
 columns (the commit, a branch, a build number, ...) and one column per metric, one row per
 run. ``read_history_csv`` reads such a file into one :class:`HistorySeries` per metric
 column, in time order; ``detect_changes`` runs :func:`rigorbench.stats.changepoints.change_points`
-on each. These series carry one number per commit, so the change detection has no per-run
-errors to use; series built from rigorbench's own stored runs (with their CIs) come later.
+on each. A metric column ``M`` may come with ``M.ci_low`` and ``M.ci_high`` columns: each run's
+confidence interval of ``M`` (rigorbench's 99% by default), from which the change detection
+takes each run's standard error (a shift must then be larger than the runs' own noise).
+Series built from rigorbench's own stored runs come later.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rigorbench.errors import InputError, UserError
-from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW, ChangePoint, change_points
+from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW, ChangePoint, change_points, standard_errors
 
 TIME_COLUMN = "time"
 COMMIT_COLUMN = "commit"
 BRANCH_COLUMN = "branch"
+CI_CONFIDENCE = 0.99  # of the runs' intervals in METRIC.ci_low / METRIC.ci_high (rigorbench's default)
 # A CSV history larger than this is not a history: refuse it rather than read it all.
 MAX_CSV_BYTES = 256 * 2**20
 
@@ -37,6 +40,7 @@ class HistorySeries:
     times: tuple[str, ...]
     commits: tuple[str, ...]          # the commit column's values, else the row's time
     values: tuple[float, ...]
+    errors: tuple[float, ...] | None = None  # each run's standard error, from its CI columns
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ def _number(text: str) -> float | None:
 def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit_column: str = COMMIT_COLUMN,
                      metrics: list[str] | None = None, bench: re.Pattern | None = None,
                      higher_is_better: re.Pattern | None = None, branch: str | None = None,
-                     since: datetime | None = None) -> list[HistorySeries]:
+                     since: datetime | None = None, ci_confidence: float = CI_CONFIDENCE) -> list[HistorySeries]:
     """Every metric column of an Otava-style CSV file as a series (see the module docstring).
 
     Metric columns are ``metrics`` when given, else every column besides the time, commit and
@@ -128,8 +132,9 @@ def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit
         records = [r for r in records if r[2] >= since]
     records.sort(key=lambda r: r[2])  # stable: equal times keep the file's order
     reserved = {time_column, commit_column, BRANCH_COLUMN}
+    bounds = {h for h in header if h.endswith((".ci_low", ".ci_high"))}
     if metrics is None:
-        chosen = [h for h in header if h not in reserved
+        chosen = [h for h in header if h not in reserved and h not in bounds
                   and all(_number(row[index[h]]) is not None for _, row, _ in records if row[index[h]].strip())]
     else:
         missing = [m for m in metrics if m not in index]
@@ -140,7 +145,11 @@ def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit
         chosen = [h for h in chosen if bench.search(h)]
     out = []
     for metric in chosen:
-        times, commits, values = [], [], []
+        low_column, high_column = f"{metric}.ci_low", f"{metric}.ci_high"
+        with_ci = low_column in index and high_column in index
+        if (low_column in index) != (high_column in index):
+            raise InputError(name, 1, f"{low_column!r} and {high_column!r} come together; the file has one of them")
+        times, commits, values, lows, highs = [], [], [], [], []
         for line, row, moment in records:
             cell = row[index[metric]].strip()
             if not cell:
@@ -148,18 +157,26 @@ def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit
             value = _number(cell)
             if value is None:
                 raise InputError(name, line, f"column {metric!r}: {cell[:60]!r} is not a finite number")
+            if with_ci:
+                low, high = (_number(row[index[c]].strip()) for c in (low_column, high_column))
+                if low is None or high is None or not low <= value <= high:
+                    raise InputError(name, line, f"{metric!r}: the interval [{row[index[low_column]].strip()[:30]}, "
+                                                 f"{row[index[high_column]].strip()[:30]}] must be numbers around {cell[:30]}")
+                lows.append(low)
+                highs.append(high)
             times.append(moment.isoformat())
             commits.append(row[index[commit_column]].strip() if commit_column in index else moment.isoformat())
             values.append(value)
         hib = bool(higher_is_better and higher_is_better.search(metric))
-        out.append(HistorySeries(source.stem, metric, hib, tuple(times), tuple(commits), tuple(values)))
+        errors = tuple(standard_errors(lows, highs, values, ci_confidence).tolist()) if with_ci else None
+        out.append(HistorySeries(source.stem, metric, hib, tuple(times), tuple(commits), tuple(values), errors))
     return out
 
 
 def detect_changes(series: list[HistorySeries], sources: tuple[str, ...], *, max_p: float = MAX_P,
                    min_size: int = MIN_SIZE, window: int = WINDOW) -> HistoryChanges:
     found = tuple(
-        SeriesChanges(s, tuple(change_points(s.values, window=window, max_p=max_p, min_size=min_size)))
+        SeriesChanges(s, tuple(change_points(s.values, s.errors, window=window, max_p=max_p, min_size=min_size)))
         for s in series
     )
     return HistoryChanges(sources, found, max_p, min_size, window)

@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timezone
 from typing import IO
 
+from rigorbench.analysis.history import CI_CONFIDENCE
 from rigorbench.cli.common import write_output
 from rigorbench.cli.parser import Parser, UsageError, fraction, positive_int
 from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW
@@ -18,7 +19,9 @@ Find the commits where a benchmark's level changed, in a per-commit history.
             with their 95% CIs, the relative change, a p-value, slower or faster
 
 The input is a CSV file in Apache Otava's layout (--csv): a time column, attribute columns
-such as commit and branch, and one column per metric, a row per run. The detection is
+such as commit and branch, and one column per metric, a row per run. A metric M may have
+M.ci_low and M.ci_high columns, each run's own confidence interval: a change must then be
+larger than the runs' noise. The detection is
 E-divisive means as in Otava (windows of {WINDOW} points, p <= {MAX_P:g}) with a minimum
 segment of {MIN_SIZE} points (one slow run is not a change), the p-value corrected for the
 choice of the split, and outlying runs left out (docs/statistics.md, "Change points over
@@ -69,6 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--time-column", default="time", metavar="NAME", help="the time column (default: time)")
     source.add_argument("--commit-column", default="commit", metavar="NAME", help="the column naming each run's commit (default: commit)")
     source.add_argument("--metric", action="append", metavar="COLUMN", help="a metric column (repeatable; default: every column of numbers besides time, commit and branch)")
+    source.add_argument("--ci-confidence", type=_p_value, default=CI_CONFIDENCE, metavar="C", help=f"confidence of the runs' intervals in METRIC.ci_low and METRIC.ci_high columns (default: {CI_CONFIDENCE})")
     select = changes.add_argument_group("selection")
     select.add_argument("--bench", type=_regex, metavar="REGEX", help="only metric columns matching REGEX")
     select.add_argument("--branch", metavar="NAME", help="only rows whose branch column is NAME")
@@ -96,6 +100,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     series = read_history_csv(
         args.csv, time_column=args.time_column, commit_column=args.commit_column, metrics=args.metric,
         bench=args.bench, higher_is_better=args.higher_is_better, branch=args.branch, since=args.since,
+        ci_confidence=args.ci_confidence,
     )
     if not series:
         raise UserError(f"{args.csv}: no metric column with numbers{' matches --bench' if args.bench else ''}")
