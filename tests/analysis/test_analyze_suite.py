@@ -66,32 +66,3 @@ def test_case_inputs_find_each_cases_alloc_and_events():
             assert alloc[1] is dataset.series[(case, alloc[0])]
     assert any(inputs.of_case(case)[1] is not None for case in dataset.cases)
 
-
-def test_worker_processes_give_the_results_of_threads(tmp_path, monkeypatch):
-    """A suite analysed in worker processes (as large suites are) has, figure for figure, the
-    results of the threads that analyse small ones, in the same order, with progress for each."""
-    from rigorbench.analysis import analyze as analyze_module
-
-    rng = np.random.default_rng(8)
-    rows = [f"p;c;org.example.B.op{b};;i;1;{fork};{i + 1};avgt;ns/op;1;{100 * (b + 1) * (1 + 2 / (i + 1)) * rng.lognormal(0, 0.05):.6f}\n"
-            for b in range(4) for fork in (1, 2, 3) for i in range(600)]
-    path = tmp_path / "suite.csv"
-    path.write_text(HEADER + "".join(rows))
-    dataset = api.load_results([path])
-
-    def figures(result):
-        return [(b.case.name, b.mean.estimate, b.mean.low, b.mean.high, b.median.low, b.median.high,
-                 b.steady.verdict, tuple(s.start for s in b.steady.states),
-                 tuple(d.code for d in b.diagnostics)) for b in result.benchmarks]
-
-    seen = []
-    threads = api.analyze(dataset, SETTINGS)
-    monkeypatch.setattr(analyze_module, "PROCESS_VALUES", 0)
-    spawned = []
-    real_pool = analyze_module._process_pool
-    monkeypatch.setattr(analyze_module, "_process_pool", lambda workers: spawned.append(workers) or real_pool(workers))
-    processes = api.analyze(dataset, SETTINGS, progress=lambda done, total: seen.append((done, total)))
-    assert spawned, "the process pool was not used"
-    assert figures(processes) == figures(threads)
-    assert [name for name, *_ in figures(threads)] == [f"org.example.B.op{b}" for b in range(4)]
-    assert seen == [(k, 4) for k in range(1, 5)]

@@ -11,11 +11,8 @@ coincidence of slow iterations with GC or JIT compilation, drift, and plausibili
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -94,22 +91,22 @@ def analyze_dataset(
     wanted = [(case, metric) for case, metric in dataset.series
               if settings.wants_metric(metric) and metric.name not in EVENT_METRICS]
     inputs = CaseInputs.of(dataset)
+
+    def one(key: tuple[BenchmarkCase, Metric]) -> BenchmarkAnalysis | None:
+        events, alloc = inputs.of_case(key[0])
+        analysis = analyze_series(*key, dataset.series[key], settings, events=events, alloc=alloc, cycle_ns=cycle_ns)
+        return None if analysis is None else _without_fork_values(analysis)
+
     cycle_ns = diag.clock_cycle_ns(dataset.environments)
-    tasks = ((case, metric, dataset.series[(case, metric)], settings, *inputs.of_case(case), cycle_ns)
-             for case, metric in wanted)
-    workers = max(1, min(usable_cpus(), len(wanted)))
     results = []
-    # Series run side by side on the CPUs, each with its own seed, so the results are those of
-    # one at a time, in the dataset's order, at most a few series ahead of the one shown. In
-    # threads, numpy, scipy and the bootstrap's own threads release the GIL, but the steady
-    # state's change-point search and the diagnostics are mostly Python: a large suite goes to
-    # worker processes instead (about 1.8x faster on 2 CPUs; starting them costs about a
-    # second, so below PROCESS_VALUES values threads win). An error stops the series not yet
-    # started instead of waiting for all of them.
-    total = sum(dataset.series[key].value.size for key in wanted)
-    pool = _process_pool(workers) if workers > 1 and total >= PROCESS_VALUES else ThreadPoolExecutor(workers)
+    # Series run side by side on the CPUs (numpy, scipy and the bootstrap's own threads
+    # release the GIL), so one series' steady state and diagnostics overlap another's
+    # bootstrap; each series has its own seed, so the results are those of one at a time.
+    # Results come back in the dataset's order, at most a few series ahead of the one shown.
+    # An error stops the series not yet started instead of waiting for all of them.
+    pool = ThreadPoolExecutor(max_workers=max(1, min(usable_cpus(), len(wanted))))
     try:
-        for done, analysis in enumerate(_in_order(pool, _analyze_one, tasks, 2 * workers), 1):
+        for done, analysis in enumerate(pool.map(one, wanted), 1):
             if analysis is not None:
                 results.append(analysis)
             if progress is not None:
@@ -119,45 +116,6 @@ def analyze_dataset(
     return AnalysisResult(
         dataset.label, settings, tuple(results), dataset.sources, dataset.warnings, tuple(dataset.environments),
     )
-
-
-# From this many values in the series to analyse, they are analysed in worker processes.
-PROCESS_VALUES = 2_000_000
-
-
-def _analyze_one(case, metric, table, settings, events, alloc, cycle_ns) -> BenchmarkAnalysis | None:
-    analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc, cycle_ns=cycle_ns)
-    return None if analysis is None else _without_fork_values(analysis)
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops the pool (no traceback per worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _process_pool(workers: int) -> ProcessPoolExecutor:
-    # forkserver: a clean process per worker (fork would copy a process that may hold
-    # threads); spawn where there is no forkserver (Windows).
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts)
-
-
-def _in_order(pool: Executor, fn: Callable, tasks: Iterable[tuple], window: int) -> Iterator:
-    """``fn(*task)`` for every task, in order, with at most ``window`` submitted ahead (the
-    inputs of a process pool are copied when submitted: this bounds that copy)."""
-    pending: deque = deque()
-    tasks = iter(tasks)
-    for task in tasks:
-        pending.append(pool.submit(fn, *task))
-        if len(pending) >= window:
-            break
-    while pending:
-        result = pending.popleft().result()
-        task = next(tasks, None)
-        if task is not None:
-            pending.append(pool.submit(fn, *task))
-        yield result
 
 
 def _without_fork_values(analysis: BenchmarkAnalysis) -> BenchmarkAnalysis:

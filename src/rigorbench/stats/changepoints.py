@@ -69,14 +69,17 @@ MIN_SIZE = 3
 # estimated from a few points drops more, which the calibration of SELECTION_FACTOR includes.
 OUTLIER_MADS = 4.0
 MIN_FOR_OUTLIERS = 8
-WEAK_FACTOR = 10
+WEAK_FACTOR = 10  # the split keeps change points at up to WEAK_FACTOR x max_p (Fleming et al.)
+# The merge multiplies a p-value by SELECTION_FACTOR in stretches of SELECTION_FROM points or
+# more, by the number of candidate splits below that (see selection_factor).
 SELECTION_FACTOR = 50
-SELECTION_FROM = 10  # the split keeps change points at up to WEAK_FACTOR x max_p (Fleming et al.)
+SELECTION_FROM = 10
 
 
 @dataclass(frozen=True)
 class Level:
-    """A segment's level: the mean of its points and a confidence interval for it."""
+    """A segment's level: the mean of its points (geometric when all values are positive),
+    without outlying runs, and a t confidence interval for it."""
 
     mean: float
     low: float
