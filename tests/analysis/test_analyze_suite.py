@@ -65,4 +65,3 @@ def test_case_inputs_find_each_cases_alloc_and_events():
         if alloc is not None:
             assert alloc[1] is dataset.series[(case, alloc[0])]
     assert any(inputs.of_case(case)[1] is not None for case in dataset.cases)
-
