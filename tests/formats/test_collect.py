@@ -42,3 +42,15 @@ def test_jmh_json_reads_the_same_values_by_fork_and_one_by_one():
     np.testing.assert_array_equal(series.samples.value, [1.5, 2.5, 0.0, 3.0, 4.5])
     np.testing.assert_array_equal(series.samples.fork, [0, 0, 0, 1, 1])
     np.testing.assert_array_equal(series.samples.iteration, [0, 1, 2, 0, 1])
+
+
+def test_bare_nan_and_infinity_literals_are_skipped_and_counted_not_stored():
+    """Python's JSON decoder reads bare NaN and Infinity as floats: the fork-at-a-time path must
+    not store them (they are counted as non-finite, as value by value)."""
+    text = ('[{"benchmark": "a.B.c", "mode": "avgt", "forks": 2, "primaryMetric": {"score": 1, '
+            '"scoreUnit": "ns/op", "rawData": [[1.5, NaN, 2.5], [Infinity, 3.0]]}}]')
+    result = JmhJsonReader().parse(text, "r.json")
+    (series,) = [s for s in result.series if s.metric.primary]
+    np.testing.assert_array_equal(series.samples.value, [1.5, 2.5, 3.0])
+    np.testing.assert_array_equal(series.samples.iteration, [0, 2, 1])
+    assert any("2 non-finite values skipped" in w for w in result.warnings)

@@ -93,10 +93,10 @@ class SeriesCollector:
             parts.append([])
         parts[-1].append((instance, trial, fork, iteration, warmup, value, count))
 
-    def add_fork(self, case: BenchmarkCase, metric: Metric, values: list[float], *, fork: int,
+    def add_fork(self, case: BenchmarkCase, metric: Metric, values, *, fork: int,
                  trial: int = 0, instance: int = 0, version: str | None = None) -> None:
-        """One fork's measurement iterations 0..n-1 (no warmup, count 1); the caller has
-        checked every value is a finite float that ``impossible`` accepts."""
+        """One fork's measurement iterations 0..n-1 (no warmup, count 1), a sequence of floats;
+        the caller has checked every value is finite and one that ``impossible`` accepts."""
         key = (version, case, metric)
         parts = self._parts.get(key)
         if parts is None:

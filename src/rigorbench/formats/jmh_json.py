@@ -22,6 +22,8 @@ import math
 import re
 from typing import Iterator
 
+import numpy as np
+
 from rigorbench.errors import InputError
 from rigorbench.formats import jmh
 from rigorbench.formats.collect import (
@@ -234,11 +236,14 @@ class _Parser:
         first = self._first_fork(case, metric, len(raw), mode)
         add = self.collector.add
         for f, fork in enumerate(raw):
-            # The common case: every score a finite float (the decoder gives out-of-range
-            # literals another type) and none negative; one block for the whole fork.
-            if all(type(score) is float for score in fork) and (not fork or min(fork) >= 0):
-                self.collector.add_fork(case, metric, fork, fork=first + f)
-                continue
+            # The common case: every score a finite, non-negative float (out-of-range literals
+            # decode to another type; bare NaN and Infinity literals are floats, hence the
+            # finiteness check); one block for the whole fork.
+            if all(type(score) is float for score in fork):
+                scores = np.array(fork, dtype=np.float64)
+                if scores.size == 0 or (np.isfinite(scores).all() and scores.min() >= 0):
+                    self.collector.add_fork(case, metric, scores, fork=first + f)
+                    continue
             for i, score in enumerate(fork):
                 if type(score) is not float or score < 0:  # the common case skips the checks
                     score = self._value(case, metric, score, line, f"{where}.rawData[{f}][{i}]")
