@@ -89,7 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.analysis.history import detect_changes, read_history_csv
+    from rigorbench.analysis.history import detect_changes
+    from rigorbench.formats.history_csv import read_history_csv
     from rigorbench.errors import UserError
     from rigorbench.report.history import render_history
 
@@ -100,10 +101,10 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     series = read_history_csv(
         args.csv, time_column=args.time_column, commit_column=args.commit_column, metrics=args.metric,
         bench=args.bench, higher_is_better=args.higher_is_better, branch=args.branch, since=args.since,
-        ci_confidence=args.ci_confidence,
     )
     if not series:
         raise UserError(f"{args.csv}: no metric column with numbers{' matches --bench' if args.bench else ''}")
-    result = detect_changes(series, (args.csv,), max_p=args.max_p, min_size=args.min_segment, window=args.window)
+    result = detect_changes(series, (args.csv,), max_p=args.max_p, min_size=args.min_segment, window=args.window,
+                            ci_confidence=args.ci_confidence)
     write_output(render_history(result, args.format), args.output, stdout)
     return 1 if result.fails(args.fail_on) else 0

@@ -457,26 +457,22 @@ class NormalLeafMeanSampler:
         return 16 * int(self.h.leaves[1].size)
 
     @classmethod
-    def of(cls, h: Hierarchy) -> "NormalLeafMeanSampler":
-        start, count = h.leaves
-        sums = np.add.reduceat(h.values, start)
-        centred = h.values - np.repeat(sums / count, count)
-        variance = np.add.reduceat(centred * centred, start) / count
-        return cls(h, sums, np.sqrt(count * variance))
-
-    @staticmethod
-    def applies(h: Hierarchy) -> bool:
-        """Whether the normal law is close enough for every resample (see above)."""
+    def of(cls, h: Hierarchy) -> "NormalLeafMeanSampler | None":
+        """The sampler, or None when the normal law is not close enough for every resample
+        (see :data:`NORMAL_LEAF_SIZE`): leaves too small or too skewed."""
         start, count = h.leaves
         if count.min() < NORMAL_LEAF_SIZE:
-            return False
-        centred = h.values - np.repeat(np.add.reduceat(h.values, start) / count, count)
+            return None
+        sums = np.add.reduceat(h.values, start)
+        centred = h.values - np.repeat(sums / count, count)
         variance = np.add.reduceat(centred * centred, start) / count
         third = np.add.reduceat(centred ** 3, start) / count
         with np.errstate(divide="ignore", invalid="ignore"):
             skew = np.where(variance > 0, np.abs(third) / variance ** 1.5, 0.0)
         tail = (_TAIL_Z ** 2 - 1) * np.exp(-_TAIL_Z ** 2 / 2) / np.sqrt(2 * np.pi) / 6 / 0.005
-        return bool(tail * skew.max() / np.sqrt(_smallest_pooled_count(h)) <= NORMAL_TAIL_ERROR)
+        if tail * skew.max() / np.sqrt(_smallest_pooled_count(h)) > NORMAL_TAIL_ERROR:
+            return None
+        return cls(h, sums, np.sqrt(count * variance))
 
     def __call__(self, rng: np.random.Generator, b: int) -> np.ndarray:
         h = self.h
@@ -487,9 +483,7 @@ class NormalLeafMeanSampler:
 
 
 def mean_sampler(h: Hierarchy) -> MeanSampler | NormalLeafMeanSampler:
-    if NormalLeafMeanSampler.applies(h):
-        return NormalLeafMeanSampler.of(h)
-    return MeanSampler.of(h)
+    return NormalLeafMeanSampler.of(h) or MeanSampler.of(h)
 
 
 SAMPLERS = {"mean": mean_sampler, "median": median_sampler}

@@ -21,16 +21,17 @@ change?" with the method of E-divisive means as Apache Otava (formerly Hunter) u
 What rigorbench adds, and why (measured in ``benchmarks/changepoints_vs_otava.py``):
 
 - **A minimum segment length** (``min_size``, default 3 points on each side). A single slow
-  run (a noisy neighbour, a thermal event) is not a change of level; Otava's windows flag
-  such spikes. The price: a change in the last two commits is not reported yet (two slow
-  runs at the very end show as a change of the last three, one commit early).
+  run (a noisy neighbour, a thermal event) is not a change of level, nor are two in the middle
+  of a series (tested). Otava's t-test already rejects most single spikes; the minimum makes it
+  a rule. The price: a change in the last two commits is not reported yet, and two slow runs
+  at the very end show as a change of the last three, one commit early.
 - **The choice of the split is paid for.** Testing the best of many candidate splits with a
   t-test makes its p-value far too small: in stretches of pure normal noise the chosen split
-  passes at p <= 0.001 in 2-3% of stretches, not 0.1% (``benchmarks/changepoint_null.py``). The
+  passes at p <= 0.001 in 1-3% of stretches, not 0.1% (``benchmarks/changepoint_null.py``). The
   split step keeps candidates at the relaxed threshold, as Otava does; the merge, which decides,
   multiplies each p-value by the factor measured there: the number of candidate splits for
   stretches of up to 9 points (Bonferroni), 50 from 10 points on (the factor measured at 0.1%
-  is 30-60 there; Bonferroni's count of overlapping candidates would be needlessly strict).
+  is 4-6 at 10 points and 30-60 from 12 on; Bonferroni's count of overlapping candidates would be needlessly strict).
 - **Pooled variance.** Student's two-sample test on the pooled variance, not Welch's: a 3-point
   side's own variance estimate is too unstable to stand alone.
 - **Outlying runs.** In a side of 8 points or more, a run more than 4 robust standard
