@@ -70,3 +70,39 @@ def test_planted_steps_found_as_ruptures_finds_them(min_size, jump):
     found = steady._change_points(y, min_size, jump, PENALTY * math.log(y.size))
     assert found == ruptures_change_points(y, min_size, jump)
     assert len(found) >= 2 and any(abs(c - 300) <= jump for c in found) and any(abs(c - 700) <= jump for c in found)
+
+
+# -- many series in one loop (stats/segmentation.py) ---------------------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 6), min_size=st.integers(2, 9), jump=st.integers(1, 12))
+def test_many_rows_give_each_row_its_own_answer(seed, rows, min_size, jump):
+    """Series of different lengths at different penalties, segmented together, give what
+    each gives alone (and each alone is checked against ruptures above)."""
+    from rigorbench.stats.segmentation import MeanVarCost, pelt
+
+    rng = np.random.default_rng(seed)
+    ys = [series(int(rng.integers(1 << 30)), int(rng.integers(300, 1300)), int(rng.integers(0, 4)),
+                 float(rng.choice([0.001, 0.03, 0.3]))) for _ in range(rows)]
+    penalties = [float(rng.uniform(2, 200)) * math.log(y.size) for y in ys]
+    together = pelt([MeanVarCost(y) for y in ys], penalties, min_size, jump)
+    alone = [pelt([MeanVarCost(y)], [p], min_size, jump)[0] for y, p in zip(ys, penalties)]
+    assert together == alone
+    assert all(ends[-1] == y.size for ends, y in zip(together, ys))
+
+
+def test_crops_of_many_series_is_crops_of_each():
+    from rigorbench.stats.segmentation import crops, crops_many
+
+    rng = np.random.default_rng(5)
+    ys = []
+    for k in range(8):
+        y = series(k, int(rng.integers(900, 1100)), k % 3, 0.02)
+        y[: 50 + 10 * k] *= 1.3  # a warmup of its own length
+        ys.append(y)
+    low = [20 * math.log(y.size) for y in ys]
+    high = [400 * math.log(y.size) for y in ys]
+    many = crops_many(ys, low, high, min_size=5, jump=4)
+    assert many == [crops(y, a, b, min_size=5, jump=4) for y, a, b in zip(ys, low, high)]
+    assert any(len(path) > 2 for path in many)  # some searches needed more than the two ends

@@ -207,3 +207,16 @@ def test_stationary_autocorrelated_noise_is_called_steady():
             z[i] = 0.5 * z[i - 1] + e[i]
         missed += not detect_steady_state(1e-4 * (1 + 0.02 * z[100:])).reached
     assert missed <= 1
+
+
+def test_classify_forks_gives_each_fork_what_detect_steady_state_gives_it():
+    """classify_forks segments all forks in one loop; each fork's state is the one the
+    single-fork detector finds with the same spawned seed (long, short and filtered forks)."""
+    forks = [warmup(60 + 30 * s, seed=s) for s in range(4)] + [noisy(1.0, seed=20, n=300)]
+    forks[1] = forks[1][:1800]
+    forks[2][100::97] *= 4  # outliers: fewer kept points, another grid
+    seeds = np.random.SeedSequence(7).spawn(len(forks))
+    assert classify_forks(forks, seed=7).forks == tuple(
+        detect_steady_state(f, seed=q) for f, q in zip(forks, seeds))
+    with pytest.raises(TypeError, match="toleranse"):
+        classify_forks(forks, toleranse=0.1)

@@ -114,8 +114,12 @@ def modes(values, *, alpha: float = 0.05, min_share: float = 0.05) -> Modality:
         # spreading each value uniformly over its rounding interval (fixed seed) undoes that.
         x = x + np.random.default_rng(0).uniform(-step / 2, step / 2, len(x))
     dip, p_value = diptest.diptest(x)
-    centers, shares = _merge_small(*_density_modes(x), min_share)
-    multimodal = bool(p_value < alpha and len(centers) >= 2)
+    # The modes are located only when the dip test rejects unimodality: otherwise the result
+    # is the median whatever the density says, and the KDE (the costliest step) is skipped.
+    multimodal = False
+    if p_value < alpha:
+        centers, shares = _merge_small(*_density_modes(x), min_share)
+        multimodal = len(centers) >= 2
     if not multimodal:
         centers, shares = np.array([float(np.median(x))]), np.array([1.0])
     return Modality(float(dip), float(p_value), multimodal, tuple(map(float, centers)), tuple(map(float, shares)))
