@@ -342,3 +342,22 @@ def test_sheather_jones_keeps_unimodal_data_unimodal_and_finds_modes_silverman_m
     assert all(m.multimodal and len(m.centers) == 2 for m in found)
     monkeypatch.setattr(modality, "sheather_jones", lambda values: None)  # Silverman's rule
     assert sum(modes(x).multimodal for x in samples) <= 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 400), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.05, 1.0]))
+def test_trend_slope_and_tau_are_scipys_on_blocks_with_ties(n, seed, grid):
+    """The Theil-Sen slope and Kendall's tau-b written in trend.py equal scipy's (their
+    oracle), also on values rounded to a grid (ties)."""
+    from rigorbench.stats import trend as trend_module
+
+    rng = np.random.default_rng(seed)
+    x = 100 + rng.normal(0, 1, n) + 0.01 * np.arange(n)
+    if grid:
+        x = np.round(x / grid) * grid
+    index, points = trend_module._blocks(x)
+    t = trend(x)
+    if np.all(x == x[0]):
+        return
+    assert t.slope == sps.theilslopes(points, index).slope
+    assert t.tau == pytest.approx(sps.kendalltau(index, points).statistic, rel=1e-12, abs=1e-15)

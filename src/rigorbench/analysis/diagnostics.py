@@ -19,6 +19,7 @@ from rigorbench.analysis.units import is_time_metric, nanoseconds_per_op
 from rigorbench.model import Diagnostic, SampleTable
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
 from rigorbench.stats.coincidence import coincidence
+from rigorbench.stats.grouping import unique_rows
 from rigorbench.stats.modality import fork_clusters, modes
 from rigorbench.stats.outliers import tukey_fences
 from rigorbench.stats.trend import trend
@@ -311,14 +312,7 @@ def _fork_values(obs: Observations) -> list[np.ndarray]:
     """Each fork's values in their order, forks ordered by (instance, trial, fork)."""
     if not len(obs.values):
         return []
-    levels = [np.asarray(level, dtype=np.int64) for level in obs.levels]
-    shifted = [level - level.min() for level in levels]
-    dims = tuple(int(level.max()) + 1 for level in shifted)
-    if np.prod(dims, dtype=float) < 2**62:  # one integer per fork, in the same order as the rows'
-        _, inverse = np.unique(np.ravel_multi_index(shifted, dims), return_inverse=True)
-    else:
-        _, inverse = np.unique(np.stack(levels, axis=1), axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    _, inverse = unique_rows(np.stack([np.asarray(level, dtype=np.int64) for level in obs.levels], axis=1))
     order = np.argsort(inverse, kind="stable")
     bounds = np.flatnonzero(np.diff(inverse[order])) + 1
     return np.split(obs.values[order], bounds)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rigorbench.model import Diagnostic, SampleTable
+from rigorbench.stats.grouping import unique_rows
 
 if TYPE_CHECKING:
     from rigorbench.stats.steady import SteadyState
@@ -56,13 +57,13 @@ def fork_series(table: SampleTable) -> list[ForkSeries]:
     """Split an iteration-level table into per-fork series, warmup before measurement."""
     if table.has_histogram:
         table = table.iteration_means()
-    keys = np.stack([table.instance, table.trial, table.fork], axis=1)
+    keys, fork_of = unique_rows(np.stack([table.instance, table.trial, table.fork], axis=1))
+    # Fork by fork; in each, warmup first (JMH's phase order), then by iteration code within
+    # each phase (a stable sort: equal codes keep the table's order).
+    order = np.lexsort((table.iteration, ~table.warmup, fork_of))
+    bounds = np.flatnonzero(np.diff(fork_of[order])) + 1
     forks = []
-    for key in np.unique(keys, axis=0):
-        rows = np.flatnonzero(np.all(keys == key, axis=1))
-        # Warmup first (JMH's phase order), then by iteration code within each phase.
-        order = np.lexsort((table.iteration[rows], ~table.warmup[rows]))
-        rows = rows[order]
+    for key, rows in zip(keys, np.split(order, bounds)):
         forks.append(ForkSeries(
             int(key[0]), int(key[1]), int(key[2]), int(table.warmup[rows].sum()), table.value[rows], rows,
         ))

@@ -49,6 +49,7 @@ _WHERE = {
     "detect_steady_state": "steady",
     "Trend": "trend",
     "trend": "trend",
+    "unique_rows": "grouping",
     "Variability": "variability",
     "group_means": "variability",
     "variability_by_level": "variability",

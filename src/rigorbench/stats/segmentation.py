@@ -94,8 +94,9 @@ def pelt(costs: Sequence[MeanVarCost], penalties: Sequence[float], min_size: int
     solved[0] = True
     alive = np.zeros((rows, grid), dtype=bool)
     first_end = -(-min_size // jump) * jump
+    shortest = int(sizes.min())
     for end in range(first_end, longest, jump):
-        active = np.flatnonzero(sizes > end)
+        active = slice(None) if end < shortest else np.flatnonzero(sizes > end)
         g = (end - min_size) // jump
         alive[active, g] = solved[g]
         _step(active, end, alive, s1, s2, floor, pen, total, back, jump)
@@ -108,20 +109,27 @@ def pelt(costs: Sequence[MeanVarCost], penalties: Sequence[float], min_size: int
     return [_ends(back[r], int(sizes[r])) for r in range(rows)]
 
 
-def _step(active: np.ndarray, end: int, alive, s1, s2, floor, pen, total, back, jump: int) -> None:
-    """One PELT step at segment end ``end`` for the rows ``active``."""
-    columns = np.flatnonzero(alive[active].any(axis=0))
-    candidate = alive[np.ix_(active, columns)]
+def _step(active, end: int, alive, s1, s2, floor, pen, total, back, jump: int) -> None:
+    """One PELT step at segment end ``end`` for the rows ``active`` (indices, or a slice for
+    all rows: the common case, where no row needs gathering)."""
+    candidate = alive[active]
+    columns = np.flatnonzero(candidate.any(axis=0))
+    candidate = candidate[:, columns]
     starts = columns * jump
-    errors = _cost(s1[active, end, None] - s1[active][:, starts], s2[active, end, None] - s2[active][:, starts],
-                   end - starts, floor[active])
-    totals = total[active][:, starts] + (errors + pen[active, None])
+    # Columns first, then rows: only the candidate starts are copied.
+    s1_at, s2_at, total_at = s1[:, starts][active], s2[:, starts][active], total[:, starts][active]
+    errors = _cost(s1[active, end, None] - s1_at, s2[active, end, None] - s2_at, end - starts, floor[active])
+    totals = total_at + (errors + pen[active, None])
     totals[~candidate] = np.inf
     best = np.argmin(totals, axis=1)
-    reached = totals[np.arange(active.size), best]
+    reached = totals[np.arange(totals.shape[0]), best]
     total[active, end] = reached
     back[active, end] = starts[best]
-    alive[np.ix_(active, columns)] = candidate & (totals <= (reached + pen[active])[:, None])
+    kept = candidate & (totals <= (reached + pen[active])[:, None])
+    if isinstance(active, slice):
+        alive[:, columns] = kept
+    else:
+        alive[np.ix_(active, columns)] = kept
 
 
 def _ends(back: np.ndarray, n: int) -> list[int]:

@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from rigorbench.stats._checks import finite_sample
+from rigorbench.stats.grouping import unique_rows
 
 LEVELS = ("instance", "trial", "fork", "iteration")
 
@@ -43,8 +44,7 @@ def _cv(values: np.ndarray) -> float:
 
 def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Unique rows of ``keys`` and the group index of every row."""
-    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-    return unique, inverse.reshape(-1)
+    return unique_rows(keys)
 
 
 def _means(values: np.ndarray, inverse: np.ndarray) -> np.ndarray:
