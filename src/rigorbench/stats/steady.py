@@ -61,7 +61,8 @@ study calls inconsistent because one fork of ten moves late by about 5%.
 Speed: ``jump`` is chosen so that PELT considers at most about 300 candidate change
 points per series (``jump = 10`` for 3000 iterations); change points therefore fall on a
 grid of the filtered series and are mapped back to the input's indices.  CROPS runs PELT
-about ten to fifty times per fork (about 0.6 s for 10 forks of 3000 iterations).
+two to fifty times per fork; :func:`classify_forks` runs the searches of all forks together
+(``segmentation.crops_many``), about 0.2-0.4 s for 10 forks of 3000 iterations.
 """
 
 from __future__ import annotations
