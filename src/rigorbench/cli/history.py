@@ -51,6 +51,37 @@ examples:
   rigorbench history changes --csv results.csv --bench 'throughput|latency' --higher-is-better throughput
 """
 SUBCOMMANDS = ("add", "import", "list", "show", "changes")
+_SERIES = """\
+A series is one benchmark case and metric over the commits of one branch on one kind of
+machine (CPU model and count, OS and architecture, memory, from the recorded environment);
+series of different machine kinds are never mixed, and the outputs say when a benchmark has
+several."""
+DETAILS = {
+    "add": """\
+Each benchmark case and metric of the files (the trials of one version) becomes one point at
+--commit: the mean of its measurement iterations and the mean's hierarchical bootstrap CI at
+95%, computed once now. The files' samples are stored too, as a finished run (see
+'rigorbench runs'). --commit is looked up in git (the repository of --repo, else of the
+current directory) for its full id and its time; outside git it is taken as named, at
+--time or now. A point already in the history (same series, commit, time and source) is
+refused, and then nothing is added.""",
+    "import": """\
+The CSV file is Apache Otava's layout: a time column, attribute columns such as commit and
+branch, and one column per metric, a row per run. Each row and metric becomes one point on
+the row's branch; a metric M may have M.ci_low and M.ci_high columns, each run's own
+confidence interval (at --ci-confidence).""",
+    "list": _SERIES,
+    "show": _SERIES,
+    "changes": f"""\
+The series are the store's (--store), or the columns of a CSV file in Otava's layout
+(--csv): a time column, attribute columns such as commit and branch, one column per metric,
+a row per run, and optional METRIC.ci_low and METRIC.ci_high columns. Where the points have
+their own intervals, a change must be larger than the runs' noise. The detection is
+E-divisive means as in Otava (windows of {WINDOW} points, p <= {MAX_P:g}) with a minimum
+segment of {MIN_SIZE} points (one slow run is not a change), the p-value corrected for the
+choice of the split, and outlying runs left out (docs/statistics.md, "Change points over
+commits").""",
+}
 FORMATS = ("text", "markdown", "json")
 
 
@@ -107,8 +138,12 @@ def _csv_arguments(group, *, required: bool) -> None:
 
 
 def _add_parser(commands, name: str, summary: str, parent):
-    return commands.add_parser(name, help=summary, description=f"{summary}.\n\n" + DESCRIPTION.split("\n\n", 1)[1],
-                               epilog=EPILOG, stdout=parent._stdout if isinstance(parent, Parser) else None)
+    examples = [line for line in EPILOG.splitlines()[1:] if line.startswith(f"  rigorbench history {name} ")]
+    exits = "exit status: 0 success, 1 --fail-on regression and the newest change of a series is a regression, 2 bad usage or input"
+    return commands.add_parser(
+        name, help=summary, description=f"{summary[0].upper()}{summary[1:]}.\n\n{DETAILS[name]}",
+        epilog="examples:\n" + "\n".join(examples) + "\n\n" + (exits if name == "changes" else "exit status: 0 success, 2 bad usage or input"),
+        stdout=parent._stdout if isinstance(parent, Parser) else None)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
