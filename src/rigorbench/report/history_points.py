@@ -117,10 +117,11 @@ def render_show(view: HistoryView, format: str = "text") -> str:
         for s in view.series:
             out += [f"#### {escape_cell(_title(s))}", ""] + _md_table(SHOW_HEADERS, _show_rows(s)) + [""]
         return "\n".join(out + [escape_cell(n) for n in _notes(view)]) + "\n"
-    lines = [_head(view, "show"), ""]
+    lines = [_head(view, "show")]
     for s in view.series:
-        lines += [_title(s)] + ["  " + line for line in _text_table(SHOW_HEADERS, _show_rows(s))] + [""]
-    return printable_lines(lines + _notes(view))
+        lines += ["", _title(s)] + ["  " + line for line in _text_table(SHOW_HEADERS, _show_rows(s))]
+    notes = _notes(view)
+    return printable_lines(lines + ([""] + notes if notes else []))
 
 
 def _point_object(p: HistoryPoint) -> dict:
