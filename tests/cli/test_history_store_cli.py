@@ -180,3 +180,23 @@ def test_record_a_directory_outside_git_needs_a_commit(tmp_path, fake):
         assert (p.commit, p.time, p.n, p.run_id, p.label) == ("build-7", "2026-11-01T00:00:00+00:00", 12, 1, "build-7")
         assert p.ci_low < p.mean < p.ci_high
         assert [v.label for v in store.run(1).versions] == ["build-7"]
+
+
+def test_an_interrupted_record_says_how_to_resume_and_add_the_run(tmp_path, fake):
+    fake.interrupt_at = 1
+    project = tmp_path / "v1"
+    project.mkdir()
+    db = tmp_path / "h.db"
+    code, out, err = rb("record", project, "--commit", "build-8", "--time", "2026-11-01", "--trials", "2",
+                        "--branch", "main", "--store", db)
+    assert code == 130 and out == ""
+    assert f"rigorbench ab --resume 1 --store {db}; then add it to the history: rigorbench history add --run 1 --store {db} --branch main" in err
+    with ResultStore.read(db) as store:
+        assert store.history_points() == [] and len(store.finished(1)) == 1
+    fake.interrupt_at = None
+    assert rb("ab", "--resume", "1", "--store", db)[0] == 0
+    code, out, err = rb("history", "add", "--run", "1", "--store", db, "--branch", "main")
+    assert code == 2 and "build-8" in err  # the run's version is not a git commit: --commit names it
+    code, out, err = rb("history", "add", "--run", "1", "--commit", "build-8", "--time", "2026-11-01", "--store", db,
+                        "--branch", "main")
+    assert code == 0 and out.startswith("history: 1 points (1 series) at build-8 of branch main"), err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import IO
 
@@ -84,6 +85,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench.analysis.settings import DEFAULT_SEED
     from rigorbench.cli.history_commands import resolve_origin
     from rigorbench.cli.prelint import LintFailed
+    from rigorbench.errors import Interrupted
     from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
     from rigorbench.experiment.progress import make_reporter
     from rigorbench.store import ResultStore
@@ -105,6 +107,11 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         except LintFailed as error:
             stderr.write(f"rigorbench: {error}\n")
             return 1
+        except Interrupted as error:
+            run_id = store.latest_run().run_id
+            branch = f" --branch {shlex.quote(origin.branch)}" if origin.branch else ""
+            raise Interrupted(f"{error}; then add it to the history: rigorbench history add --run {run_id} "
+                              f"--store {shlex.quote(store_path)}{branch}") from None
         reporter.close()
         data = dataset_from_store(store, result.run_id, label)
         points = hp.points_of(data, origin, f"run {result.run_id} ({label})", run_id=result.run_id, label=label)
