@@ -68,13 +68,16 @@ def test_points_of_a_stored_run_carry_a_95_percent_bootstrap_ci(store, full_run)
 
 
 def schema_1_store(path, monkeypatch) -> None:
-    """A store written by the schema-1 code path (before history), with two runs."""
+    """A store written by the schema-1 code path (before history, its statements stored with
+    their comments as that code did), with two runs."""
     with monkeypatch.context() as patch:
         patch.setattr(schema, "MIGRATIONS", {1: schema.MIGRATIONS[1]})
+        patch.setattr(schema, "_compact", lambda statement: statement)
         write_store(path, runs=2)
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("1",)
     assert "history_points" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    assert "-- UTC, ISO 8601" in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'runs'").fetchone()[0]
     conn.close()
 
 
