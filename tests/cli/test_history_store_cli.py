@@ -199,4 +199,4 @@ def test_an_interrupted_record_says_how_to_resume_and_add_the_run(tmp_path, fake
     assert code == 2 and "build-8" in err  # the run's version is not a git commit: --commit names it
     code, out, err = rb("history", "add", "--run", "1", "--commit", "build-8", "--time", "2026-11-01", "--store", db,
                         "--branch", "main")
-    assert code == 0 and out.startswith("history: 1 points (1 series) at build-8 of branch main"), err
+    assert code == 0 and out.startswith("history: 1 point (1 series) at build-8 of branch main"), err

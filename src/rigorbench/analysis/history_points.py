@@ -150,9 +150,9 @@ def _trials_per_file(files: list[ResultFile]) -> list[int]:
 def store_files_as_run(store: ResultStore, files: list[ResultFile], data: Dataset, origin: PointOrigin) -> int:
     """Keep imported result files' samples in the store: one finished run of one version
     (labelled with the commit), one execution per trial, each with its file's environment."""
-    trials = [t for t, count in enumerate(_trials_per_file(files)) for _ in range(count)]  # trial -> file
+    file_of_trial = [index for index, count in enumerate(_trials_per_file(files)) for _ in range(count)]
     label = data.label
-    schedule = [Execution(trial, label, trial) for trial in range(len(trials))]
+    schedule = [Execution(trial, label, trial) for trial in range(len(file_of_trial))]
     harness = next((s.case.harness for f in files for s in f.series), files[0].format)
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     run_id = store.create_run(
@@ -162,7 +162,7 @@ def store_files_as_run(store: ResultStore, files: list[ResultFile], data: Datase
         schedule=schedule, tool_version=__version__,
     )
     for execution in schedule:
-        result = files[trials[execution.trial]]
+        result = files[file_of_trial[execution.trial]]
         series = [Series(case, metric, table.select(table.trial == execution.trial))
                   for (case, metric), table in data.series.items()]
         store.record_execution(run_id, execution, TrialRecord(

@@ -102,9 +102,13 @@ def _added(points, origin: hp.PointOrigin, source: str, store_path: str, stdout:
 
     series = len({(p.case, p.metric) for p in points})
     where = f" of branch {origin.branch}" if origin.branch else ""
-    stdout.write(printable(f"history: {len(points)} points ({series} series) at {origin.commit}{where}, "
+    stdout.write(printable(f"history: {_count(len(points), 'point')} ({_count(series, 'series')}) at {origin.commit}{where}, "
                            f"{origin.time}, on {points[0].machine}, from {source}, in {store_path}") + "\n")
     return 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 or noun.endswith("s") else f"{n} {noun}s"
 
 
 def import_csv(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
