@@ -89,6 +89,10 @@ def test_a_schema_1_store_stays_readable_and_is_not_written_by_readers(tmp_path,
         assert store.schema == 1 and store.history_points() == [] and len(store.list_runs()) == 2
     code, out, err = cli("compare", "--store", path, "--baseline", "base", "--contender", "contender", "--resamples", "200")
     assert code == 0 and "Bench.add{kind=a,b,size=10}" in out, err
+    code, out, err = cli("analyze", "--store", path, "--version", "base", "--resamples", "200")
+    assert code == 0 and "Bench.add" in out, err
+    code, out, err = cli("runs", "--store", path)
+    assert code == 0 and out.count("finished") + out.count("running") == 2, err
     code, out, err = cli("history", "list", "--store", path)
     assert code == 0 and "0 series, 0 of 0 points" in out, err
     assert cli("store", "check", path)[1] == f"{path}: schema 1, 2 runs, 528 samples: sound\n"
