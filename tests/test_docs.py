@@ -30,6 +30,21 @@ def test_quick_start_output_is_what_the_command_prints(name, exit_code, monkeypa
     assert out.getvalue() == expected
 
 
+def test_the_history_store_example_prints_what_the_readme_shows(tmp_path, monkeypatch):
+    """Each ``$ rigorbench ...`` line of the block, run in order in a folder holding the
+    example's nightly.csv, prints the lines that follow it."""
+    block = README.split("<!-- readme:history-store -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    steps = re.split(r"^\$ ", block, flags=re.M)[1:]
+    assert len(steps) == 3
+    shutil.copyfile(ROOT / "examples" / "history" / "nightly.csv", tmp_path / "nightly.csv")
+    monkeypatch.chdir(tmp_path)
+    for step in steps:
+        command, expected = step.split("\n", 1)
+        out, err = io.StringIO(), io.StringIO()
+        assert main(shlex.split(command)[1:], out, err) == 0, err.getvalue()
+        assert out.getvalue() == expected, command
+
+
 def test_the_experiment_file_example_loads(tmp_path):
     toml = re.search(r"```toml\n(.*?)```", _section("Experiments in a file"), re.S).group(1)
     target = tmp_path / "rigorbench.toml"
@@ -56,7 +71,7 @@ def test_every_command_of_the_project_section_is_one_rigorbench_accepts():
     assert len(commands) >= 6
     for command in commands:
         args = build_parser().parse_args(shlex.split(command)[1:])
-        assert args.command in {"ab", "list", "run"}, command
+        assert args.command in {"ab", "list", "run", "record", "history"}, command
 
 
 def test_the_build_settings_example_loads(tmp_path):

@@ -39,7 +39,7 @@ def test_a_sound_store_checks_sound(db):
     for extra in ([], ["--full"]):
         code, out, err = cli("store", "check", db, *extra)
         assert (code, err) == (0, "")
-        assert out == f"{db}: schema 1, 3 runs, 792 samples: sound\n"
+        assert out == f"{db}: schema 2, 3 runs, 792 samples: sound\n"
 
 
 @pytest.mark.parametrize(

@@ -32,10 +32,11 @@ def test_a_new_store_records_its_schema_and_creator(store_path):
     ResultStore.open(store_path).close()
     info = meta(store_path)
     assert info["application"] == "rigorbench"
-    assert info["schema_version"] == str(schema.schema_version()) == "1"
+    assert info["schema_version"] == str(schema.schema_version()) == "2"
     assert info["created_by"] == __version__
     assert "migrated_by" not in info
-    assert {"meta", "runs", "versions", "schedule", "executions", "cases", "metrics", "samples"} <= tables(store_path)
+    assert {"meta", "runs", "versions", "schedule", "executions", "cases", "metrics", "samples",
+            "machines", "history_points"} <= tables(store_path)
 
 
 def test_wal_mode_and_foreign_keys(store, store_path):
@@ -73,7 +74,7 @@ def test_a_newer_schema_is_refused_with_both_versions(store_path):
         ResultStore.open(store_path)
     assert str(error.value) == (
         f"{store_path}: this results store was written by a newer rigorbench "
-        "(schema 3, this one reads up to 1); upgrade rigorbench"
+        "(schema 3, this one reads up to 2); upgrade rigorbench"
     )
     assert meta(store_path)["schema_version"] == "3"
 
@@ -155,7 +156,7 @@ def test_version_0_is_migrated_to_the_current_schema(tmp_path):
         record(store, run_id, schedule()[0])
         assert store.finished(run_id) == {(0, "base")}
     info = meta(path)
-    assert info["schema_version"] == "1" and info["created_by"] == "0.0.1" and info["migrated_by"] == __version__
+    assert info["schema_version"] == "2" and info["created_by"] == "0.0.1" and info["migrated_by"] == __version__
 
 
 def _add_notes_table(conn: sqlite3.Connection) -> None:
@@ -167,13 +168,13 @@ def test_a_registered_migration_upgrades_an_existing_store_and_keeps_its_data(st
     with ResultStore.open(store_path) as store:
         run_id = new_run(store)
         record(store, run_id, schedule()[0])
-    monkeypatch.setattr(schema, "MIGRATIONS", {**schema.MIGRATIONS, 2: _add_notes_table})
+    monkeypatch.setattr(schema, "MIGRATIONS", {**schema.MIGRATIONS, 3: _add_notes_table})
     with ResultStore.open(store_path, create=False) as store:
         assert store.finished(run_id) == {(0, "base")}
         assert store._conn.execute("SELECT run_id, text FROM notes").fetchall() == [(run_id, "migrated")]
-    assert meta(store_path)["schema_version"] == "2"
-    monkeypatch.setattr(schema, "MIGRATIONS", {1: schema.MIGRATIONS[1]})
-    with pytest.raises(UserError, match=r"\(schema 2, this one reads up to 1\)"):
+    assert meta(store_path)["schema_version"] == "3"
+    monkeypatch.setattr(schema, "MIGRATIONS", {1: schema.MIGRATIONS[1], 2: schema.MIGRATIONS[2]})
+    with pytest.raises(UserError, match=r"\(schema 3, this one reads up to 2\)"):
         ResultStore.open(store_path)
 
 
@@ -181,11 +182,11 @@ def test_migrations_apply_in_order_from_version_0(tmp_path, monkeypatch):
     path = tmp_path / "old.db"
     hand_built_version_0(path)
     applied = []
-    create_tables = schema.MIGRATIONS[1]
+    create_tables, add_history = schema.MIGRATIONS[1], schema.MIGRATIONS[2]
     migrations = {
         3: lambda conn: applied.append(3),
         1: lambda conn: (create_tables(conn), applied.append(1)),
-        2: lambda conn: applied.append(2),
+        2: lambda conn: (add_history(conn), applied.append(2)),
     }
     monkeypatch.setattr(schema, "MIGRATIONS", migrations)
     ResultStore.open(path).close()
@@ -202,10 +203,10 @@ def test_a_failing_migration_leaves_the_store_as_it_was(store_path, monkeypatch)
         conn.execute("DELETE FROM schedule")
         raise RuntimeError("migration bug")
 
-    monkeypatch.setattr(schema, "MIGRATIONS", {**schema.MIGRATIONS, 2: _add_notes_table, 3: half_done})
+    monkeypatch.setattr(schema, "MIGRATIONS", {**schema.MIGRATIONS, 3: _add_notes_table, 4: half_done})
     with pytest.raises(RuntimeError, match="migration bug"):
         ResultStore.open(store_path)
-    assert meta(store_path)["schema_version"] == "1"
+    assert meta(store_path)["schema_version"] == "2"
     assert not {"notes", "more_notes"} & tables(store_path)
     monkeypatch.undo()
     with ResultStore.open(store_path) as store:

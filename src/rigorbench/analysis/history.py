@@ -1,17 +1,26 @@
-"""Change points of per-commit histories (issue 17).
+"""Per-commit histories (issue 17): their series, and the change points in them.
 
-:func:`detect_changes` runs :func:`rigorbench.stats.changepoints.change_points` on each series
-of a history (``rigorbench.formats.history_csv``); where the runs carry their own confidence
-intervals, each run's standard error comes from its interval, so that a shift must be larger
-than the runs' own noise. Series built from rigorbench's own stored runs come later.
+A series is one benchmark case and metric over the commits of one branch on one kind of
+machine. :func:`stored_series` groups the results store's history points into series and
+selects among them; :func:`detect_changes` runs
+:func:`rigorbench.stats.changepoints.change_points` on each series (from the store or from
+an Otava CSV file, ``rigorbench.formats.history_csv``). Where the points carry their own
+confidence intervals, each point's standard error comes from its interval, so that a shift
+must be larger than the runs' own noise.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
 
 from rigorbench.formats.history_csv import HistorySeries
+from rigorbench.model import BenchmarkCase, Metric
 from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW, ChangePoint, change_points, standard_errors
+from rigorbench.store.api import HistoryPoint
 
 CI_CONFIDENCE = 0.99  # of the runs' intervals in METRIC.ci_low / METRIC.ci_high (rigorbench's default)
 
@@ -43,10 +52,86 @@ class HistoryChanges:
         return fail_on == "regression" and any(s.newest_is_regression for s in self.series)
 
 
+@dataclass(frozen=True)
+class Selection:
+    """Which series to show: ``bench`` searched in the benchmark's name (with its params),
+    ``metrics`` by name (None: the primary metrics; "all": every one), ``branch`` exactly,
+    points at or after ``since``."""
+
+    bench: re.Pattern | None = None
+    metrics: tuple[str, ...] | None = None
+    branch: str | None = None
+    since: datetime | None = None
+
+    def wants(self, point: HistoryPoint) -> bool:
+        if self.bench is not None and not self.bench.search(point.case.display_name):
+            return False
+        if self.metrics is None:
+            if not point.metric.primary:
+                return False
+        elif "all" not in self.metrics and point.metric.name not in self.metrics:
+            return False
+        if self.branch is not None and point.branch != self.branch:
+            return False
+        return self.since is None or datetime.fromisoformat(point.time) >= self.since
+
+
+@dataclass(frozen=True)
+class StoredSeries:
+    """The points of one series, oldest first."""
+
+    case: BenchmarkCase
+    metric: Metric
+    branch: str
+    machine: str
+    points: tuple[HistoryPoint, ...]
+
+    def as_history(self) -> HistorySeries:
+        """The series as change-point detection reads it."""
+        points = self.points
+        with_ci = all(p.ci_low is not None for p in points)
+        return HistorySeries(
+            self.case.name, self.metric.name, self.metric.higher_is_better,
+            tuple(p.time for p in points), tuple(p.commit for p in points), tuple(p.mean for p in points),
+            tuple(p.ci_low for p in points) if with_ci else None, tuple(p.ci_high for p in points) if with_ci else None,
+            confidences=tuple(p.confidence for p in points) if with_ci else None,
+            params=self.case.params, unit=self.metric.unit, branch=self.branch, machine=self.machine,
+        )
+
+
+def stored_series(points: list[HistoryPoint], selection: Selection = Selection()) -> list[StoredSeries]:
+    """The selected points grouped into series (case, metric, branch, machine kind), each in
+    time order, the series by benchmark, metric, branch and machine."""
+    groups: dict[tuple, list[HistoryPoint]] = {}
+    for point in points:
+        if selection.wants(point):
+            groups.setdefault((point.case, point.metric.name, point.metric, point.branch, point.machine), []).append(point)
+    series = []
+    for (case, _, metric, branch, machine), members in sorted(groups.items(), key=lambda item: _order(item[0])):
+        ordered = sorted(members, key=lambda p: datetime.fromisoformat(p.time))  # stable: equal times keep storing order
+        series.append(StoredSeries(case, metric, branch, machine, tuple(ordered)))
+    return series
+
+
+def _order(key: tuple) -> tuple:
+    case, name, metric, branch, machine = key
+    return (case.name, case.params, not metric.primary, name, metric.unit, branch, machine)
+
+
+def machine_kinds(series: list[StoredSeries]) -> dict[tuple, list[str]]:
+    """(case, metric name, branch) measured on more than one kind of machine -> the kinds:
+    such series are never mixed, and the outputs say so."""
+    kinds: dict[tuple, list[str]] = {}
+    for s in series:
+        kinds.setdefault((s.case, s.metric.name, s.branch), []).append(s.machine)
+    return {key: machines for key, machines in kinds.items() if len(machines) > 1}
+
+
 def _errors(s: HistorySeries, confidence: float) -> list[float] | None:
     if s.ci_low is None or s.ci_high is None:
         return None
-    return standard_errors(s.ci_low, s.ci_high, s.values, confidence).tolist()
+    level = np.asarray(s.confidences, dtype=np.float64) if s.confidences is not None else confidence
+    return standard_errors(s.ci_low, s.ci_high, s.values, level).tolist()
 
 
 def detect_changes(series: list[HistorySeries], sources: tuple[str, ...], *, max_p: float = MAX_P,

@@ -34,7 +34,8 @@ COMMANDS = {
     "runs": ("rigorbench.cli.runs", "list the runs in a results store with their versions, status and trial counts"),
     "export": ("rigorbench.cli.export", "export a stored run as pa CSV (one file per version) or JMH JSON (one file per trial)"),
     "store": ("rigorbench.cli.store", "check a results store for damage, or copy every readable run into a new store"),
-    "history": ("rigorbench.cli.history", "find the commits where a benchmark changed in a per-commit history (change points)"),
+    "record": ("rigorbench.cli.record", "run one version of a project, store it, and add its results to the per-commit history"),
+    "history": ("rigorbench.cli.history", "the per-commit history: add, import, list, show, and the commits where a benchmark changed"),
 }
 
 

@@ -66,9 +66,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_statistics_arguments(parser)
     add_output_arguments(parser)
     add_html_argument(parser)
-def add_experiment_arguments(parser: argparse.ArgumentParser) -> None:
+def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = False) -> None:
+    """The experiment's options; ``single`` for one version (record): no --order, --resume."""
     exp = parser.add_argument_group("experiment")
-    exp.add_argument("--trials", type=positive_int, metavar="N", help=f"trials; each runs every version once (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
+    each = "trials (harness invocations)" if single else "trials; each runs every version once"
+    exp.add_argument("--trials", type=positive_int, metavar="N", help=f"{each} (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
     exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks})")
     exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
     exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {DEFAULT_SETTINGS.iterations})")
@@ -82,10 +84,12 @@ def add_experiment_arguments(parser: argparse.ArgumentParser) -> None:
     exp.add_argument("--prof-comp", action="store_true", help="also record JIT compilation time (-prof comp)")
     exp.add_argument("--no-prof-gc", action="store_true", help="do not record allocation and GC (-prof gc is on by default)")
     exp.add_argument("--timeout", metavar="DURATION", help="per-trial time limit, e.g. 10m; a trial over it is killed and recorded as timeout")
-    exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
+    if not single:
+        exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
     exp.add_argument("--quick", action="store_true", help="seconds per trial instead of minutes: for demos and smoke tests, not for decisions")
     exp.add_argument("--store", metavar="DB", help=f"results store (default: PATH/{DEFAULT_STORE})")
-    exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
+    if not single:
+        exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
     add_lint_arguments(exp)
 
 

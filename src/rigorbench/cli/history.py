@@ -8,24 +8,34 @@ from datetime import datetime, timezone
 from typing import IO
 
 from rigorbench.analysis.history import CI_CONFIDENCE
-from rigorbench.cli.common import write_output
 from rigorbench.cli.parser import Parser, UsageError, fraction, positive_int
 from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW
+from rigorbench.store import DEFAULT_STORE
 
 DESCRIPTION = f"""\
-Find the commits where a benchmark's level changed, in a per-commit history.
+The history of benchmark results over commits, and the commits where a benchmark changed.
 
+  add       add result files (JMH JSON or text, Go bench, pa CSV) as points at --commit, or
+            the version of a stored run (--run ID --label L); the samples are stored too
+  import    import a CSV history in Apache Otava's layout (--csv)
+  list      one line per series: benchmark, metric, branch, machine kind, points, commits
+  show      the points of the selected series: commit, time, n, mean and its 95% CI
   changes   change points of every series: the commit range, the levels before and after
             with their 95% CIs, the relative change, a p-value, slower or faster
 
-The input is a CSV file in Apache Otava's layout (--csv): a time column, attribute columns
-such as commit and branch, and one column per metric, a row per run. A metric M may have
-M.ci_low and M.ci_high columns, each run's own confidence interval: a change must then be
-larger than the runs' noise. The detection is
-E-divisive means as in Otava (windows of {WINDOW} points, p <= {MAX_P:g}) with a minimum
-segment of {MIN_SIZE} points (one slow run is not a change), the p-value corrected for the
-choice of the split, and outlying runs left out (docs/statistics.md, "Change points over
-commits").
+A series is one benchmark case and metric over the commits of one branch on one kind of
+machine (CPU model and count, OS and architecture, memory, from the recorded environment):
+series of different machine kinds are never mixed, and list and show say when a benchmark
+has several. 'rigorbench record' runs one version of a project and adds its points. A point
+from samples keeps their mean and its hierarchical bootstrap CI at 95%, computed once when
+it is added. Every subcommand takes --store (default: {DEFAULT_STORE}); changes also reads
+a CSV file in Otava's layout directly (--csv): a time column, attribute columns such as
+commit and branch, one column per metric, a row per run, and optional METRIC.ci_low and
+METRIC.ci_high columns, each run's own interval: a change must then be larger than the runs'
+noise. The detection is E-divisive means as in Otava (windows of {WINDOW} points,
+p <= {MAX_P:g}) with a minimum segment of {MIN_SIZE} points (one slow run is not a change),
+the p-value corrected for the choice of the split, and outlying runs left out
+(docs/statistics.md, "Change points over commits").
 
 exit status: 0 success, 1 --fail-on regression and the newest change of a series is a
 regression, 2 bad usage or input
@@ -33,10 +43,46 @@ regression, 2 bad usage or input
 
 EPILOG = """\
 examples:
-  rigorbench history changes --csv results.csv
+  rigorbench history add results.json --commit 3f2c1e0 --branch main
+  rigorbench history import --csv otava/latency.csv --store history.db
+  rigorbench history list --bench 'Parse.*'
+  rigorbench history show --bench 'Parse.*' --since 2026-01-01 --format markdown
+  rigorbench history changes --branch main --fail-on regression
   rigorbench history changes --csv results.csv --bench 'throughput|latency' --higher-is-better throughput
-  rigorbench history changes --csv nightly.csv --branch main --since 2026-01-01 --fail-on regression --format markdown
 """
+SUBCOMMANDS = ("add", "import", "list", "show", "changes")
+_SERIES = """\
+A series is one benchmark case and metric over the commits of one branch on one kind of
+machine (CPU model and count, OS and architecture, memory, from the recorded environment);
+series of different machine kinds are never mixed, and the outputs say when a benchmark has
+several."""
+DETAILS = {
+    "add": """\
+Each benchmark case and metric of the files (the trials of one version) becomes one point at
+--commit: the mean of its measurement iterations and the mean's hierarchical bootstrap CI at
+95%, computed once now. The files' samples are stored too, as a finished run (see
+'rigorbench runs'). --commit is looked up in git (the repository of --repo, else of the
+current directory) for its full id and its time; outside git it is taken as named, at
+--time or now. A point already in the history (same series, commit, time and source) is
+refused, and then nothing is added.""",
+    "import": """\
+The CSV file is Apache Otava's layout: a time column, attribute columns such as commit and
+branch, and one column per metric, a row per run. Each row and metric becomes one point on
+the row's branch; a metric M may have M.ci_low and M.ci_high columns, each run's own
+confidence interval (at --ci-confidence).""",
+    "list": _SERIES,
+    "show": _SERIES,
+    "changes": f"""\
+The series are the store's (--store), or the columns of a CSV file in Otava's layout
+(--csv): a time column, attribute columns such as commit and branch, one column per metric,
+a row per run, and optional METRIC.ci_low and METRIC.ci_high columns. Where the points have
+their own intervals, a change must be larger than the runs' noise. The detection is
+E-divisive means as in Otava (windows of {WINDOW} points, p <= {MAX_P:g}) with a minimum
+segment of {MIN_SIZE} points (one slow run is not a change), the p-value corrected for the
+choice of the split, and outlying runs left out (docs/statistics.md, "Change points over
+commits").""",
+}
+FORMATS = ("text", "markdown", "json")
 
 
 def _regex(text: str) -> re.Pattern:
@@ -61,50 +107,88 @@ def _p_value(text: str) -> float:
     return value
 
 
+def _selection_arguments(parser: argparse.ArgumentParser, *, csv: bool = False) -> None:
+    select = parser.add_argument_group("selection")
+    bench = "only metric columns matching REGEX (with --csv); " if csv else ""
+    select.add_argument("--bench", type=_regex, metavar="REGEX", help=f"{bench}only benchmarks whose name (with its params) matches REGEX")
+    column = "; with --csv, a metric column (default: every column of numbers besides time, commit and branch)" if csv else ""
+    select.add_argument("--metric", action="append", metavar="NAME", help=f"a metric name (repeatable), or all; default: the primary metrics{column}")
+    select.add_argument("--branch", metavar="NAME", help="only points of branch NAME")
+    select.add_argument("--since", type=_since, metavar="TIME", help="only points at or after TIME (ISO 8601)")
+
+
+def _store_argument(parser, help_text: str = "the results store") -> None:
+    parser.add_argument("--store", metavar="DB", help=f"{help_text} (default: {DEFAULT_STORE})")
+
+
+def _output_arguments(parser: argparse.ArgumentParser, fail_on: bool = False) -> None:
+    output = parser.add_argument_group("output")
+    output.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+    if fail_on:
+        output.add_argument("--fail-on", choices=("regression",), help="exit 1 when the newest change point of any series is a regression (the nightly CI gate)")
+
+
+def _csv_arguments(group, *, required: bool) -> None:
+    group.add_argument("--csv", required=required, metavar="FILE", help="a history in Otava's CSV layout: a time column, attributes, one column per metric")
+    group.add_argument("--time-column", default="time", metavar="NAME", help="with --csv: the time column (default: time)")
+    group.add_argument("--commit-column", default="commit", metavar="NAME", help="with --csv: the column naming each run's commit (default: commit)")
+    group.add_argument("--ci-confidence", type=_p_value, default=CI_CONFIDENCE, metavar="C", help=f"with --csv: confidence of the runs' intervals in METRIC.ci_low and METRIC.ci_high columns (default: {CI_CONFIDENCE})")
+    group.add_argument("--higher-is-better", type=_regex, metavar="REGEX", help="with --csv: metric columns where more is better (throughput); the others are times")
+
+
+def _add_parser(commands, name: str, summary: str, parent):
+    examples = [line for line in EPILOG.splitlines()[1:] if line.startswith(f"  rigorbench history {name} ")]
+    exits = "exit status: 0 success, 1 --fail-on regression and the newest change of a series is a regression, 2 bad usage or input"
+    return commands.add_parser(
+        name, help=summary, description=f"{summary[0].upper()}{summary[1:]}.\n\n{DETAILS[name]}",
+        epilog="examples:\n" + "\n".join(examples) + "\n\n" + (exits if name == "changes" else "exit status: 0 success, 2 bad usage or input"),
+        stdout=parent._stdout if isinstance(parent, Parser) else None)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="history_command", metavar="SUBCOMMAND", parser_class=Parser)
-    changes = commands.add_parser(
-        "changes", help="change points of every series", description=DESCRIPTION, epilog=EPILOG,
-        stdout=parser._stdout if isinstance(parser, Parser) else None,
-    )
-    source = changes.add_argument_group("input")
-    source.add_argument("--csv", required=True, metavar="FILE", help="a history in Otava's CSV layout: a time column, attributes, one column per metric")
-    source.add_argument("--time-column", default="time", metavar="NAME", help="the time column (default: time)")
-    source.add_argument("--commit-column", default="commit", metavar="NAME", help="the column naming each run's commit (default: commit)")
+    add = _add_parser(commands, "add", "add result files, or a stored run's version, as history points at a commit", parser)
+    add.add_argument("files", nargs="*", metavar="FILE", help="result files of one version (one per trial): JMH JSON or text, Go bench, pa CSV")
+    where = add.add_argument_group("where the points go")
+    where.add_argument("--commit", metavar="C", help="the commit measured (looked up in the git repository of --repo, or of the current directory, for its full id and time)")
+    where.add_argument("--time", metavar="T", help="the commit's time, ISO 8601 (default: the commit's time in git; outside git, now)")
+    where.add_argument("--branch", default="", metavar="NAME", help="the branch (default: none)")
+    where.add_argument("--repo", metavar="DIR", help="the git repository where --commit is looked up (default: the current directory's, if any)")
+    where.add_argument("--machine", metavar="NAME", help="the kind of machine (default: from the recorded environment; 'unknown' without one)")
+    where.add_argument("--run", type=positive_int, metavar="RUN_ID", help="instead of files: a run stored in --store (from ab, run or record)")
+    where.add_argument("--label", metavar="LABEL", help="with --run: the version to add (default: the run's only version); its commit unless --commit")
+    _store_argument(add, "the results store the points and samples go to")
+    imp = _add_parser(commands, "import", "import a CSV history in Apache Otava's layout as history points", parser)
+    source = imp.add_argument_group("input")
+    _csv_arguments(source, required=True)
     source.add_argument("--metric", action="append", metavar="COLUMN", help="a metric column (repeatable; default: every column of numbers besides time, commit and branch)")
-    source.add_argument("--ci-confidence", type=_p_value, default=CI_CONFIDENCE, metavar="C", help=f"confidence of the runs' intervals in METRIC.ci_low and METRIC.ci_high columns (default: {CI_CONFIDENCE})")
-    select = changes.add_argument_group("selection")
-    select.add_argument("--bench", type=_regex, metavar="REGEX", help="only metric columns matching REGEX")
-    select.add_argument("--branch", metavar="NAME", help="only rows whose branch column is NAME")
-    select.add_argument("--since", type=_since, metavar="TIME", help="only rows at or after TIME (ISO 8601)")
-    select.add_argument("--higher-is-better", type=_regex, metavar="REGEX", help="metric columns where more is better (throughput); the others are times")
+    source.add_argument("--branch", metavar="NAME", help="only rows whose branch column is NAME")
+    source.add_argument("--since", type=_since, metavar="TIME", help="only rows at or after TIME (ISO 8601)")
+    source.add_argument("--machine", metavar="NAME", help="the kind of machine the file's runs were on (default: unknown)")
+    _store_argument(imp, "the results store the points go to")
+    for name, summary in (("list", "one line per history series"), ("show", "the points of the selected history series")):
+        sub = _add_parser(commands, name, summary, parser)
+        _store_argument(sub)
+        _selection_arguments(sub)
+        _output_arguments(sub)
+    changes = _add_parser(commands, "changes", "change points of every history series", parser)
+    source = changes.add_argument_group("input")
+    _store_argument(source, "the results store whose history is read (unless --csv)")
+    _csv_arguments(source, required=False)
+    _selection_arguments(changes, csv=True)
     detect = changes.add_argument_group("detection")
     detect.add_argument("--max-p", type=_p_value, default=MAX_P, metavar="P", help=f"significance of a change after correcting for the choice of the split (default: {MAX_P:g})")
     detect.add_argument("--min-segment", type=positive_int, default=MIN_SIZE, metavar="N", help=f"fewest points on each side of a change (default: {MIN_SIZE})")
     detect.add_argument("--window", type=positive_int, default=WINDOW, metavar="N", help=f"points per window of the split step (default: {WINDOW})")
-    output = changes.add_argument_group("output")
-    output.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)")
-    output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
-    output.add_argument("--fail-on", choices=("regression",), help="exit 1 when the newest change point of any series is a regression (the nightly CI gate)")
+    _output_arguments(changes, fail_on=True)
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.analysis.history import detect_changes
-    from rigorbench.formats.history_csv import read_history_csv
-    from rigorbench.errors import UserError
-    from rigorbench.report.history import render_history
-
     if args.history_command is None:
-        raise UsageError("history: name a subcommand: changes (see 'rigorbench history --help')")
-    if args.window < 2 * args.min_segment:
-        raise UsageError(f"history changes: --window {args.window} must hold two segments of --min-segment {args.min_segment}")
-    series = read_history_csv(
-        args.csv, time_column=args.time_column, commit_column=args.commit_column, metrics=args.metric,
-        bench=args.bench, higher_is_better=args.higher_is_better, branch=args.branch, since=args.since,
-    )
-    if not series:
-        raise UserError(f"{args.csv}: no metric column with numbers{' matches --bench' if args.bench else ''}")
-    result = detect_changes(series, (args.csv,), max_p=args.max_p, min_size=args.min_segment, window=args.window,
-                            ci_confidence=args.ci_confidence)
-    write_output(render_history(result, args.format), args.output, stdout)
-    return 1 if result.fails(args.fail_on) else 0
+        raise UsageError(f"history: name a subcommand: {', '.join(SUBCOMMANDS)} (see 'rigorbench history --help')")
+    from rigorbench.cli import history_commands
+
+    handler = {"add": history_commands.add, "import": history_commands.import_csv, "list": history_commands.listing,
+               "show": history_commands.show, "changes": history_commands.changes}[args.history_command]
+    return handler(args, stdout, stderr)

@@ -13,8 +13,9 @@ DESCRIPTION = (
     "are numbers. Exit 0 when the store is sound, 1 when it is damaged, 2 when it is not a store.\n"
     "\n"
     "recover DB NEW: copy every run that reads completely (versions, schedule, trials with their\n"
-    "environment and output, samples) into the new store NEW, keeping run ids; say which runs were\n"
-    "lost and why. NEW must not exist. Exit 0 when every run was recovered, 1 when some were lost."
+    "environment and output, samples) into the new store NEW, keeping run ids, then the history\n"
+    "points; say which runs were lost and why. NEW must not exist. Exit 0 when every run and the\n"
+    "history were recovered, 1 when some were lost."
 )
 EPILOG = (
     "examples:\n"
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("--full goes with store check")
     recovery = recover_store(args.db, args.new)
     stdout.write(_recovery_text(args.new, recovery))
-    return 1 if recovery.lost else 0
+    return 1 if recovery.lost or recovery.points_lost else 0
 
 
 def _check_text(result) -> str:
@@ -64,6 +65,10 @@ def _recovery_text(new: str, recovery) -> str:
     recovered = ", ".join(map(str, recovery.recovered)) or "none"
     lines = [f"{new}: recovered {len(recovery.recovered)} runs ({recovered}), lost {len(recovery.lost)}"]
     lines += [f"  run {run_id} lost: {_one_line(why.removeprefix(f'run {run_id}: '))}" for run_id, why in recovery.lost]
+    if recovery.points_lost:
+        lines.append(f"  history lost: {_one_line(recovery.points_lost)}")
+    elif recovery.points:
+        lines.append(f"  history: {recovery.points} points copied")
     return "\n".join(lines) + "\n"
 
 

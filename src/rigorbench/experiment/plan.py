@@ -38,11 +38,12 @@ class ExperimentPlan:
     order: str
     seed: int
     settings: RunSettings
+    min_versions: int = 2         # 1 for 'record', which runs one version for the history
 
     def __post_init__(self) -> None:
         labels = [v.label for v in self.versions]
-        if len(labels) < 2:
-            raise UserError("an experiment needs at least two versions")
+        if len(labels) < self.min_versions:
+            raise UserError("an experiment needs at least two versions" if self.min_versions == 2 else "an experiment needs a version")
         duplicates = sorted({label for label in labels if labels.count(label) > 1})
         if duplicates:
             raise UserError(f"version labels must differ; repeated: {', '.join(duplicates)}")

@@ -95,3 +95,37 @@ def cache_scope(version: PreparedVersion) -> str | None:
     if not version.info.commit or version.info.dirty is not False:
         return None
     return version.info.commit
+
+
+@dataclass(frozen=True)
+class CommitFacts:
+    """A commit as history points name it: its full id, its committer time (ISO 8601)."""
+
+    commit: str
+    time: str
+
+
+def git_repository(path: Path) -> Path | None:
+    """The top of the git repository holding ``path``, None when it is in none."""
+    try:
+        found = _git(["rev-parse", "--show-toplevel"], path)
+    except UserError:  # git not installed: no repository can be read
+        return None
+    return Path(found.stdout.strip()) if found.returncode == 0 else None
+
+
+def commit_facts(repository: Path, revision: str) -> CommitFacts:
+    """The commit ``revision`` names in ``repository``; UserError when it names none.
+
+    The name goes to git as one argument after ``--end-of-options``; a name starting with
+    "-" is refused rather than read as an option."""
+    resolved = None
+    if revision and not revision.startswith("-"):
+        resolved = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"], repository)
+    if resolved is None or resolved.returncode != 0:
+        raise UserError(f"{revision}: not a commit of the git repository {repository}")
+    commit = resolved.stdout.strip()
+    shown = _git(["show", "-s", "--format=%cI", commit], repository)
+    if shown.returncode != 0 or not shown.stdout.strip():
+        raise UserError(f"{revision}: git cannot show the time of commit {commit}")
+    return CommitFacts(commit, shown.stdout.strip())

@@ -37,6 +37,13 @@ class HistorySeries:
     values: tuple[float, ...]
     ci_low: tuple[float, ...] | None = None   # each run's own interval, from METRIC.ci_low
     ci_high: tuple[float, ...] | None = None  # and METRIC.ci_high, when the file has them
+    branches: tuple[str, ...] | None = None   # each run's branch, when the file has a branch column
+    confidences: tuple[float, ...] | None = None  # each interval's level (else --ci-confidence)
+    # A series read from the results store names its case, unit and series key in full.
+    params: tuple[tuple[str, str], ...] = ()
+    unit: str = ""
+    branch: str = ""
+    machine: str = ""
 
 
 def _time(text: str, path: str, line: int) -> datetime:
@@ -118,7 +125,7 @@ def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit
         with_ci = low_column in index and high_column in index
         if (low_column in index) != (high_column in index):
             raise InputError(name, 1, f"{low_column!r} and {high_column!r} come together; the file has one of them")
-        times, commits, values, lows, highs = [], [], [], [], []
+        times, commits, values, lows, highs, branches = [], [], [], [], [], []
         for line, row, moment in records:
             cell = row[index[metric]].strip()
             if not cell:
@@ -134,9 +141,12 @@ def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit
                 lows.append(low)
                 highs.append(high)
             times.append(moment.isoformat())
+            if BRANCH_COLUMN in index:
+                branches.append(row[index[BRANCH_COLUMN]].strip())
             commits.append(row[index[commit_column]].strip() if commit_column in index else moment.isoformat())
             values.append(value)
         hib = bool(higher_is_better and higher_is_better.search(metric))
         out.append(HistorySeries(source.stem, metric, hib, tuple(times), tuple(commits), tuple(values),
-                                 tuple(lows) if with_ci else None, tuple(highs) if with_ci else None))
+                                 tuple(lows) if with_ci else None, tuple(highs) if with_ci else None,
+                                 tuple(branches) if BRANCH_COLUMN in index else None))
     return out

@@ -1,9 +1,10 @@
 """Renderers of ``rigorbench history changes``: a text table, markdown and JSON.
 
-JSON (issue 17): ``{"series": [{"benchmark", "params", "metric", "unit", "points",
-"changes": [{"index", "commit", "previous_commit", "time", "before": {"mean", "ci_low",
-"ci_high", "points"}, "after": {...}, "change_pct", "p_value", "direction"}]}]}`` after the
-common head, with the detector's settings.
+JSON (issue 17): ``{"series": [{"benchmark", "params", "metric", "unit", "branch", "machine",
+"points", "changes": [{"index", "commit", "previous_commit", "time", "before": {"mean",
+"ci_low", "ci_high", "points"}, "after": {...}, "change_pct", "p_value", "direction"}]}]}``
+after the common head, with the detector's settings. ``history list`` and ``show`` are in
+:mod:`rigorbench.report.history_points`.
 """
 
 from __future__ import annotations
@@ -34,14 +35,32 @@ def settings_line(result: HistoryChanges) -> str:
             f"(E-divisive means, p <= {result.max_p:g}, segments of {result.min_size}+ points, window {result.window})")
 
 
+def benchmark_name(series) -> str:
+    """``name`` or ``name{k=v,...}`` of a series."""
+    if not series.params:
+        return series.benchmark
+    return series.benchmark + "{" + ",".join(f"{k}={v}" for k, v in series.params) + "}"
+
+
+def _where(series) -> str:
+    """The branch and machine kind of a stored series, when it has them."""
+    parts = [f"branch {series.branch}" if series.branch else "", series.machine]
+    return "; ".join(p for p in parts if p)
+
+
+def _headers(result: HistoryChanges) -> list[str]:
+    return HEADERS + (["branch; machine"] if any(_where(s.series) for s in result.series) else [])
+
+
 def _rows(result: HistoryChanges) -> list[list[str]]:
     rows = []
+    extra = len(_headers(result)) > len(HEADERS)
     for s in _regressions_first(result):
         for c in s.changes:
             previous = s.series.commits[c.index - 1]
-            rows.append([s.series.benchmark, s.series.metric, f"{c.change_pct:+.1f}%",
+            rows.append([benchmark_name(s.series), s.series.metric, f"{c.change_pct:+.1f}%",
                          f"{previous}..{s.series.commits[c.index]}", _level(c.before), _level(c.after),
-                         f"{c.p_value:.2g}", s.direction(c)])
+                         f"{c.p_value:.2g}", s.direction(c)] + ([_where(s.series)] if extra else []))
     return rows
 
 
@@ -59,11 +78,11 @@ def _summary(result: HistoryChanges) -> str:
 
 
 def render_text(result: HistoryChanges) -> str:
-    rows = _rows(result)
+    rows, headers = _rows(result), _headers(result)
     lines = [settings_line(result), ""]
     if rows:
-        table = [HEADERS] + rows
-        widths = [max(len(printable(r[i])) for r in table) for i in range(len(HEADERS))]
+        table = [headers] + rows
+        widths = [max(len(printable(r[i])) for r in table) for i in range(len(headers))]
         lines += ["  ".join(printable(cell).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in table]
         lines.append("")
     return printable_lines(lines + [_summary(result)])
@@ -71,9 +90,9 @@ def render_text(result: HistoryChanges) -> str:
 
 def render_markdown(result: HistoryChanges) -> str:
     out = [f"### {escape_cell(settings_line(result))}", ""]
-    rows = _rows(result)
+    rows, headers = _rows(result), _headers(result)
     if rows:
-        out += ["| " + " | ".join(HEADERS) + " |", "| " + " | ".join("---" for _ in HEADERS) + " |"]
+        out += ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
         out += ["| " + " | ".join(escape_cell(c) for c in row) + " |" for row in rows]
         out.append("")
     return "\n".join(out + [escape_cell(_summary(result))]) + "\n"
@@ -107,7 +126,8 @@ def render_json(result: HistoryChanges) -> str:
         "min_segment": result.min_size,
         "window": result.window,
         "series": [
-            {"benchmark": s.series.benchmark, "params": {}, "metric": s.series.metric, "unit": "",
+            {"benchmark": s.series.benchmark, "params": dict(s.series.params), "metric": s.series.metric,
+             "unit": s.series.unit, "branch": s.series.branch, "machine": s.series.machine,
              "higher_is_better": s.series.higher_is_better, "points": len(s.series.values),
              "changes": [_change_object(s, c) for c in s.changes]}
             for s in result.series

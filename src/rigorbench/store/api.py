@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from rigorbench.model import Series
+from rigorbench.model import BenchmarkCase, Metric, Series
 
 
 @dataclass(frozen=True)
@@ -87,3 +87,38 @@ def check_plan(versions: Sequence[VersionInfo], schedule: Sequence[Execution]) -
     pairs, positions = {(e.trial, e.label) for e in schedule}, {e.position for e in schedule}
     if len(pairs) != len(schedule) or len(positions) != len(schedule):
         raise ValueError("the schedule repeats a (trial, version) pair or a position")
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """One point of a history: a benchmark case and metric at one commit of one branch on
+    one kind of machine, with its summary (``n`` values, their ``mean`` and the mean's CI at
+    ``confidence``; no CI for an imported number without one).
+
+    ``run_id`` and ``label`` name the stored run and version whose samples it summarises;
+    ``source`` says where it came from ("run 3 (v2)", or an imported file).
+    """
+
+    case: BenchmarkCase
+    metric: Metric
+    branch: str                         # "" when none was given
+    machine: str                        # the machine kind (rigorbench.analysis.machines)
+    commit: str
+    time: str                           # the commit's time, UTC, ISO 8601
+    source: str
+    n: int
+    mean: float
+    ci_low: float | None = None
+    ci_high: float | None = None
+    confidence: float | None = None
+    dirty: bool | None = None
+    run_id: int | None = None
+    label: str | None = None
+    machine_facts: Mapping[str, str] = field(default_factory=dict)
+    added: str = ""                     # when it was stored (set by the store)
+
+    def __post_init__(self) -> None:
+        if not self.commit:
+            raise ValueError("a history point needs a commit")
+        if (self.ci_low is None) != (self.ci_high is None):
+            raise ValueError("a history point's CI has both bounds or none")

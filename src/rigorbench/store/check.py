@@ -19,7 +19,6 @@ from rigorbench.store import damage, opening, schema
 from rigorbench.store.api import ExecutionRecord, RunInfo, TrialRecord
 from rigorbench.store.sqlite import BUSY_TIMEOUT_S, ResultStore
 
-TABLES = schema.TABLES[1:]  # meta is checked with the schema version
 
 # (what is wrong, SQL counting it); each names the runs it concerns where it can.
 _ROW_CHECKS = (
@@ -33,6 +32,17 @@ _ROW_CHECKS = (
         "WHERE typeof(s.value) NOT IN ('real', 'integer', 'null') OR typeof(s.count) NOT IN ('real', 'integer') "
         "OR typeof(s.fork) != 'integer' OR typeof(s.iteration) != 'integer' OR typeof(s.instance) != 'integer' "
         "GROUP BY e.run_id",
+    ),
+)
+# Schema 2: the history points.
+_HISTORY_CHECKS = (
+    ("history points of no benchmark case", "SELECT NULL, COUNT(*) FROM history_points WHERE case_id NOT IN (SELECT id FROM cases)"),
+    ("history points of no metric", "SELECT NULL, COUNT(*) FROM history_points WHERE metric_id NOT IN (SELECT id FROM metrics)"),
+    ("history points of no machine kind", "SELECT NULL, COUNT(*) FROM history_points WHERE machine_id NOT IN (SELECT id FROM machines)"),
+    (
+        "history points whose count, mean or interval is not a number",
+        "SELECT NULL, COUNT(*) FROM history_points WHERE typeof(n) != 'integer' OR typeof(mean) NOT IN ('real', 'integer') "
+        "OR typeof(ci_low) NOT IN ('real', 'integer', 'null') OR typeof(ci_high) NOT IN ('real', 'integer', 'null')",
     ),
 )
 
@@ -54,6 +64,8 @@ class StoreCheck:
 class Recovery:
     recovered: tuple[int, ...]                # run ids copied, with their data
     lost: tuple[tuple[int, str], ...]         # (run id, why)
+    points: int = 0                           # history points copied
+    points_lost: str = ""                     # why the history could not be copied, if so
 
 
 def check_store(path: str, *, full: bool = False) -> StoreCheck:
@@ -67,10 +79,12 @@ def check_store(path: str, *, full: bool = False) -> StoreCheck:
             return StoreCheck(path, 0, 0, 0, tuple(problems))
         version = _version(conn, path, tables)
         problems = damage.quick_check(conn, full=full)
-        if version < schema.schema_version():
-            problems.append(f"schema {version} is older than {schema.schema_version()}; ab or run migrates it")
-        problems += [f"table {name} is missing" for name in TABLES if name not in tables]
-        problems += _json_problems(conn) + _row_problems(conn)
+        if version < schema.OLDEST_READABLE:
+            problems.append(f"schema {version} is older than {schema.OLDEST_READABLE}; ab or run migrates it")
+        problems += [f"table {name} is missing" for name in schema.tables_of(version)[1:] if name not in tables]
+        problems += _json_problems(conn, version) + _row_problems(conn, _ROW_CHECKS)
+        if version >= 2:
+            problems += _row_problems(conn, _HISTORY_CHECKS)
         runs, samples = _count(conn, "runs"), _count(conn, "samples")
         return StoreCheck(path, version, runs, samples, tuple(problems))
     finally:
@@ -95,14 +109,14 @@ def _version(conn: sqlite3.Connection, path: str, tables: set[str]) -> int:
     return schema.stored_version(conn, path, create=False) or 0
 
 
-def _json_problems(conn: sqlite3.Connection) -> list[str]:
+def _json_problems(conn: sqlite3.Connection, version: int) -> list[str]:
     """Every JSON column that does not parse, named by run (and trial)."""
     queries = (
         ("SELECT id, NULL, NULL, settings FROM runs", dict, "settings"),
         ("SELECT run_id, trial, label, environment FROM executions", dict, "environment"),
         ("SELECT run_id, trial, label, failures FROM executions", list, "failures"),
         ("SELECT id, NULL, NULL, params FROM cases", list, "params"),
-    )
+    ) + ((("SELECT kind, NULL, NULL, facts FROM machines", dict, "facts"),) if version >= 2 else ())
     problems = []
     for sql, kind, column in queries:
         try:
@@ -122,14 +136,16 @@ def _json_problems(conn: sqlite3.Connection) -> list[str]:
 def _where(column: str, key, trial, label) -> str:
     if column == "params":
         return f"benchmark case {key}: its params"
+    if column == "facts":
+        return f"machine kind {key!r}: its facts"
     if trial is None:
         return f"run {key}: its {column}"
     return f"run {key}: trial {trial + 1 if isinstance(trial, int) else trial} of version {label!r}: its {column}"
 
 
-def _row_problems(conn: sqlite3.Connection) -> list[str]:
+def _row_problems(conn: sqlite3.Connection, checks) -> list[str]:
     problems = []
-    for what, sql in _ROW_CHECKS:
+    for what, sql in checks:
         try:
             rows = conn.execute(sql).fetchall()
         except sqlite3.DatabaseError as error:
@@ -149,7 +165,8 @@ def _count(conn: sqlite3.Connection, table: str) -> int:
 
 
 def recover_store(path: str, new: str) -> Recovery:
-    """Copy every readable run of ``path`` into the new store ``new`` (never overwritten)."""
+    """Copy every readable run of ``path``, then its history points, into the new store
+    ``new`` (never overwritten)."""
     if os.path.lexists(new):
         raise UserError(f"{new}: exists; recover writes a new store and never overwrites a file")
     recovered, lost = [], []
@@ -164,7 +181,21 @@ def recover_store(path: str, new: str) -> Recovery:
                     continue
                 _write_run(target, info, executions, series)
                 recovered.append(run_id)
-    return Recovery(tuple(recovered), tuple(lost))
+            points, why = _copy_history(source, target, set(recovered))
+    return Recovery(tuple(recovered), tuple(lost), points, why)
+
+
+def _copy_history(source: ResultStore, target: ResultStore, runs: set[int]) -> tuple[int, str]:
+    """Copy the history points, all or none (they are read in one query). A point keeps its
+    summary when its run was lost, without the reference to the run."""
+    from dataclasses import replace
+
+    try:
+        points = source.history_points()
+    except UserError as error:
+        return 0, getattr(error, "what", str(error))
+    kept = [p if p.run_id is None or p.run_id in runs else replace(p, run_id=None, label=None) for p in points]
+    return target.add_points(kept), ""
 
 
 def _read_run(store: ResultStore, run_id: int):

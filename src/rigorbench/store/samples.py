@@ -46,9 +46,9 @@ def insert_series(conn: sqlite3.Connection, execution_id: int, series: Sequence[
         if not len(table):
             continue
         if one.case not in cases:
-            cases[one.case] = _case_id(conn, one.case)
+            cases[one.case] = case_row_id(conn, one.case)
         if one.metric not in metrics:
-            metrics[one.metric] = _metric_id(conn, one.metric)
+            metrics[one.metric] = metric_row_id(conn, one.metric)
         case_id, metric_id = cases[one.case], metrics[one.metric]
         conn.executemany(_INSERT, _rows(execution_id, case_id, metric_id, table))
         total += len(table)
@@ -73,7 +73,7 @@ def _rows(execution_id: int, case_id: int, metric_id: int, table: SampleTable):
     )
 
 
-def _case_id(conn: sqlite3.Connection, case: BenchmarkCase) -> int:
+def case_row_id(conn: sqlite3.Connection, case: BenchmarkCase) -> int:
     key = (case.harness, case.name, params_json(case))
     row = conn.execute("SELECT id FROM cases WHERE harness = ? AND name = ? AND params = ?", key).fetchone()
     if row:
@@ -81,7 +81,7 @@ def _case_id(conn: sqlite3.Connection, case: BenchmarkCase) -> int:
     return conn.execute("INSERT INTO cases (harness, name, params) VALUES (?, ?, ?)", key).lastrowid
 
 
-def _metric_id(conn: sqlite3.Connection, metric: Metric) -> int:
+def metric_row_id(conn: sqlite3.Connection, metric: Metric) -> int:
     key = (metric.name, metric.unit, int(metric.higher_is_better), int(metric.primary))
     row = conn.execute(
         "SELECT id FROM metrics WHERE name = ? AND unit = ? AND higher_is_better = ? AND is_primary = ?", key
@@ -130,19 +130,19 @@ def _grouped(conn: sqlite3.Connection, rows: list[tuple]) -> list[Series]:
     groups = np.split(order, bounds[:-1])
     result = []
     for group in sorted(groups, key=lambda g: g[0]):  # g[0] is the group's first row
-        case = _case(conn, int(case_ids[group[0]]))
-        metric = _metric(conn, int(metric_ids[group[0]]))
+        case = case_of(conn, int(case_ids[group[0]]))
+        metric = metric_of(conn, int(metric_ids[group[0]]))
         result.append(Series(case=case, metric=metric, samples=table.select(group)))
     return result
 
 
-def _case(conn: sqlite3.Connection, case_id: int) -> BenchmarkCase:
+def case_of(conn: sqlite3.Connection, case_id: int) -> BenchmarkCase:
     harness, name, params = conn.execute("SELECT harness, name, params FROM cases WHERE id = ?", (case_id,)).fetchone()
     pairs = parse_json(params, list, f"benchmark case {case_id}: its params")
     return BenchmarkCase(harness, name, tuple((str(k), str(v)) for k, v in pairs))
 
 
-def _metric(conn: sqlite3.Connection, metric_id: int) -> Metric:
+def metric_of(conn: sqlite3.Connection, metric_id: int) -> Metric:
     name, unit, higher, primary = conn.execute(
         "SELECT name, unit, higher_is_better, is_primary FROM metrics WHERE id = ?", (metric_id,)
     ).fetchone()

@@ -12,6 +12,7 @@ statements: the store passes it as SQL parameters only.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from datetime import datetime, timezone
 from typing import Callable
@@ -19,7 +20,11 @@ from typing import Callable
 from rigorbench.errors import UserError
 
 APPLICATION = "rigorbench"
-TABLES = ("meta", "runs", "versions", "schedule", "executions", "cases", "metrics", "samples")
+TABLES_1 = ("meta", "runs", "versions", "schedule", "executions", "cases", "metrics", "samples")
+TABLES_2 = TABLES_1 + ("machines", "history_points")
+TABLES = TABLES_2
+# The oldest schema a read-only command reads: history tables absent read as no history.
+OLDEST_READABLE = 1
 
 # meta: what this file is. One row per key:
 #   application     always "rigorbench" (tells our store from any other SQLite file)
@@ -136,20 +141,63 @@ _SCHEMA_1 = (
 )
 
 
-def missing_tables(conn: sqlite3.Connection) -> list[str]:
-    """The tables of the current schema that the store does not have (a table dropped by hand)."""
+_SCHEMA_2 = (
+    # A kind of machine, as the recorded environment describes it (CPU model and count, OS
+    # and architecture, memory; see rigorbench.analysis.machines). `kind` is that
+    # description ("unknown" when nothing was recorded); `facts` the JSON object of strings
+    # it came from.
+    "CREATE TABLE machines (id INTEGER PRIMARY KEY, kind TEXT NOT NULL UNIQUE, facts TEXT NOT NULL)",
+    # One point of a history: one benchmark case and metric at one commit of one branch
+    # ('' when none was given) on one kind of machine, with its summary: n values, their
+    # mean and the mean's CI at `confidence` (NULL for an imported number without one).
+    # `time` is the commit's time and `added` when the point was stored (UTC, ISO 8601);
+    # `dirty` is 0/1, NULL when not known. A point made from samples refers to the stored
+    # run and version that hold them (run_id, label); one imported from a CSV history has
+    # no run. `source` says where it came from.
+    """CREATE TABLE history_points (id INTEGER PRIMARY KEY,
+        case_id INTEGER NOT NULL REFERENCES cases(id), metric_id INTEGER NOT NULL REFERENCES metrics(id),
+        branch TEXT NOT NULL, machine_id INTEGER NOT NULL REFERENCES machines(id),
+        git_commit TEXT NOT NULL, dirty INTEGER, time TEXT NOT NULL,
+        run_id INTEGER REFERENCES runs(id), label TEXT, source TEXT NOT NULL,
+        n INTEGER NOT NULL, mean REAL NOT NULL, ci_low REAL, ci_high REAL, confidence REAL, added TEXT NOT NULL,
+        UNIQUE (case_id, metric_id, branch, machine_id, git_commit, time, source))""",
+    "CREATE INDEX history_by_series ON history_points (case_id, metric_id, branch, machine_id, time)",
+)
+
+
+def tables_of(version: int) -> tuple[str, ...]:
+    """The tables a store of schema ``version`` has."""
+    return TABLES_1 if version < 2 else TABLES_2
+
+
+def missing_tables(conn: sqlite3.Connection, version: int | None = None) -> list[str]:
+    """The tables of schema ``version`` (default: the current one) that the store does not
+    have (a table dropped by hand)."""
     present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    return [name for name in TABLES if name not in present]
+    return [name for name in tables_of(version or schema_version()) if name not in present]
+
+
+def _compact(statement: str) -> str:
+    """A statement without its comments and runs of blanks: SQLite keeps the text of every
+    CREATE in its schema table, and a schema that fits its first page is read from there
+    alone (a damaged page elsewhere then spares the table list)."""
+    return " ".join(re.sub(r"--[^\n]*", "", statement).split())
 
 
 def _migrate_to_1(conn: sqlite3.Connection) -> None:
     """Version 0 (a ``meta`` table only) -> 1: the tables of a new store."""
     for statement in _SCHEMA_1:
-        conn.execute(statement)
+        conn.execute(_compact(statement))
+
+
+def _migrate_to_2(conn: sqlite3.Connection) -> None:
+    """1 -> 2: the history of benchmark results over commits (issue 17)."""
+    for statement in _SCHEMA_2:
+        conn.execute(_compact(statement))
 
 
 # version -> the function that upgrades a store from version - 1 to version.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _migrate_to_1}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _migrate_to_1, 2: _migrate_to_2}
 
 
 def schema_version() -> int:
@@ -179,14 +227,18 @@ def stored_version(conn: sqlite3.Connection, path: str, *, create: bool) -> int 
     return version
 
 
-def check_readable(version: int | None, path: str) -> None:
-    """A store opened read-only must already have the current schema: it cannot be migrated."""
+def check_readable(version: int | None, path: str, oldest: int = OLDEST_READABLE) -> None:
+    """A store opened read-only cannot be migrated: it must have schema ``oldest`` or newer.
+
+    Schema 1 stores (before the history tables) stay readable: their runs read as they
+    are, and their history reads as empty until a writing command migrates them.
+    """
     if version is None:
         raise UserError(f"{path}: no results store here (nothing has been stored yet)")
-    if version < schema_version():
+    if version < oldest:
         raise UserError(
-            f"{path}: this results store has an older schema ({version}, this rigorbench reads "
-            f"{schema_version()}); a command that writes to it (ab, run) migrates it first"
+            f"{path}: this results store has an older schema ({version}, this command reads "
+            f"{oldest} or newer); a command that writes to it (ab, run, record, history add) migrates it first"
         )
 
 

@@ -22,8 +22,10 @@ from typing import Iterator, Mapping, Sequence
 from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.model import Series
-from rigorbench.store import damage, opening, samples, schema
-from rigorbench.store.api import Execution, ExecutionRecord, RunInfo, TrialRecord, VersionInfo, check_plan
+from rigorbench.store import damage, history, opening, samples, schema
+from rigorbench.store.api import (
+    Execution, ExecutionRecord, HistoryPoint, RunInfo, TrialRecord, VersionInfo, check_plan,
+)
 
 BUSY_TIMEOUT_S = 30
 RUN_STATUSES = ("running", "interrupted", "finished")
@@ -42,6 +44,7 @@ class ResultStore:
         self._conn = conn
         self.path = path
         self.read_only = False
+        self.schema = schema.schema_version()   # the stored schema (older when read-only)
 
     # -- opening and closing ------------------------------------------------------------
 
@@ -94,9 +97,10 @@ class ResultStore:
             raise damage.diagnose(path, conn, error) from None
         if self.read_only:
             schema.check_readable(version, path)
+            self.schema = version
             return
         if version != schema.schema_version():
-            with self._transaction():
+            with self._transaction():  # every migration in one transaction: all or nothing
                 schema.prepare(conn, path, __version__, create=create)
         self._check_writable()
 
@@ -383,6 +387,25 @@ class ResultStore:
         labels = [v.label for v in self._run_info(conn, run_id).versions]
         if label not in labels:
             raise UserError(f"run {run_id} in {self.path} has no version {label!r}; its versions: {', '.join(labels)}")
+
+
+    # -- history (rigorbench.store.history) ----------------------------------------------
+
+    def add_points(self, points: Sequence[HistoryPoint], *, dry_run: bool = False) -> int:
+        """Store history points, all or none; ``dry_run`` checks that they can be (no
+        point already stored) and rolls back."""
+        with self._transaction() as conn:
+            count = history.insert_points(conn, points, self.path)
+            if dry_run:
+                conn.execute("ROLLBACK")
+            return count
+
+    def history_points(self) -> list[HistoryPoint]:
+        """Every history point, by series and time; none in a store older than schema 2."""
+        if self.schema < 2:
+            return []
+        with self._transaction(write=False) as conn:
+            return history.select_points(conn)
 
 
 def _execution_record(

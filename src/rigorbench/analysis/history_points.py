@@ -1,0 +1,172 @@
+"""History points: what a run or a result file adds to the per-commit history (issue 17).
+
+A point is one benchmark case and metric at one commit of one branch on one kind of machine.
+Its summary is computed once, when it is added: the mean of the measurement iterations and
+its hierarchical bootstrap CI at 95% (Kalibera & Jones; the project's bootstrap, over
+instances, trials and forks), so that change-point detection reads stored numbers and never
+resamples. A point from an Otava CSV keeps the file's number and, when the file has them, its
+``METRIC.ci_low``/``METRIC.ci_high`` interval.
+
+The kind of machine comes from the recorded environment: CPU model and count, OS and
+architecture, memory (to the GiB, which a kernel's reservations do not change). Points of
+different kinds are different series: a history never mixes them without saying so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from typing import Mapping
+
+from rigorbench import __version__
+from rigorbench.analysis.dataset import Dataset, iteration_observations
+from rigorbench.analysis.settings import DEFAULT_SEED
+from rigorbench.errors import UserError
+from rigorbench.formats.history_csv import HistorySeries
+from rigorbench.model import BenchmarkCase, Metric, ResultFile, Series
+from rigorbench.stats import hierarchical_bootstrap
+from rigorbench.store import ResultStore
+from rigorbench.store.api import Execution, HistoryPoint, TrialRecord, VersionInfo
+
+CONFIDENCE = 0.95            # of each point's CI
+RESAMPLES = 10_000
+UNKNOWN_MACHINE = "unknown"
+CSV_HARNESS = "otava-csv"    # the harness of benchmark cases imported from a CSV history
+_COMMIT = re.compile(r"[0-9A-Za-z][0-9A-Za-z._/+@:~^-]{0,199}")
+
+
+@dataclass(frozen=True)
+class PointOrigin:
+    """Where points sit in the history: the commit, its time (ISO 8601, UTC), the branch
+    ('' when none), whether the tree was dirty, and a machine kind given by the user."""
+
+    commit: str
+    time: str
+    branch: str = ""
+    dirty: bool | None = None
+    machine: str | None = None
+
+
+def check_commit(text: str) -> str:
+    """A commit name as the history stores it; UserError for one that cannot be (blank,
+    spaces, control characters, overlong)."""
+    if not _COMMIT.fullmatch(text or ""):
+        raise UserError(f"--commit {text[:60]!r}: not a commit name (letters, digits and ._/+@:~^-, up to 200)")
+    return text
+
+
+def parse_time(text: str, option: str = "--time") -> str:
+    """An ISO 8601 date or time as UTC ISO 8601 (a time without zone is UTC)."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise UserError(f"{option} {text[:60]!r}: not an ISO 8601 date or time (e.g. 2026-11-24T21:00:00Z)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def machine_kind(environment: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+    """The kind of machine an environment describes, and the facts it was made of."""
+    facts = {}
+    for key in ("cpu_model", "cpu_count", "os", "arch"):
+        value = str(environment.get(key) or "").strip()
+        if value and value != "None":
+            facts[key] = value
+    mib = str(environment.get("memory_total_mib") or "")
+    if mib.isdigit():
+        facts["memory_gib"] = str(round(int(mib) / 1024))
+    if not facts:
+        return UNKNOWN_MACHINE, {}
+    parts = [facts.get("cpu_model", ""), f"{facts['cpu_count']} CPUs" if "cpu_count" in facts else "",
+             " ".join(facts[k] for k in ("os", "arch") if k in facts),
+             f"{facts['memory_gib']} GiB" if "memory_gib" in facts else ""]
+    return ", ".join(p for p in parts if p), facts
+
+
+def points_of(data: Dataset, origin: PointOrigin, source: str, *, run_id: int | None = None,
+              label: str | None = None, seed: int = DEFAULT_SEED) -> list[HistoryPoint]:
+    """One point per benchmark case and metric of one version's data, summarised once."""
+    environment = data.environments[0] if data.environments else {}
+    kind, facts = (origin.machine, {}) if origin.machine else machine_kind(environment)
+    points = []
+    for (case, metric), table in data.series.items():
+        observations = iteration_observations(table)
+        values = observations.values
+        if not len(values):
+            continue
+        if len(values) > 1:
+            ci = hierarchical_bootstrap(values, observations.levels, statistic="mean", confidence=CONFIDENCE,
+                                        resamples=RESAMPLES, seed=seed)
+            mean, low, high = ci.estimate, ci.low, ci.high
+        else:
+            mean, low, high = float(values[0]), None, None
+        points.append(HistoryPoint(
+            case=case, metric=metric, branch=origin.branch, machine=kind, commit=origin.commit, time=origin.time,
+            source=source, n=len(values), mean=float(mean), ci_low=low, ci_high=high,
+            confidence=None if low is None else CONFIDENCE, dirty=origin.dirty, run_id=run_id, label=label,
+            machine_facts=facts,
+        ))
+    if not points:
+        raise UserError(f"{source}: no measured values to add to the history")
+    return points
+
+
+def points_of_csv(series: list[HistorySeries], source: str, confidence: float,
+                  machine: str | None) -> list[HistoryPoint]:
+    """The rows of an Otava CSV history as points: one per row and metric column, on the
+    row's branch ('' when the file has no branch column)."""
+    points = []
+    for s in series:
+        case = BenchmarkCase(CSV_HARNESS, s.benchmark)
+        metric = Metric(s.metric, s.unit, s.higher_is_better, primary=True)
+        for i, value in enumerate(s.values):
+            low = s.ci_low[i] if s.ci_low is not None else None
+            high = s.ci_high[i] if s.ci_high is not None else None
+            points.append(HistoryPoint(
+                case=case, metric=metric, branch=s.branches[i] if s.branches else "",
+                machine=machine or UNKNOWN_MACHINE,
+                commit=s.commits[i], time=parse_time(s.times[i]), source=source, n=1, mean=value,
+                ci_low=low, ci_high=high, confidence=None if low is None else confidence,
+            ))
+    return points
+
+
+def with_run(points: list[HistoryPoint], run_id: int, label: str) -> list[HistoryPoint]:
+    """The points, now that the run holding their samples is stored."""
+    return [replace(p, run_id=run_id, label=label) for p in points]
+
+
+def _trials_per_file(files: list[ResultFile]) -> list[int]:
+    """How many trials each file holds (as dataset_from_files numbers them, one after another)."""
+    counts = []
+    for result in files:
+        highest = max((int(s.samples.trial.max()) for s in result.series if len(s.samples)), default=-1)
+        counts.append(highest + 1)
+    return counts
+
+
+def store_files_as_run(store: ResultStore, files: list[ResultFile], data: Dataset, origin: PointOrigin) -> int:
+    """Keep imported result files' samples in the store: one finished run of one version
+    (labelled with the commit), one execution per trial, each with its file's environment."""
+    file_of_trial = [index for index, count in enumerate(_trials_per_file(files)) for _ in range(count)]
+    label = data.label
+    schedule = [Execution(trial, label, trial) for trial in range(len(file_of_trial))]
+    harness = next((s.case.harness for f in files for s in f.series), files[0].format)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    run_id = store.create_run(
+        harness=harness, project="(imported files)", order="sequential", seed=0,
+        settings={"imported": [f.path for f in files], "history": {"commit": origin.commit, "branch": origin.branch}},
+        versions=[VersionInfo(label, ", ".join(f.path for f in files), origin.commit, origin.dirty)],
+        schedule=schedule, tool_version=__version__,
+    )
+    for execution in schedule:
+        result = files[file_of_trial[execution.trial]]
+        series = [Series(case, metric, table.select(table.trial == execution.trial))
+                  for (case, metric), table in data.series.items()]
+        store.record_execution(run_id, execution, TrialRecord(
+            "done", now, now, 0.0, series, dict(result.environment), tuple(result.failures),
+        ))
+    store.finish_run(run_id, status="finished", wall_seconds=None, harness_seconds=None)
+    return run_id

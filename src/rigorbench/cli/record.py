@@ -1,0 +1,129 @@
+"""``rigorbench record``: run one version of a benchmark project and add it to the history."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+from typing import IO
+
+from rigorbench.cli.ab import add_experiment_arguments, run_settings_from
+from rigorbench.cli.common import add_build_arguments, before_build, build_spec_from
+from rigorbench.cli.parser import UsageError
+from rigorbench.experiment.options import DEFAULT_TRIALS, QUICK_TRIALS
+from rigorbench.store import DEFAULT_STORE
+
+DESCRIPTION = f"""\
+Run one version of a JMH benchmark project, store the run, and add its results to the
+per-commit history (see 'rigorbench history').
+
+The version is --rev: a git revision of the repository holding PATH (checked out into a
+temporary worktree; your working tree is not touched) or a directory; without --rev, PATH
+itself as it is. It is built and run as one version of 'rigorbench ab' would be (the same
+build cache, trials, JMH options and results store), every finished trial committed at once.
+Then each benchmark case and metric becomes one history point at the version's commit: the
+mean of its measurement iterations and the mean's hierarchical bootstrap CI at 95%. The
+point's time is the commit's time; a directory's commit is its git HEAD, marked dirty when
+it has uncommitted changes, and a directory outside git needs --commit. The kind of machine
+comes from the recorded environment.
+
+Progress goes to standard error, the points added to standard output.
+exit status: 0 success, 1 lint findings stopped the run (--strict), 2 bad usage or input
+"""
+
+EPILOG = f"""\
+examples:
+  rigorbench record . --branch main --trials 5
+  rigorbench record examples/jmh-demo --rev v2 --quick --bench 'Prime.*'
+  rigorbench record /tmp/build/bench --commit 3f2c1e0 --time 2026-11-24T21:00:00Z --store {DEFAULT_STORE}
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    version = parser.add_argument_group("version")
+    version.add_argument("path", metavar="PATH", help="the benchmark project: a Maven or Gradle project with JMH benchmarks (the repository root or any module)")
+    version.add_argument("--rev", metavar="REV|DIR", help="the version to run: a git revision or a directory (default: PATH as it is)")
+    version.add_argument("--label", metavar="NAME", help="the version's label in the stored run (default: the short commit)")
+    history = parser.add_argument_group("history")
+    history.add_argument("--branch", default="", metavar="NAME", help="the branch the points belong to (default: none)")
+    history.add_argument("--commit", metavar="C", help="the commit measured, for a directory outside git (or to name it otherwise)")
+    history.add_argument("--time", metavar="T", help="the commit's time, ISO 8601 (default: the commit's time in git; outside git, now)")
+    history.add_argument("--machine", metavar="NAME", help="the kind of machine (default: from the recorded environment)")
+    add_build_arguments(parser, listing=False)
+    add_experiment_arguments(parser, single=True)
+
+
+def _version(args: argparse.Namespace):
+    """The version's source, commit and dirty flag, found before anything is built."""
+    from rigorbench.errors import UserError
+    from rigorbench.experiment.versions import commit_facts, git_repository, resolve_directory
+    from rigorbench.harness.environment import git_info
+
+    project = Path(args.path)
+    if not project.is_dir():
+        raise UserError(f"{args.path}: no such project directory")
+    source = args.rev or "."
+    directory = resolve_directory(project, source)
+    if directory is not None:
+        commit, dirty = git_info(directory)
+    else:
+        repository = git_repository(project)
+        if repository is None:
+            raise UserError(f"--rev {source}: not a directory, and {args.path} is not in a git repository")
+        commit, dirty = commit_facts(repository, source).commit, False
+    if args.commit:
+        commit = args.commit
+    if not commit:
+        raise UsageError(f"record: {directory} is not in a git repository; name the commit measured with --commit")
+    return source, commit, dirty
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench import api
+    from rigorbench.analysis import history_points as hp
+    from rigorbench.analysis.dataset import dataset_from_store
+    from rigorbench.analysis.settings import DEFAULT_SEED
+    from rigorbench.cli.history_commands import resolve_origin
+    from rigorbench.cli.prelint import LintFailed
+    from rigorbench.errors import Interrupted
+    from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
+    from rigorbench.experiment.progress import make_reporter
+    from rigorbench.store import ResultStore
+
+    source, commit, dirty = _version(args)
+    repo = None if args.commit else str(Path(args.path))
+    origin = resolve_origin(commit, time=args.time, branch=args.branch, repo=repo, dirty=dirty,
+                            machine=args.machine, stderr=stderr)
+    label = args.label or (origin.commit[:12] if len(origin.commit) == 40 else origin.commit)
+    trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
+    plan = ExperimentPlan(args.path, "jmh", (VersionSpec(label, source, build_spec_from(args)),), trials, "rmit",
+                          DEFAULT_SEED, run_settings_from(args), min_versions=1)
+    store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
+    reporter = make_reporter(stderr)
+    hook, _ = before_build(args, reporter)
+    with ResultStore.open(store_path) as store:
+        try:
+            result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)
+        except LintFailed as error:
+            stderr.write(f"rigorbench: {error}\n")
+            return 1
+        except Interrupted as error:
+            run_id = store.latest_run().run_id
+            branch = f" --branch {shlex.quote(origin.branch)}" if origin.branch else ""
+            raise Interrupted(f"{error}; then add it to the history: rigorbench history add --run {run_id} "
+                              f"--store {shlex.quote(store_path)}{branch}") from None
+        reporter.close()
+        data = dataset_from_store(store, result.run_id, label)
+        points = hp.points_of(data, origin, f"run {result.run_id} ({label})", run_id=result.run_id, label=label)
+        store.add_points(points)
+    return _report(points, origin, result, store_path, stdout)
+
+
+def _report(points, origin, result, store_path: str, stdout: IO[str]) -> int:
+    from rigorbench.analysis.history import Selection, stored_series
+    from rigorbench.report.history_points import HistoryView, render_show
+
+    stdout.write(f"run {result.run_id}: {result.executed} trials ({result.failed} failed), stored in {store_path}\n")
+    series = stored_series(points, Selection())
+    stdout.write(render_show(HistoryView(store_path, Selection(), tuple(series), len(points))))
+    return 0

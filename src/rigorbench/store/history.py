@@ -1,0 +1,89 @@
+"""History points in and out of the store (schema 2; see :mod:`rigorbench.store.schema`).
+
+A point refers to its benchmark case and metric (the tables runs share) and to its kind of
+machine; its summary is stored with it, so reading a history never resamples anything.
+Everything here runs inside the caller's transaction; untrusted text (benchmark names,
+branches, commits, sources) goes in as SQL parameters only.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+from typing import Sequence
+
+from rigorbench.errors import UserError
+from rigorbench.store import damage, samples
+from rigorbench.store.api import HistoryPoint
+
+_INSERT = (
+    "INSERT INTO history_points (case_id, metric_id, branch, machine_id, git_commit, dirty, time, run_id, label, "
+    "source, n, mean, ci_low, ci_high, confidence, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+_SELECT = """
+    SELECT p.id, p.case_id, p.metric_id, p.branch, m.kind, m.facts, p.git_commit, p.dirty, p.time, p.run_id,
+           p.label, p.source, p.n, p.mean, p.ci_low, p.ci_high, p.confidence, p.added
+    FROM history_points AS p JOIN machines AS m ON p.machine_id = m.id
+    ORDER BY p.case_id, p.metric_id, p.branch, m.kind, p.time, p.id"""
+
+
+def machine_id(conn: sqlite3.Connection, kind: str, facts: dict) -> int:
+    """The id of machine kind ``kind`` (get or create)."""
+    row = conn.execute("SELECT id FROM machines WHERE kind = ?", (kind,)).fetchone()
+    if row:
+        return row[0]
+    text = json.dumps({str(k): str(v) for k, v in facts.items()}, sort_keys=True, ensure_ascii=False)
+    return conn.execute("INSERT INTO machines (kind, facts) VALUES (?, ?)", (kind, text)).lastrowid
+
+
+def insert_points(conn: sqlite3.Connection, points: Sequence[HistoryPoint], path: str) -> int:
+    """Insert every point; a point already stored (same series, commit, time and source)
+    is refused with UserError naming it, and the caller's transaction is rolled back."""
+    added = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    cases, metrics, machines = {}, {}, {}
+    for point in points:
+        if point.case not in cases:
+            cases[point.case] = samples.case_row_id(conn, point.case)
+        if point.metric not in metrics:
+            metrics[point.metric] = samples.metric_row_id(conn, point.metric)
+        if point.machine not in machines:
+            machines[point.machine] = machine_id(conn, point.machine, dict(point.machine_facts))
+        try:
+            conn.execute(_INSERT, (
+                cases[point.case], metrics[point.metric], point.branch, machines[point.machine], point.commit,
+                None if point.dirty is None else int(point.dirty), point.time, point.run_id, point.label,
+                point.source, int(point.n), float(point.mean), point.ci_low, point.ci_high, point.confidence,
+                point.added or added,
+            ))
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" not in str(error):
+                raise
+            raise UserError(
+                f"{path}: {point.case.display_name} {point.metric.name} at commit {point.commit} "
+                f"from {point.source} is already in the history; nothing was added"
+            ) from None
+    return len(points)
+
+
+def select_points(conn: sqlite3.Connection) -> list[HistoryPoint]:
+    """Every stored point, grouped by series (case, metric, branch, machine), oldest first."""
+    rows = conn.execute(_SELECT).fetchall()
+    cases, metrics = {}, {}
+    points = []
+    for (point_id, case_id, metric_id, branch, kind, facts, commit, dirty, time, run_id, label, source, n, mean,
+         low, high, confidence, added) in rows:
+        where = f"history point {point_id}"
+        damage.check_numbers(where, n_count=n, mean=mean)
+        if case_id not in cases:
+            cases[case_id] = samples.case_of(conn, case_id)
+        if metric_id not in metrics:
+            metrics[metric_id] = samples.metric_of(conn, metric_id)
+        points.append(HistoryPoint(
+            case=cases[case_id], metric=metrics[metric_id], branch=branch, machine=kind, commit=commit,
+            time=time, source=source, n=n, mean=mean, ci_low=low, ci_high=high, confidence=confidence,
+            dirty=None if dirty is None else bool(dirty), run_id=run_id, label=label,
+            machine_facts=damage.parse_json(facts, dict, f"machine {kind!r}: its facts"), added=added,
+        ))
+    return points
