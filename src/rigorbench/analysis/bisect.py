@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from rigorbench.analysis.compare import Comparison, ComparisonResult, top_units
+from rigorbench.analysis.settings import Settings
 from rigorbench.stats import Verdict
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
 
@@ -154,3 +155,54 @@ def search(count: int, probe: Callable[[int], Decision]) -> Search:
     while (index := next_probe(count, decisions)) is not None:
         decisions[index] = probe(index)
     return Search(count, decisions)
+
+
+# -- what a bisection found (the report renders it) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    subject: str                    # untrusted text: escaped where printed
+    parent: str | None = None       # the first parent
+
+    @property
+    def short(self) -> str:
+        return self.sha[:12]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One commit's A/B against good: its decision, the tracked cases' comparisons, the
+    trials it took and the stored run that holds them."""
+
+    index: int                      # into Bisection.commits
+    decision: Decision
+    comparisons: tuple[tuple[Comparison, Decision], ...] = ()
+    trials: int = 0
+    run_id: int | None = None
+    confidence: float = 0.99        # of the look that decided (or the last one)
+    seconds: float = 0.0
+    reason: str = ""                # why a commit is untestable
+
+
+@dataclass(frozen=True)
+class Bisection:
+    good: Commit
+    commits: tuple[Commit, ...]     # good..bad on the first-parent chain, oldest first; the last is bad
+    probes: tuple[Probe, ...]       # in the order run; the first is the premise (bad against good)
+    settings: Settings
+    looks: tuple[int, ...]          # trial counts at which each probe is decided
+    store: str
+
+    @property
+    def search(self) -> Search:
+        return Search(len(self.commits), {p.index: p.decision for p in self.probes})
+
+    @property
+    def culprit(self) -> Commit | None:
+        found = self.search
+        return self.commits[found.candidates[0]] if found.status == Status.FOUND else None
+
+    def parent_of(self, index: int) -> Commit:
+        return self.commits[index - 1] if index > 0 else self.good

@@ -34,6 +34,7 @@ COMMANDS = {
     "runs": ("rigorbench.cli.runs", "list the runs in a results store with their versions, status and trial counts"),
     "export": ("rigorbench.cli.export", "export a stored run as pa CSV (one file per version) or JMH JSON (one file per trial)"),
     "store": ("rigorbench.cli.store", "check a results store for damage, or copy every readable run into a new store"),
+    "bisect": ("rigorbench.cli.bisect", "find the first commit where a benchmark got slower: an A/B against --good per probed commit"),
     "history": ("rigorbench.cli.history", "find the commits where a benchmark changed in a per-commit history (change points)"),
 }
 
