@@ -45,23 +45,37 @@ def test_the_probes_halve_the_range():
     assert probed == [15, 7, 11, 9, 10]
 
 
-def test_an_inconclusive_probe_is_skipped_and_its_neighbour_probed():
-    probe, probed = step(11, undecided={7})
+def test_an_inconclusive_probe_stops_the_search_and_leaves_the_range_not_a_guess():
+    probe, probed = step(11, undecided={9})
     result = search(16, probe)
-    assert result.status == Status.FOUND and result.candidates == (11,)
-    assert probed[:3] == [15, 7, 6] or probed[:3] == [15, 7, 8]
-
-
-def test_undecided_commits_next_to_the_culprit_leave_a_range_not_a_guess():
-    probe, probed = step(11, undecided={10, 11})
-    result = search(16, probe)
+    # premise, 7 (not slower), 11 (slower), 9 (undecided): stop; 8..11 are the candidates
+    assert probed == [15, 7, 11, 9]
     assert result.status == Status.INCONCLUSIVE
-    # 9 is not slower and 12 is slower; 10 and 11 could not be decided: one of them (or 12).
-    assert result.candidates == (10, 11, 12)
-    assert result.decisions[10] == result.decisions[11] == INCONCLUSIVE
+    assert result.candidates == (8, 9, 10, 11)
+    assert result.decisions[9] == INCONCLUSIVE
 
 
-def test_an_untestable_commit_is_skipped_like_an_inconclusive_one():
+@pytest.mark.parametrize("culprit", [0, 5, 11, 15])
+def test_an_inconclusive_probe_anywhere_leaves_a_range_holding_the_culprit(culprit):
+    for undecided in range(15):
+        probe, probed = step(culprit, undecided={undecided})
+        result = search(16, probe)
+        assert culprit in result.candidates
+        assert result.status == (Status.FOUND if len(result.candidates) == 1 else Status.INCONCLUSIVE)
+        assert result.status == Status.FOUND or probed[-1] == undecided
+
+
+def test_untestable_commits_next_to_the_culprit_leave_a_range_not_a_guess():
+    probe, probed = step(11)
+    def broken(index):
+        return UNTESTABLE if index in (9, 10) else probe(index)
+    result = search(16, broken)
+    assert result.status == Status.INCONCLUSIVE
+    # 8 is not slower and 11 is slower; 9 and 10 could not be built: one of 9, 10, 11.
+    assert result.candidates == (9, 10, 11)
+
+
+def test_an_untestable_commit_is_skipped_and_its_neighbour_probed():
     probe, probed = step(3)
     def broken(index):
         return UNTESTABLE if index == 7 else probe(index)

@@ -5,10 +5,12 @@ The stance: a probe is an A/B experiment of one commit against ``--good``; it de
 ``slower`` (like ``--bad``), ``not slower`` (like ``--good``) or nothing. The search is
 ``git bisect``'s, on the first-parent chain good..bad, assuming that once the benchmark got
 slower it stays slower: every ``not slower`` commit moves the lower end up, every ``slower``
-one the upper end down. A probe that cannot decide (``inconclusive`` at its trial budget, or
-a commit that does not build) is never guessed: like ``git bisect skip`` it is left out and
-the commit nearest the middle of the remaining range is probed instead. When only such
-commits are left between the ends, the result is the range of candidates, not a culprit.
+one the upper end down. A probe that cannot decide is never guessed. A commit that cannot be
+tested (it does not build, or lacks the benchmark) is skipped like ``git bisect skip``: the
+commit nearest the middle of the remaining range is probed instead. A probe still
+``inconclusive`` at its trial budget stops the search: the machine is too noisy for this
+threshold and budget, and probing the other commits would spend the same budget on each
+for the same answer. Either way the result is then the range of candidates, not a culprit.
 
 Each probe looks at its data several times (after its first trials, then after each batch
 added while it is undecided). Every look is a chance of a false verdict, so the looks share
@@ -146,7 +148,8 @@ class Search:
 
 def search(count: int, probe: Callable[[int], Decision]) -> Search:
     """Bisect candidates ``0..count-1`` (the last is bad): first the premise, that bad is
-    slower than good, then probes until one culprit or only undecided commits are left."""
+    slower than good, then probes until one culprit is left, an inconclusive probe stops
+    the search, or only untestable commits are left between the ends."""
     if count < 1:
         raise ValueError("nothing to bisect: no commit between good and bad")
     decisions = {count - 1: probe(count - 1)}
@@ -154,6 +157,8 @@ def search(count: int, probe: Callable[[int], Decision]) -> Search:
         return Search(count, decisions)
     while (index := next_probe(count, decisions)) is not None:
         decisions[index] = probe(index)
+        if decisions[index] == Decision.INCONCLUSIVE:
+            break
     return Search(count, decisions)
 
 

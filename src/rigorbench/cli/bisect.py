@@ -14,7 +14,7 @@ from rigorbench.experiment.options import DEFAULT_SETTINGS, QUICK_SETTINGS
 from rigorbench.store import DEFAULT_STORE
 
 EXIT_FOUND, EXIT_NOT_SLOWER, EXIT_INCONCLUSIVE = 0, 3, 4
-FIRST_TRIALS, MAX_TRIALS = 3, 12
+FIRST_TRIALS, MAX_TRIALS = 5, 20
 
 DESCRIPTION = f"""\
 Find the first commit between --good and --bad where a benchmark got slower.
@@ -26,10 +26,11 @@ known not slower and the oldest known slower, is run against good the same way. 
 starts with --trials trials and, while it cannot decide, doubles them up to --max-trials; the
 looks share the confidence level (Bonferroni), so looking more often does not make false
 verdicts likelier. A probe decides 'slower' (compare's verdict), 'not slower' (unchanged or
-faster, or its interval rules out a slowdown of --threshold or more), or nothing: an
-undecided or unbuildable commit is skipped, never guessed, and when only such commits are
-left the candidates are listed instead of a culprit. Set --threshold to about half the
-slowdown you are chasing: unchanged commits then decide in a few trials.
+faster, or its interval rules out a slowdown of --threshold or more), or nothing. Nothing
+is guessed: a commit that does not build (or lacks the benchmark) is skipped, and a probe
+still inconclusive at --max-trials stops the bisection; the commits that may still be the
+culprit are then listed instead of a culprit. Set --threshold to about half the slowdown
+you are chasing: unchanged commits then decide in a few trials.
 
 Good is built once and each probed commit once (jars are cached next to the store). Every
 probe is stored as an ordinary run (see 'rigorbench runs'; 'rigorbench compare --store DB
@@ -55,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_build_arguments(parser, listing=False)
     exp = parser.add_argument_group("experiment")
     exp.add_argument("--bench", required=True, action="append", metavar="REGEX", help="the benchmark(s) to bisect: JMH include regex (repeatable); must match at least one benchmark at --good")
-    exp.add_argument("--trials", type=positive_int, metavar="N", help=f"trials of the first look at each probe (default: {FIRST_TRIALS}; at least 3)")
+    exp.add_argument("--trials", type=positive_int, metavar="N", help=f"trials of the first look at each probe (default: {FIRST_TRIALS}; at least 3: fewer give no trustworthy interval)")
     exp.add_argument("--max-trials", type=positive_int, metavar="N", help=f"trials a probe may take while it is undecided (default: {MAX_TRIALS})")
     exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks}; --quick: {QUICK_SETTINGS.forks})")
     exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
