@@ -69,3 +69,30 @@ def test_good_off_the_first_parent_history_is_refused(tmp_path):
     code, _, err = run(str(root), "--good", side, "--bad", "HEAD", "--bench", "x")
     assert code == 2 and "not on the first-parent history" in err and err.count("\n") == 1
     assert base  # the base is an ancestor on both paths
+
+
+@pytest.mark.parametrize("decisions, code, last", [
+    ({14: "slower", 7: "not slower", 11: "slower", 9: "not slower", 10: "slower"}, 0, "parent:  "),
+    ({14: "not slower"}, 3, "not slower: bad "),
+    ({14: "inconclusive"}, 4, "inconclusive: could not decide whether bad "),
+    ({14: "slower", 7: "inconclusive"}, 4, "more --max-trials, longer iterations or a larger --threshold may decide them"),
+])
+def test_exit_status_says_whether_a_culprit_was_found(repo, monkeypatch, tmp_path, decisions, code, last):
+    """The bisection itself is stubbed (the end-to-end test runs a real one): the exit code
+    and the conclusion for each way a bisection can end."""
+    from rigorbench.analysis.bisect import Bisection, Decision, Probe
+    from rigorbench.experiment import bisect as experiment
+
+    def fake(plan, settings, store, reporters, build_cache=True, commits=None):
+        good, range_ = commits
+        assert len(range_) == 15 and plan.first_trials == 5 and plan.max_trials == 20
+        probes = tuple(Probe(i, Decision(d), (), 5) for i, d in decisions.items())
+        return Bisection(good, range_, probes, settings, (5, 10, 20), store.path)
+
+    monkeypatch.setattr(experiment, "run_bisection", fake)
+    root, commits = repo
+    got, out, err = run(str(root), "--good", "HEAD~15", "--bad", "HEAD", "--bench", "Csv", "--store", str(tmp_path / "r.db"))
+    assert got == code, err
+    assert out.splitlines()[-1].startswith(last)
+    if code == 0:
+        assert f"culprit: {commits[11][:12]}  commit 11: sumCsv checks its input with a checksum" in out

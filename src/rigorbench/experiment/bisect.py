@@ -11,6 +11,7 @@ the looks share the confidence). Git is called with argument lists only.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -120,35 +121,38 @@ class _Prober:
         self.say(f"{role}: {commit.short} {commit.subject} against good {self.good.short}")
         started = time.monotonic()
         spec = VersionSpec(commit.short, commit.sha, self.plan.build)
-        try:
-            with built_versions(Path(self.plan.project), (spec,), self.harness, self.reporters(), cache_dir=self.cache_dir) as built:
+        with contextlib.ExitStack() as stack:
+            try:   # a commit that does not build, or lacks the benchmark, is skipped (bad must not)
+                built = stack.enter_context(built_versions(Path(self.plan.project), (spec,), self.harness,
+                                                           self.reporters(), cache_dir=self.cache_dir))
                 builds = {**self.good_builds, **built}
-                probe = self._run(index, builds)
-        except Interrupted:
-            raise
-        except UserError as error:
-            if index == len(self.commits) - 1:
-                raise                    # bad itself must be testable
-            probe = Probe(index, Decision.UNTESTABLE, reason=str(error))
+                selection = list_selection(builds, self.harness, self.plan.settings)
+                if not selection.common:
+                    raise UserError(f"no benchmark matching --bench is in both good and {commit.short}")
+            except Interrupted:
+                raise
+            except UserError as error:
+                if index == len(self.commits) - 1:
+                    raise
+                probe = Probe(index, Decision.UNTESTABLE, reason=str(error))
+            else:
+                probe = self._run(index, builds, selection)
         probe = replace(probe, seconds=time.monotonic() - started)
         self.probes.append(probe)
         self.say(f"{role}: {commit.short} {probe.decision.value} after {probe.trials} trials"
                  f" ({format_duration(probe.seconds)}){': ' + probe.reason if probe.reason else ''}")
         return probe.decision
 
-    def _run(self, index: int, builds: dict) -> Probe:
+    def _run(self, index: int, builds: dict, selection) -> Probe:
+        """Trials of good and the commit, look by look, until the probe decides."""
         labels = [self.good.short, self.commits[index].short]
-        selection = list_selection(builds, self.harness, self.plan.settings)
-        if not selection.common:
-            raise UserError(f"no benchmark matching --bench is in both good and {labels[1]}")
         run_settings = self.plan.settings
         if selection.partial:
             run_settings = replace(run_settings, include=exact_includes(selection.common))
         run_id, seed = None, self.plan.seed + len(self.probes)
         for look, trials in enumerate(self.looks):
             run_id = self._plan_trials(run_id, labels, builds, run_settings, trials, seed + 1000 * look, index)
-            reporter = self.reporters()
-            execute_run(self.store, self.store.run(run_id), self.harness, builds, reporter, cases_in(selection, run_settings))
+            execute_run(self.store, self.store.run(run_id), self.harness, builds, self.reporters(), cases_in(selection, run_settings))
             probe = self._decide(index, run_id, labels, trials)
             if probe.decision != Decision.INCONCLUSIVE:
                 return probe
@@ -189,9 +193,8 @@ class _Prober:
         else:
             found = [(c, d) for c, d in found if (c.case, c.metric) in self.tracked]
         decision = probe_decision([d for _, d in found])
-        if decision == Decision.UNTESTABLE:
-            decision = Decision.INCONCLUSIVE      # measured, but nothing to decide on
-        return Probe(index, decision, tuple(found), trials, run_id, confidence)
+        reason = "the benchmark measured nothing in one of the versions (see 'rigorbench runs')" if not found else ""
+        return Probe(index, decision, tuple(found), trials, run_id, confidence, reason=reason)
 
 
 def run_bisection(
