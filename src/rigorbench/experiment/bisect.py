@@ -35,6 +35,7 @@ from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.harness.environment import capture_environment, fitness_warnings
 from rigorbench.store import ResultStore
 from rigorbench.store.api import Execution
+from rigorbench.terminal import printable
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ class _Prober:
     def __call__(self, index: int) -> Decision:
         commit = self.commits[index]
         role = "premise: bad" if index == len(self.commits) - 1 else f"probe {len(self.probes)}"
-        self.say(f"{role}: {commit.short} {commit.subject} against good {self.good.short}")
+        self.say(f"{role}: {commit.short} {printable(commit.subject, 60)} against good {self.good.short}")
         started = time.monotonic()
         spec = VersionSpec(commit.short, commit.sha, self.plan.build)
         with contextlib.ExitStack() as stack:
@@ -140,7 +141,7 @@ class _Prober:
         probe = replace(probe, seconds=time.monotonic() - started)
         self.probes.append(probe)
         self.say(f"{role}: {commit.short} {probe.decision.value} after {probe.trials} trials"
-                 f" ({format_duration(probe.seconds)}){': ' + probe.reason if probe.reason else ''}")
+                 f" ({format_duration(probe.seconds)}){': ' + printable(probe.reason) if probe.reason else ''}")
         return probe.decision
 
     def _run(self, index: int, builds: dict, selection) -> Probe:
