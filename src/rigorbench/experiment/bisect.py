@@ -163,13 +163,13 @@ class _Prober:
         """Create the probe's run with ``trials`` trials, or add trials to it up to that."""
         if run_id is None:
             settings = {
-                "run": run_settings.as_dict(), "trials": trials, "build": {l: self.plan.build.as_dict() for l in labels},
+                "run": run_settings.as_dict(), "trials": trials, "build": {label: self.plan.build.as_dict() for label in labels},
                 "not_run": {}, "build_cache": self.cache_dir is not None,
                 "bisect": {"good": self.good.sha, "bad": self.commits[-1].sha, "commit": self.commits[index].sha},
             }
             return self.store.create_run(
                 harness="jmh", project=str(self.plan.project), order=self.plan.order, seed=seed, settings=settings,
-                versions=[builds[l][0].info for l in labels], schedule=make_schedule(labels, trials, self.plan.order, seed),
+                versions=[builds[label][0].info for label in labels], schedule=make_schedule(labels, trials, self.plan.order, seed),
                 tool_version=__version__,
             )
         run = self.store.run(run_id)
