@@ -90,3 +90,13 @@ def test_json_document():
     case = first["cases"][0]
     assert case["benchmark"] == CASE.name and case["verdict"] == "slower" and case["ratio"]["estimate"] == 3.0
     assert [p["decision"] for p in doc["probes"]] == ["slower", "not_slower", "slower", "not_slower", "slower"]
+
+
+def test_a_premise_that_measured_nothing_says_so_and_why():
+    b = bisection({14: Decision.UNTESTABLE})
+    probe = b.probes[0]
+    from dataclasses import replace
+    b = replace(b, probes=(replace(probe, comparisons=(), reason="the benchmark measured nothing"),))
+    out = render_bisect(b)
+    assert "15ababababab: the benchmark measured nothing" in out
+    assert out.splitlines()[-1] == "inconclusive: bad 15ababababab could not be measured against good 00ababababab (see the reason above); nothing was bisected"

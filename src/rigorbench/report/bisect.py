@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from rigorbench.analysis.bisect import Bisection, Commit, Probe, Status, confidence_per_look
+from rigorbench.analysis.bisect import Bisection, Commit, Decision, Probe, Status, confidence_per_look
 from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.table import change_cell
 from rigorbench.terminal import printable, printable_lines
@@ -82,6 +82,10 @@ def conclusion_lines(b: Bisection) -> list[str]:
         return [f"not slower: bad {bad.short} is not slower than good {b.good.short} on the selected benchmarks "
                 "(beyond the threshold); there is no regression to bisect"]
     if found.status == Status.PREMISE_INCONCLUSIVE:
+        premise = b.probes[0] if b.probes else None
+        if premise is not None and premise.decision == Decision.UNTESTABLE:
+            return [f"inconclusive: bad {bad.short} could not be measured against good {b.good.short} "
+                    "(see the reason above); nothing was bisected"]
         return [f"inconclusive: could not decide whether bad {bad.short} is slower than good {b.good.short} "
                 f"within {b.looks[-1]} trials; nothing was bisected (more --max-trials, longer iterations, or a larger --threshold)"]
     if found.status == Status.FOUND:
