@@ -199,3 +199,19 @@ def test_reopen_after_close_keeps_everything(store_path):
         for execution in schedule()[4:]:
             record(store, run_id, execution)
         assert len(store.finished(run_id)) == 6
+
+
+def test_extend_run_plans_more_trials_and_keeps_what_is_stored(store, full_run):
+    store.finish_run(full_run, status="finished", wall_seconds=1.0, harness_seconds=0.5)
+    more = [Execution(3, "contender", 6), Execution(3, "base", 7)]
+    store.extend_run(full_run, more)
+    run = store.run(full_run)
+    assert run.schedule[-2:] == tuple(more) and len(run.schedule) == 8
+    assert run.settings["trials"] == 4 and run.settings["run"] == {"forks": 2}
+    assert run.status == "running"
+    assert len(store.finished(full_run)) == 6                  # the stored trials are untouched
+    record(store, full_run, more[0])
+    assert (3, "contender") in store.finished(full_run)
+    with pytest.raises(ValueError):                            # a (trial, version) planned twice
+        store.extend_run(full_run, [Execution(3, "base", 8)])
+    assert len(store.run(full_run).schedule) == 8

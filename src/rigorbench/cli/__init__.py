@@ -36,6 +36,7 @@ COMMANDS = {
     "store": ("rigorbench.cli.store", "check a results store for damage, or copy every readable run into a new store"),
     "record": ("rigorbench.cli.record", "run one version of a project, store it, and add its results to the per-commit history"),
     "history": ("rigorbench.cli.history", "the per-commit history: add, import, list, show, and the commits where a benchmark changed"),
+    "bisect": ("rigorbench.cli.bisect", "find the first commit where a benchmark got slower: an A/B against --good per probed commit"),
 }
 
 

@@ -1,0 +1,118 @@
+"""``rigorbench bisect``: find the first commit where a benchmark got slower."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import IO
+
+from rigorbench.analysis.settings import DEFAULT_SEED
+from rigorbench.cli.common import add_build_arguments, add_statistics_arguments, build_spec_from, settings_from, write_output
+from rigorbench.cli.parser import UsageError, positive_int
+from rigorbench.experiment.options import DEFAULT_SETTINGS, QUICK_SETTINGS
+from rigorbench.store import DEFAULT_STORE
+
+EXIT_FOUND, EXIT_NOT_SLOWER, EXIT_INCONCLUSIVE = 0, 3, 4
+FIRST_TRIALS, MAX_TRIALS = 5, 20
+
+DESCRIPTION = f"""\
+Find the first commit between --good and --bad where a benchmark got slower.
+
+The commits are those of 'git rev-list --first-parent --ancestry-path GOOD..BAD' (oldest
+first). First the premise is checked: bad against good, as an A/B experiment like 'rigorbench
+ab' (randomized interleaved trials). Then each probed commit, halfway between the newest commit
+known not slower and the oldest known slower, is run against good the same way. A probe
+starts with --trials trials and, while it cannot decide, doubles them up to --max-trials; the
+looks share the confidence level (Bonferroni), so looking more often does not make false
+verdicts likelier. A probe decides 'slower' (compare's verdict), 'not slower' (unchanged or
+faster, or its interval rules out a slowdown of --threshold or more), or nothing. Nothing
+is guessed: a commit that does not build (or lacks the benchmark) is skipped, and a probe
+still inconclusive at --max-trials stops the bisection; the commits that may still be the
+culprit are then listed instead of a culprit. Set --threshold to about half the slowdown
+you are chasing: unchanged commits then decide in a few trials.
+
+Good is built once and each probed commit once (jars are cached next to the store). Every
+probe is stored as an ordinary run (see 'rigorbench runs'; 'rigorbench compare --store DB
+--baseline GOOD --contender COMMIT' with the short hashes shown). Progress goes to standard
+error, the probes and the culprit to standard output.
+
+exit status: {EXIT_FOUND} the culprit was found; {EXIT_NOT_SLOWER} bad is not slower than good (nothing to bisect);
+{EXIT_INCONCLUSIVE} inconclusive (the premise or a range of candidates could not be decided); 2 bad usage or input.
+"""
+
+EPILOG = """\
+examples:
+  rigorbench bisect . --good v1.4.0 --bad main --bench 'ParseBenchmark.parseLine' --threshold 10%
+  rigorbench bisect bench --module bench --good HEAD~30 --bad HEAD --bench Queue.offer --max-trials 20 --format json
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    versions = parser.add_argument_group("commits")
+    versions.add_argument("path", metavar="PATH", help="the benchmark project (a Maven or Gradle project with JMH benchmarks) inside a git repository")
+    versions.add_argument("--good", required=True, metavar="REV", help="a commit where the benchmark was fast (an ancestor of --bad on its first-parent history)")
+    versions.add_argument("--bad", required=True, metavar="REV", help="a commit where it is slower")
+    add_build_arguments(parser, listing=False)
+    exp = parser.add_argument_group("experiment")
+    exp.add_argument("--bench", required=True, action="append", metavar="REGEX", help="the benchmark(s) to bisect: JMH include regex (repeatable); must match at least one benchmark at --good")
+    exp.add_argument("--trials", type=positive_int, metavar="N", help=f"trials of the first look at each probe (default: {FIRST_TRIALS}; at least 3: fewer give no trustworthy interval)")
+    exp.add_argument("--max-trials", type=positive_int, metavar="N", help=f"trials a probe may take while it is undecided (default: {MAX_TRIALS})")
+    exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks}; --quick: {QUICK_SETTINGS.forks})")
+    exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
+    exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {DEFAULT_SETTINGS.iterations})")
+    exp.add_argument("--warmup-time", metavar="T", help=f"time per warmup iteration (default: {DEFAULT_SETTINGS.warmup_time})")
+    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {DEFAULT_SETTINGS.iteration_time})")
+    exp.add_argument("--param", action="append", metavar="NAME=V1,V2", help="override a @Param (repeatable)")
+    exp.add_argument("--mode", metavar="MODE", help="JMH benchmark mode (thrpt, avgt, sample, ss); default: as declared")
+    exp.add_argument("--time-unit", metavar="UNIT", help="JMH output time unit (ns, us, ms, s)")
+    exp.add_argument("--jvm-args", metavar="ARGS", help="extra JVM arguments for the forks, as one string")
+    exp.add_argument("--prof-comp", action="store_true", help="also record JIT compilation time (-prof comp)")
+    exp.add_argument("--no-prof-gc", action="store_true", help="do not record allocation and GC (-prof gc is on by default)")
+    exp.add_argument("--timeout", metavar="DURATION", help="per-trial time limit, e.g. 10m")
+    exp.add_argument("--quick", action="store_true", help="the short JMH settings of 'ab --quick' (seconds per trial): for large regressions and demos")
+    exp.add_argument("--store", metavar="DB", help=f"results store the probes are stored in (default: PATH/{DEFAULT_STORE})")
+    add_statistics_arguments(parser)
+    output = parser.add_argument_group("output")
+    output.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+
+
+def _plan(args: argparse.Namespace):
+    from rigorbench.cli.ab import run_settings_from
+    from rigorbench.experiment.bisect import BisectPlan
+
+    for pattern in args.bench:
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise UsageError(f"--bench {pattern!r}: not a regular expression: {error}") from None
+    first = args.trials if args.trials is not None else FIRST_TRIALS
+    most = args.max_trials if args.max_trials is not None else max(MAX_TRIALS, first)
+    if first < 3:
+        raise UsageError(f"--trials must be at least 3 (no interval from fewer trials is trustworthy), got {first}")
+    if most < first:
+        raise UsageError(f"--max-trials ({most}) must be at least --trials ({first})")
+    seed = args.seed if args.seed is not None else DEFAULT_SEED
+    return BisectPlan(args.path, args.good, args.bad, build_spec_from(args), run_settings_from(args), first, most, seed)
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench.analysis.bisect import Status
+    from rigorbench.experiment.bisect import commit_range, run_bisection
+    from rigorbench.experiment.progress import make_reporter
+    from rigorbench.report.bisect import render_bisect
+    from rigorbench.store import ResultStore
+
+    plan = _plan(args)
+    settings = settings_from(args)
+    if not Path(args.path).is_dir():
+        raise UsageError(f"{args.path}: no such project directory")
+    commits = commit_range(Path(args.path), args.good, args.bad)   # bad input fails before the store is made
+    store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
+    with ResultStore.open(store_path) as store:
+        bisection = run_bisection(plan, settings, store, lambda: make_reporter(stderr),
+                                  build_cache=not args.no_build_cache, commits=commits)
+    write_output(render_bisect(bisection, args.format), args.output, stdout)
+    status = bisection.search.status
+    return {Status.FOUND: EXIT_FOUND, Status.NOT_SLOWER: EXIT_NOT_SLOWER}.get(status, EXIT_INCONCLUSIVE)

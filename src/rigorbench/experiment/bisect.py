@@ -1,0 +1,224 @@
+"""Run a bisection: the commits between good and bad, and one A/B experiment per probe.
+
+Each probe is an ordinary stored run of two versions, good and the probed commit, run as
+randomized interleaved trials (RMIT), so ``rigorbench runs`` lists it and ``compare --store``
+compares it again. Good is built once for the whole bisection and each probed commit once
+(their jars also go to the build cache next to the store, so a second bisection of the same
+range builds nothing). A probe starts with the first look's trials; while its verdict is
+undecided, trials are added to the same run up to the budget (analysis/bisect.py says how
+the looks share the confidence). Git is called with argument lists only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from rigorbench import __version__
+from rigorbench.analysis.bisect import (
+    Bisection, Commit, Decision, Probe, case_decision, confidence_per_look, looks, probe_decision, search,
+)
+from rigorbench.analysis.compare import compare_datasets
+from rigorbench.analysis.dataset import dataset_from_store
+from rigorbench.analysis.settings import Settings
+from rigorbench.errors import Interrupted, UserError
+from rigorbench.experiment.plan import VersionSpec, make_schedule
+from rigorbench.experiment.progress import Reporter, format_duration
+from rigorbench.experiment.runner import build_cache_dir, built_versions, execute_run, list_selection
+from rigorbench.experiment.selection import cases_in, exact_includes
+from rigorbench.experiment.versions import _git
+from rigorbench.harness import get_harness
+from rigorbench.harness.base import BuildSpec, RunSettings
+from rigorbench.harness.environment import capture_environment, fitness_warnings
+from rigorbench.store import ResultStore
+from rigorbench.store.api import Execution
+from rigorbench.terminal import printable
+
+
+@dataclass(frozen=True)
+class BisectPlan:
+    project: str
+    good: str                       # as the user named them
+    bad: str
+    build: BuildSpec
+    settings: RunSettings           # JMH settings; include holds --bench
+    first_trials: int
+    max_trials: int
+    seed: int
+    order: str = "rmit"
+
+    def __post_init__(self) -> None:
+        if self.first_trials < 1 or self.max_trials < self.first_trials:
+            raise UserError(f"--max-trials ({self.max_trials}) must be at least --trials ({self.first_trials})")
+        if self.settings.forks < 1:
+            raise UserError("--forks must be at least 1")
+
+
+# -- the commits ------------------------------------------------------------------------
+
+
+def _revision(root: Path, name: str, option: str) -> str:
+    found = None if name.startswith("-") else _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{name}^{{commit}}"], root)
+    if found is None or found.returncode != 0:
+        raise UserError(f"{option} {name!r}: not a git revision of {root}")
+    return found.stdout.strip()
+
+
+def _log(root: Path, *args: str) -> list[Commit]:
+    done = _git(["log", "--format=%H%x1f%P%x1f%s", *args], root)
+    if done.returncode != 0:
+        raise UserError(f"git log failed: {done.stderr.strip()}")
+    commits = []
+    for line in done.stdout.splitlines():
+        sha, parents, subject = (line.split("\x1f", 2) + ["", ""])[:3]
+        commits.append(Commit(sha, subject, parents.split()[0] if parents.split() else None))
+    return commits
+
+
+def commit_range(project: Path, good: str, bad: str) -> tuple[Commit, tuple[Commit, ...]]:
+    """Good, and the commits good..bad on bad's first-parent chain, oldest first (the last
+    is bad); a clear error when the range is empty or good is not on that chain."""
+    top = _git(["rev-parse", "--show-toplevel"], project)
+    if top.returncode != 0:
+        raise UserError(f"{project}: not in a git repository; bisect needs the project's history")
+    root = Path(top.stdout.strip())
+    good_sha, bad_sha = _revision(root, good, "--good"), _revision(root, bad, "--bad")
+    if good_sha == bad_sha:
+        raise UserError(f"--good {good!r} and --bad {bad!r} are the same commit; nothing to bisect")
+    if _git(["merge-base", "--is-ancestor", good_sha, bad_sha], root).returncode != 0:
+        raise UserError(f"--good {good!r} is not an ancestor of --bad {bad!r}")
+    commits = tuple(_log(root, "--first-parent", "--ancestry-path", "--reverse", f"{good_sha}..{bad_sha}"))
+    chain = [good_sha, *(c.sha for c in commits)]
+    if not commits or any(c.parent != before for c, before in zip(commits, chain)):
+        raise UserError(
+            f"--good {good!r} is not on the first-parent history of --bad {bad!r} (it was merged from a side branch); "
+            "give a commit of that history, such as the merge that brought it in or its first parent"
+        )
+    return _log(root, "-1", good_sha)[0], commits
+
+
+# -- the probes -------------------------------------------------------------------------
+
+
+class _Prober:
+    """Runs the probes of one bisection against good's build."""
+
+    def __init__(self, plan: BisectPlan, settings: Settings, store: ResultStore, reporters: Callable[[], Reporter],
+                 good: Commit, commits: tuple[Commit, ...], good_builds: dict, cache_dir: Path | None) -> None:
+        self.plan, self.settings, self.store, self.reporters = plan, settings, store, reporters
+        self.good, self.commits, self.good_builds, self.cache_dir = good, commits, good_builds, cache_dir
+        self.harness = get_harness("jmh")
+        self.say = reporters().message
+        self.looks = looks(plan.first_trials, plan.max_trials)
+        self.tracked: set | None = None          # (case, metric) keys the premise found slower
+        self.probes: list[Probe] = []
+
+    def __call__(self, index: int) -> Decision:
+        commit = self.commits[index]
+        role = "premise: bad" if index == len(self.commits) - 1 else f"probe {len(self.probes)}"
+        self.say(f"{role}: {commit.short} {printable(commit.subject, 60)} against good {self.good.short}")
+        started = time.monotonic()
+        spec = VersionSpec(commit.short, commit.sha, self.plan.build)
+        with contextlib.ExitStack() as stack:
+            try:   # a commit that does not build, or lacks the benchmark, is skipped (bad must not)
+                built = stack.enter_context(built_versions(Path(self.plan.project), (spec,), self.harness,
+                                                           self.reporters(), cache_dir=self.cache_dir))
+                builds = {**self.good_builds, **built}
+                selection = list_selection(builds, self.harness, self.plan.settings)
+                if not selection.common:
+                    raise UserError(f"no benchmark matching --bench is in both good and {commit.short}")
+            except Interrupted:
+                raise
+            except UserError as error:
+                if index == len(self.commits) - 1:
+                    raise
+                probe = Probe(index, Decision.UNTESTABLE, reason=str(error))
+            else:
+                probe = self._run(index, builds, selection)
+        probe = replace(probe, seconds=time.monotonic() - started)
+        self.probes.append(probe)
+        self.say(f"{role}: {commit.short} {probe.decision.value} after {probe.trials} trials"
+                 f" ({format_duration(probe.seconds)}){': ' + printable(probe.reason) if probe.reason else ''}")
+        return probe.decision
+
+    def _run(self, index: int, builds: dict, selection) -> Probe:
+        """Trials of good and the commit, look by look, until the probe decides."""
+        labels = [self.good.short, self.commits[index].short]
+        run_settings = self.plan.settings
+        if selection.partial:
+            run_settings = replace(run_settings, include=exact_includes(selection.common))
+        run_id, seed = None, self.plan.seed + len(self.probes)
+        for look, trials in enumerate(self.looks):
+            run_id = self._plan_trials(run_id, labels, builds, run_settings, trials, seed + 1000 * look, index)
+            execute_run(self.store, self.store.run(run_id), self.harness, builds, self.reporters(), cases_in(selection, run_settings))
+            probe = self._decide(index, run_id, labels, trials)
+            if probe.decision != Decision.INCONCLUSIVE:
+                return probe
+        return probe
+
+    def _plan_trials(self, run_id, labels, builds, run_settings, trials, seed, index) -> int:
+        """Create the probe's run with ``trials`` trials, or add trials to it up to that."""
+        if run_id is None:
+            settings = {
+                "run": run_settings.as_dict(), "trials": trials, "build": {label: self.plan.build.as_dict() for label in labels},
+                "not_run": {}, "build_cache": self.cache_dir is not None,
+                "bisect": {"good": self.good.sha, "bad": self.commits[-1].sha, "commit": self.commits[index].sha},
+            }
+            return self.store.create_run(
+                harness="jmh", project=str(self.plan.project), order=self.plan.order, seed=seed, settings=settings,
+                versions=[builds[label][0].info for label in labels], schedule=make_schedule(labels, trials, self.plan.order, seed),
+                tool_version=__version__,
+            )
+        run = self.store.run(run_id)
+        done = len({e.trial for e in run.schedule})
+        extra = make_schedule(labels, trials - done, self.plan.order, seed)
+        offset = len(run.schedule)
+        self.store.extend_run(run_id, [Execution(e.trial + done, e.label, e.position + offset) for e in extra])
+        return run_id
+
+    def _decide(self, index: int, run_id: int, labels: list[str], trials: int) -> Probe:
+        confidence = confidence_per_look(self.settings.confidence, len(self.looks))
+        settings = replace(self.settings, confidence=confidence)
+        base, contender = (dataset_from_store(self.store, run_id, label) for label in labels)
+        result = compare_datasets(base, contender, settings)
+        threshold = self.settings.threshold
+        found = [(c, case_decision(c, threshold)) for c in result.comparisons]
+        if self.tracked is None:   # the premise: what got slower is what is bisected
+            slower = [(c, d) for c, d in found if d == Decision.SLOWER]
+            if slower:
+                self.tracked = {(c.case, c.metric) for c, _ in slower}
+                found = slower
+        else:
+            found = [(c, d) for c, d in found if (c.case, c.metric) in self.tracked]
+        decision = probe_decision([d for _, d in found])
+        reason = "the benchmark measured nothing in one of the versions (see 'rigorbench runs')" if not found else ""
+        return Probe(index, decision, tuple(found), trials, run_id, confidence, reason=reason)
+
+
+def run_bisection(
+    plan: BisectPlan, settings: Settings, store: ResultStore, reporters: Callable[[], Reporter], build_cache: bool = True,
+    commits: tuple[Commit, tuple[Commit, ...]] | None = None,
+) -> Bisection:
+    """Bisect ``plan``'s range (``commits``: good and the range, when already read with
+    :func:`commit_range`); every probe is stored in ``store`` as a run."""
+    project = Path(plan.project)
+    if not project.is_dir():
+        raise UserError(f"{plan.project}: no such project directory")
+    good, commits = commits or commit_range(project, plan.good, plan.bad)
+    reporter = reporters()
+    for warning in fitness_warnings(capture_environment(), plan.settings):
+        reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
+    reporter.message(f"bisect: {len(commits)} commits after good {good.short}, up to bad {commits[-1].short}")
+    cache_dir = build_cache_dir(store) if build_cache else None
+    harness = get_harness("jmh")
+    spec = VersionSpec(good.short, good.sha, plan.build)
+    with built_versions(project, (spec,), harness, reporter, cache_dir=cache_dir) as good_builds:
+        listed = list_selection(good_builds, harness, plan.settings)
+        if not listed.common:
+            raise UserError(f"no benchmark matches --bench {' '.join(plan.settings.include)} at good {good.short}")
+        prober = _Prober(plan, settings, store, reporters, good, commits, good_builds, cache_dir)
+        search(len(commits), prober)
+    return Bisection(good, commits, tuple(prober.probes), settings, prober.looks, store.path)

@@ -1,0 +1,101 @@
+"""The bisection's runner with a deterministic fake harness: real git worktrees of the
+generated repository, a real SQLite store, no Maven or JMH (the end-to-end test has them)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rigorbench.cli import main
+from rigorbench.harness.base import DONE, TrialOutcome
+from rigorbench.model import BenchmarkCase, SampleTable, Series
+from rigorbench.store import ResultStore
+from tests.conftest import TIME, FakeHarness
+from tests.e2e import bisect_repo
+
+CASE = BenchmarkCase("jmh", "demo.Bench.a", (("size", "1"),))
+
+
+@dataclass
+class CommitHarness(FakeHarness):
+    """Times per commit: 100 ns before the planted checksum, 300 after; ``noisy`` trials of
+    every commit add alternating +-40%, so only many trials decide."""
+
+    noisy: bool = False
+
+    def run_trial(self, build, settings, work_dir, on_progress) -> TrialOutcome:
+        planted = "checksum" in (build.project_dir / bisect_repo.NUMBERS).read_text()
+        self.calls.append(build.project_dir)
+        mean = 300.0 if planted else 100.0
+        if self.noisy:
+            mean *= 1.4 if len(self.calls) % 4 < 2 else 0.6
+        table = SampleTable.build(mean + np.arange(6) * 0.1, fork=[0, 0, 0, 1, 1, 1], iteration=[0, 1, 2] * 2)
+        return TrialOutcome(DONE, (Series(CASE, TIME, table),), 0.01, {"jmh_version": "fake"})
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bisect") / "repo"
+    return root, bisect_repo.make_repo(root)
+
+
+def bisect(harness, monkeypatch, root: Path, db: Path, *extra: str) -> tuple[int, str, str]:
+    from rigorbench.experiment import bisect as experiment, runner
+
+    monkeypatch.setattr(runner, "get_harness", lambda name: harness)
+    monkeypatch.setattr(experiment, "get_harness", lambda name: harness)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["bisect", str(root), "--good", "HEAD~15", "--bad", "HEAD", "--bench", "Bench",
+                 "--resamples", "1000", "--store", str(db), *extra], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_runner_finds_the_planted_commit_and_stores_each_probe(repo, monkeypatch, tmp_path):
+    root, commits = repo
+    code, out, err = bisect(CommitHarness(), monkeypatch, root, tmp_path / "r.db")
+    assert code == 0, out + err
+    assert f"culprit: {commits[bisect_repo.PLANTED][:12]}" in out
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        runs = [store.run(i) for i in store.run_ids()]
+    assert len(runs) == 5 and all(len(run.schedule) == 10 for run in runs)   # 5 trials of 2 versions each
+    assert [run.versions[1].label for run in runs][:2] == [commits[15][:12], commits[7][:12]]
+
+
+def test_an_undecided_probe_gets_more_trials_in_the_same_run_then_stops_the_bisection(repo, monkeypatch, tmp_path):
+    root, commits = repo
+    code, out, err = bisect(CommitHarness(noisy=True), monkeypatch, root, tmp_path / "r.db", "--max-trials", "10",
+                            "--threshold", "5%")
+    assert code == 4, out + err
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        runs = [store.run(i) for i in store.run_ids()]
+        # Every run holds all its planned trials, both versions in each: 5, then 10.
+        for run in runs:
+            assert len(store.executions(run.run_id)) == len(run.schedule) == 2 * run.settings["trials"]
+    # The premise decided at 5 trials; the first probe (commit 7) not even at 10: the search
+    # stops and every commit of the range is still a candidate.
+    assert [run.settings["trials"] for run in runs] == [5, 10]
+    assert "inconclusive: the first slower commit is one of these 15 (oldest first)" in out
+    assert f"  {commits[7][:12]}  commit 7: update the notes  (inconclusive after 10 trials)" in out
+    assert "culprit" not in out
+    assert out.splitlines()[-1] == "more --max-trials, longer iterations or a larger --threshold may decide them"
+
+
+def test_bad_not_slower_than_good_is_exit_3_after_one_probe(repo, monkeypatch, tmp_path):
+    root, commits = repo
+
+    @dataclass
+    class Flat(CommitHarness):
+        def run_trial(self, build, settings, work_dir, on_progress):
+            outcome = super().run_trial(build, settings, work_dir, on_progress)
+            table = SampleTable.build(100.0 + np.arange(6) * 0.1, fork=[0, 0, 0, 1, 1, 1], iteration=[0, 1, 2] * 2)
+            return TrialOutcome(DONE, (Series(CASE, TIME, table),), 0.01, {"jmh_version": "fake"})
+
+    code, out, err = bisect(Flat(), monkeypatch, root, tmp_path / "r.db")
+    assert code == 3, out + err
+    assert out.splitlines()[-1].startswith(f"not slower: bad {commits[15][:12]} is not slower than good {commits[0][:12]}")
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        assert len(store.run_ids()) == 1
