@@ -71,19 +71,8 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     exp = parser.add_argument_group("experiment")
     each = "trials (harness invocations)" if single else "trials; each runs every version once"
     exp.add_argument("--trials", type=positive_int, metavar="N", help=f"{each} (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
-    exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks})")
-    exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
-    exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {DEFAULT_SETTINGS.iterations})")
-    exp.add_argument("--warmup-time", metavar="T", help=f"time per warmup iteration (default: {DEFAULT_SETTINGS.warmup_time})")
-    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {DEFAULT_SETTINGS.iteration_time})")
     exp.add_argument("--bench", action="append", metavar="REGEX", help="run only benchmarks matching REGEX (repeatable)")
-    exp.add_argument("--param", action="append", metavar="NAME=V1,V2", help="override a @Param (repeatable)")
-    exp.add_argument("--mode", metavar="MODE", help="JMH benchmark mode (thrpt, avgt, sample, ss); default: as declared")
-    exp.add_argument("--time-unit", metavar="UNIT", help="JMH output time unit (ns, us, ms, s)")
-    exp.add_argument("--jvm-args", metavar="ARGS", help="extra JVM arguments for the forks, as one string")
-    exp.add_argument("--prof-comp", action="store_true", help="also record JIT compilation time (-prof comp)")
-    exp.add_argument("--no-prof-gc", action="store_true", help="do not record allocation and GC (-prof gc is on by default)")
-    exp.add_argument("--timeout", metavar="DURATION", help="per-trial time limit, e.g. 10m; a trial over it is killed and recorded as timeout")
+    add_jmh_arguments(exp)
     if not single:
         exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
     exp.add_argument("--quick", action="store_true", help="seconds per trial instead of minutes: for demos and smoke tests, not for decisions")
@@ -91,6 +80,22 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     if not single:
         exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
     add_lint_arguments(exp)
+
+
+def add_jmh_arguments(exp: argparse._ArgumentGroup) -> None:
+    """The JMH settings of every trial, the same for ab, record and bisect."""
+    exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks})")
+    exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
+    exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {DEFAULT_SETTINGS.iterations})")
+    exp.add_argument("--warmup-time", metavar="T", help=f"time per warmup iteration (default: {DEFAULT_SETTINGS.warmup_time})")
+    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {DEFAULT_SETTINGS.iteration_time})")
+    exp.add_argument("--param", action="append", metavar="NAME=V1,V2", help="override a @Param (repeatable)")
+    exp.add_argument("--mode", metavar="MODE", help="JMH benchmark mode (thrpt, avgt, sample, ss); default: as declared")
+    exp.add_argument("--time-unit", metavar="UNIT", help="JMH output time unit (ns, us, ms, s)")
+    exp.add_argument("--jvm-args", metavar="ARGS", help="extra JVM arguments for the forks, as one string")
+    exp.add_argument("--prof-comp", action="store_true", help="also record JIT compilation time (-prof comp)")
+    exp.add_argument("--no-prof-gc", action="store_true", help="do not record allocation and GC (-prof gc is on by default)")
+    exp.add_argument("--timeout", metavar="DURATION", help="per-trial time limit, e.g. 10m; a trial over it is killed and recorded as timeout")
 
 
 def run_settings_from(args: argparse.Namespace):

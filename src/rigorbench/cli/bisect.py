@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import IO
 
 from rigorbench.analysis.settings import DEFAULT_SEED
+from rigorbench.cli.ab import add_jmh_arguments
 from rigorbench.cli.common import add_build_arguments, add_statistics_arguments, build_spec_from, settings_from, write_output
 from rigorbench.cli.parser import UsageError, positive_int
-from rigorbench.experiment.options import DEFAULT_SETTINGS, QUICK_SETTINGS
 from rigorbench.store import DEFAULT_STORE
 
 EXIT_FOUND, EXIT_NOT_SLOWER, EXIT_INCONCLUSIVE = 0, 3, 4
@@ -58,18 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     exp.add_argument("--bench", required=True, action="append", metavar="REGEX", help="the benchmark(s) to bisect: JMH include regex (repeatable); must match at least one benchmark at --good")
     exp.add_argument("--trials", type=positive_int, metavar="N", help=f"trials of the first look at each probe (default: {FIRST_TRIALS}; at least 3: fewer give no trustworthy interval)")
     exp.add_argument("--max-trials", type=positive_int, metavar="N", help=f"trials a probe may take while it is undecided (default: {MAX_TRIALS})")
-    exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks}; --quick: {QUICK_SETTINGS.forks})")
-    exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
-    exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {DEFAULT_SETTINGS.iterations})")
-    exp.add_argument("--warmup-time", metavar="T", help=f"time per warmup iteration (default: {DEFAULT_SETTINGS.warmup_time})")
-    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {DEFAULT_SETTINGS.iteration_time})")
-    exp.add_argument("--param", action="append", metavar="NAME=V1,V2", help="override a @Param (repeatable)")
-    exp.add_argument("--mode", metavar="MODE", help="JMH benchmark mode (thrpt, avgt, sample, ss); default: as declared")
-    exp.add_argument("--time-unit", metavar="UNIT", help="JMH output time unit (ns, us, ms, s)")
-    exp.add_argument("--jvm-args", metavar="ARGS", help="extra JVM arguments for the forks, as one string")
-    exp.add_argument("--prof-comp", action="store_true", help="also record JIT compilation time (-prof comp)")
-    exp.add_argument("--no-prof-gc", action="store_true", help="do not record allocation and GC (-prof gc is on by default)")
-    exp.add_argument("--timeout", metavar="DURATION", help="per-trial time limit, e.g. 10m")
+    add_jmh_arguments(exp)
     exp.add_argument("--quick", action="store_true", help="the short JMH settings of 'ab --quick' (seconds per trial): for large regressions and demos")
     exp.add_argument("--store", metavar="DB", help=f"results store the probes are stored in (default: PATH/{DEFAULT_STORE})")
     add_statistics_arguments(parser)
