@@ -1,5 +1,6 @@
-"""The vectorised PELT of ``stats.steady`` against ``ruptures.Pelt`` itself (the oracle it
-replaced), with the cost the steady-state detection used to give ``ruptures``."""
+"""The PELT of ``stats/segmentation.py`` (one series, or many in one loop) against
+``ruptures.Pelt`` itself (the oracle it replaced), with the cost the steady-state detection
+used to give ``ruptures``, and many series at once against each series alone."""
 
 from __future__ import annotations
 
