@@ -220,3 +220,22 @@ def test_classify_forks_gives_each_fork_what_detect_steady_state_gives_it():
         detect_steady_state(f, seed=q) for f, q in zip(forks, seeds))
     with pytest.raises(TypeError, match="toleranse"):
         classify_forks(forks, toleranse=0.1)
+
+
+@pytest.mark.parametrize("window", [200, 150, 201, 50])
+def test_window_quantiles_from_rank_filter_are_numpys_to_the_bit(window):
+    """The sliding filter's median and 1st/99th percentiles (scipy.ndimage.rank_filter order
+    statistics) equal numpy's median and linear percentile of every window, on heavy-tailed
+    and on rounded (tied) data."""
+    from rigorbench.stats import steady
+
+    rng = np.random.default_rng(window)
+    for rounded in (False, True):
+        x = rng.lognormal(0, 0.1, 1200) * np.where(rng.random(1200) < 0.02, 5, 1)
+        if rounded:
+            x = np.round(x * 20) / 20
+        views = np.lib.stride_tricks.sliding_window_view(x, window)
+        assert np.array_equal(steady._window_quantile(x, window, 0.5), np.median(views, axis=1))
+        p1, p99 = np.percentile(views, [1, 99], axis=1)
+        assert np.array_equal(steady._window_quantile(x, window, 0.01), p1)
+        assert np.array_equal(steady._window_quantile(x, window, 0.99), p99)
