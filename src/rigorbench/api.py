@@ -86,25 +86,28 @@ def load_stored(store: ResultStore, labels: Sequence[str], run_id: int | None = 
 
 def compare(
     baseline: Dataset, contender: Dataset, settings: Settings | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, jobs: int | None = None,
 ) -> ComparisonResult:
     """Every benchmark case and metric both sides have: ratio with CI, p, Cliff's delta, verdict.
 
-    ``progress(done, total)`` is called after each benchmark case and metric compared."""
+    ``progress(done, total)`` is called after each benchmark case and metric compared;
+    ``jobs``: processes to compare on (default: one per CPU for many benchmarks)."""
     from rigorbench.analysis.compare import compare_datasets
 
-    return compare_datasets(baseline, contender, _settings(settings), progress=progress)
+    return compare_datasets(baseline, contender, _settings(settings), progress=progress, jobs=jobs)
 
 
 def analyze(
     dataset: Dataset, settings: Settings | None = None, progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = None,
 ) -> AnalysisResult:
     """One version: summaries with CIs, variability by level, steady state and diagnostics.
 
-    ``progress(done, total)`` is called after each benchmark case and metric analysed."""
+    ``progress(done, total)`` is called after each benchmark case and metric analysed;
+    ``jobs``: processes to analyse on (default: one per CPU for many benchmarks)."""
     from rigorbench.analysis.analyze import analyze_dataset
 
-    return analyze_dataset(dataset, _settings(settings), progress=progress)
+    return analyze_dataset(dataset, _settings(settings), progress=progress, jobs=jobs)
 
 
 def power(

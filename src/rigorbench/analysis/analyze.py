@@ -12,11 +12,11 @@ coincidence of slow iterations with GC or JIT compilation, drift, and plausibili
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from rigorbench import parallel
 from rigorbench.analysis import diagnostics as diag
 from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations
@@ -79,6 +79,7 @@ class AnalysisResult:
 
 def analyze_dataset(
     dataset: Dataset, settings: Settings, progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = None,
 ) -> AnalysisResult:
     """Analyze every (case, metric) the settings ask for, in the dataset's order.
 
@@ -86,36 +87,48 @@ def analyze_dataset(
     index made once, and only its summary is kept (each fork's identity, warmup count and
     steady state, not a copy of its values: those stay in ``dataset``), so that the results
     of a large suite add little to the data. ``progress(done, total)`` is called after each
-    series analysed.
+    series analysed. ``jobs``: processes to analyse series on (default: every CPU for many
+    series, see ``rigorbench.parallel``); the results are the same for any number.
     """
     wanted = [(case, metric) for case, metric in dataset.series
               if settings.wants_metric(metric) and metric.name not in EVENT_METRICS]
     inputs = CaseInputs.of(dataset)
-
-    def one(key: tuple[BenchmarkCase, Metric]) -> BenchmarkAnalysis | None:
-        events, alloc = inputs.of_case(key[0])
-        analysis = analyze_series(*key, dataset.series[key], settings, events=events, alloc=alloc, cycle_ns=cycle_ns)
-        return None if analysis is None else _without_fork_values(analysis)
-
     cycle_ns = diag.clock_cycle_ns(dataset.environments)
+    work = [_SeriesWork(case, metric, dataset.series[(case, metric)], settings, *inputs.of_case(case), cycle_ns)
+            for case, metric in wanted]
+    workers = parallel.workers_for(len(work), jobs)
+    # Small inputs: series side by side on threads (numpy, scipy and the bootstrap's own threads
+    # release the GIL part of the time); large ones: on processes. Results come back in the
+    # dataset's order.
+    threads = jobs is None and workers == 1
     results = []
-    # Series run side by side on the CPUs (numpy, scipy and the bootstrap's own threads
-    # release the GIL), so one series' steady state and diagnostics overlap another's
-    # bootstrap; each series has its own seed, so the results are those of one at a time.
-    # Results come back in the dataset's order, at most a few series ahead of the one shown.
-    # An error stops the series not yet started instead of waiting for all of them.
-    pool = ThreadPoolExecutor(max_workers=max(1, min(usable_cpus(), len(wanted))))
-    try:
-        for done, analysis in enumerate(pool.map(one, wanted), 1):
-            if analysis is not None:
-                results.append(analysis)
-            if progress is not None:
-                progress(done, len(wanted))
-    finally:
-        pool.shutdown(cancel_futures=True)
+    outcomes = parallel.ordered_map(_analyze_work, work, usable_cpus() if threads else workers, threads=threads)
+    for done, analysis in enumerate(outcomes, 1):
+        if analysis is not None:
+            results.append(analysis)
+        if progress is not None:
+            progress(done, len(work))
     return AnalysisResult(
         dataset.label, settings, tuple(results), dataset.sources, dataset.warnings, tuple(dataset.environments),
     )
+
+
+@dataclass(frozen=True, eq=False)
+class _SeriesWork:
+    """What analysing one series takes (sent whole to a worker process)."""
+
+    case: BenchmarkCase
+    metric: Metric
+    table: SampleTable
+    settings: Settings
+    events: dict[str, SampleTable]
+    alloc: tuple[Metric, SampleTable] | None
+    cycle_ns: float | None
+
+
+def _analyze_work(w: _SeriesWork) -> BenchmarkAnalysis | None:
+    analysis = analyze_series(w.case, w.metric, w.table, w.settings, events=w.events, alloc=w.alloc, cycle_ns=w.cycle_ns)
+    return None if analysis is None else _without_fork_values(analysis)
 
 
 def _without_fork_values(analysis: BenchmarkAnalysis) -> BenchmarkAnalysis:

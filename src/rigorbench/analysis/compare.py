@@ -15,6 +15,7 @@ from typing import Iterable
 
 import numpy as np
 
+from rigorbench import parallel
 from rigorbench.analysis.comparability import Mismatch, param_mismatches, setting_mismatches, to_baseline_units
 from rigorbench.analysis.gate import parse_fail_on
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations, outliers_removed
@@ -147,9 +148,12 @@ def ordered(comparisons) -> list[Comparison]:
 
 def compare_datasets(
     baseline: Dataset, contender: Dataset, settings: Settings, progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = None,
 ) -> ComparisonResult:
     """Compare every (case, metric) both sides have; list the ones only one side has.
-    ``progress(done, total)`` is called after each of them.
+    ``progress(done, total)`` is called after each of them. ``jobs``: processes to compare
+    on (default: every CPU for many series, see ``rigorbench.parallel``); the results are the
+    same for any number.
 
     Sides that do not measure the same thing (analysis/comparability.py) are refused, or
     with ``settings.allow_mismatch`` compared with the mismatches in the result."""
@@ -157,9 +161,11 @@ def compare_datasets(
     base_keys = [k for k in baseline.series if settings.wants_metric(k[1])]
     cont_keys = [k for k in contender_series if settings.wants_metric(k[1])]
     common = [k for k in base_keys if k in contender_series]
+    work = [(case, metric, baseline.series[(case, metric)], contender_series[(case, metric)], settings)
+            for case, metric in common]
     drafts = []
-    for done, (case, metric) in enumerate(common, 1):
-        drafts.append(_compare_one(case, metric, baseline.series[(case, metric)], contender_series[(case, metric)], settings))
+    for done, draft in enumerate(parallel.ordered_map(_compare_work, work, parallel.workers_for(len(work), jobs)), 1):
+        drafts.append(draft)
         if progress is not None:
             progress(done, len(common))
     drafts = [d for d in drafts if d is not None]
@@ -209,6 +215,10 @@ def series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
     """A seed per series, stable across runs and input order, so results are reproducible."""
     key = f"{case.harness}\0{case.display_name}\0{metric.name}".encode()
     return (seed * 1_000_003 + zlib.crc32(key)) % (2**63)
+
+
+def _compare_work(work: tuple) -> Comparison | None:
+    return _compare_one(*work)
 
 
 def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Comparison | None:

@@ -7,6 +7,7 @@ from typing import IO
 
 from rigorbench.cli.common import (
     ANALYZE_FORMATS,
+    add_jobs_argument,
     add_metric_argument,
     add_resampling_arguments,
     add_version_inputs,
@@ -57,6 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_resampling_arguments(stats)
     add_metric_argument(stats)
     stats.add_argument("--steady-only", action="store_true", help="summarize only iterations at or after each fork's steady state")
+    add_jobs_argument(stats)
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=ANALYZE_FORMATS, default="text", help="output format (default: text)")
     output.add_argument("--fail-on", choices=(*reversed(SEVERITIES[1:]), "never"), default="never",
@@ -68,7 +70,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
 
     dataset, _ = dataset_from_args(args)
-    result = api.analyze(dataset, settings_from(args), progress=progress_printer(stderr, "analyze", "analysing"))
+    result = api.analyze(dataset, settings_from(args), progress=progress_printer(stderr, "analyze", "analysing"),
+                         jobs=args.jobs)
     if not result.benchmarks:
         raise UserError(f"no {result.settings.metric} metric with measurements found in the input")
     write_output(api.render(result, args.format), args.output, stdout)

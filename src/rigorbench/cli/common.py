@@ -16,8 +16,9 @@ from typing import IO, TYPE_CHECKING
 
 from rigorbench.analysis.gate import parse_fail_on
 from rigorbench.analysis.settings import CORRECTIONS, INTERVALS, STATISTICS, TESTS, Settings
-from rigorbench.cli.parser import UsageError, fraction, positive_int
+from rigorbench.cli.parser import UsageError, count, fraction, positive_int
 from rigorbench.errors import UserError
+from rigorbench.parallel import MIN_SERIES as MIN_PARALLEL_SERIES
 from rigorbench.files import safe_name
 
 if TYPE_CHECKING:
@@ -66,7 +67,16 @@ def add_resampling_arguments(group: argparse._ArgumentGroup) -> None:
     )
 
 
-def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = True) -> None:
+def add_jobs_argument(group: argparse._ArgumentGroup) -> None:
+    """--jobs: processes the series are analysed on (the results do not depend on it)."""
+    group.add_argument(
+        "--jobs", "-j", type=count, default=None, metavar="N",
+        help="analyse benchmarks on N processes; the results are the same for any N "
+        f"(default: one per CPU from {MIN_PARALLEL_SERIES} benchmarks on, else this process)",
+    )
+
+
+def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = True, jobs: bool = False) -> None:
     stats = parser.add_argument_group("statistics")
     stats.add_argument("--statistic", choices=STATISTICS, default=None, help=f"statistic compared (default: {DEFAULTS.statistic})")
     add_resampling_arguments(stats)
@@ -77,6 +87,8 @@ def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = 
     if metric:
         add_metric_argument(stats)
     stats.add_argument("--steady-only", action="store_true", help="use only iterations at or after each fork's detected steady state (forks of 20+ iterations; see 'rigorbench analyze')")
+    if jobs:
+        add_jobs_argument(stats)
 
 
 def add_metric_argument(group: argparse._ArgumentGroup) -> None:

@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_side_arguments(inputs)
     inputs.add_argument("--store", metavar="DB", help="read both versions from this results store (see 'rigorbench runs')")
     inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run to read (default: the newest run with both labels)")
-    add_statistics_arguments(parser)
+    add_statistics_arguments(parser, jobs=True)
     add_output_arguments(parser)
 
 
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         baseline = replace(baseline, label="baseline")
         contender = replace(contender, label="contender")
     progress = progress_printer(stderr, "compare", "comparing")
-    return finish_comparison(api.compare(baseline, contender, settings, progress=progress), args, stdout)
+    return finish_comparison(api.compare(baseline, contender, settings, progress=progress, jobs=args.jobs), args, stdout)
 
 
 def _from_store(args: argparse.Namespace):

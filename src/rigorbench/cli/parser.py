@@ -70,6 +70,14 @@ def positive_int(text: str) -> int:
     return value
 
 
+def count(text: str) -> int:
+    """A whole number of at least 1 (processes, workers)."""
+    value = positive_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
 _INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
 
 
