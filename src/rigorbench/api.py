@@ -169,13 +169,14 @@ def render(
 def report_page(
     datasets: Sequence[Dataset], settings: Settings | None = None, *, lint: Mapping | None = None,
     run: Mapping[str, str] | None = None, comparison: ComparisonResult | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, jobs: int | None = None,
 ) -> ReportPage:
-    """What the HTML report shows for one version or a comparison of two."""
+    """What the HTML report shows for one version or a comparison of two; ``jobs``: processes
+    to analyse on (default: one per CPU for many benchmarks)."""
     from rigorbench.analysis.report import build_page
 
     return build_page(list(datasets), _settings(settings), lint=lint or {}, run=run or {},
-                      comparison=comparison, progress=progress)
+                      comparison=comparison, progress=progress, jobs=jobs)
 
 
 def write_html(page: ReportPage, path: str | Path, progress: Callable[[int, int], None] | None = None) -> Path:

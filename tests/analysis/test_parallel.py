@@ -114,3 +114,17 @@ def test_jobs_on_the_command_line():
     err = io.StringIO()
     assert cli(["analyze", files[0], "-j", "0"], io.StringIO(), err) == 2
     assert "--jobs/-j: must be at least 1" in err.getvalue() and "Traceback" not in err.getvalue()
+
+
+def test_the_report_page_is_the_same_on_any_number_of_processes():
+    base = api.load_results([JMH / "v1-trial1.json", JMH / "v1-trial2.json"])
+    head = api.load_results([JMH / "v2-trial1.json", JMH / "v2-trial2.json"])
+
+    def summary(page):
+        return [(c.case, c.comparison.verdict, [(v.label, v.analysis.mean, v.analysis.median, v.analysis.diagnostics,
+                                                 v.values.tolist(), [f.values.tolist() for f in v.forks]) for v in c.versions])
+                for c in page.cases]
+
+    one = summary(api.report_page([base, head], SETTINGS, jobs=1))
+    assert len(one) == 4 and all(len(views) == 2 for _, _, views in one)
+    assert summary(api.report_page([base, head], SETTINGS, jobs=2)) == one

@@ -21,7 +21,8 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from rigorbench.analysis.comparability import in_baseline_terms
-from rigorbench.analysis.analyze import BenchmarkAnalysis, analyze_series, case_inputs, observations
+from rigorbench import parallel
+from rigorbench.analysis.analyze import BenchmarkAnalysis, CaseInputs, analyze_series, observations
 from rigorbench.analysis.compare import VERDICT_RANK, Comparison, ComparisonResult, compare_datasets
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.diagnostics import clock_cycle_ns
@@ -156,6 +157,7 @@ Progress = Callable[[int, int], None]
 def build_page(
     datasets: Sequence[Dataset], settings: Settings, *, lint: Mapping[str, object] | None = None,
     run: Mapping[str, str] | None = None, progress: Progress | None = None, comparison: ComparisonResult | None = None,
+    jobs: int | None = None,
 ) -> ReportPage:
     """Analyze one version, or compare two (baseline first), for the report.
 
@@ -163,7 +165,7 @@ def build_page(
     JIT events are shown inside it when they were recorded. ``comparison``: the comparison
     of the two datasets already made (``ab`` and ``run`` print it first), so that it is not
     made twice and the page shows what was printed. ``progress(done, total)`` is called after
-    each case.
+    each case. ``jobs``: processes to analyse on (see ``rigorbench.parallel``).
     """
     if len(datasets) not in (1, 2):
         raise ValueError("a report covers one or two versions")
@@ -173,14 +175,19 @@ def build_page(
     if comparison is not None and comparison.settings.metric not in ("primary", "all"):
         comparison = None   # made for one other metric (--metric alloc): the report needs the primary one
     if comparison is None and len(datasets) == 2:
-        comparison = compare_datasets(datasets[0], datasets[1], settings)
+        comparison = compare_datasets(datasets[0], datasets[1], settings, jobs=jobs)
     if len(datasets) == 2:
         datasets = [datasets[0], in_baseline_terms(*datasets)]   # units (and, if allowed, modes) as compared
     by_key = {(c.case, c.metric): c for c in comparison.comparisons if settings.wants_metric(c.metric)} if comparison else {}
     keys = list(by_key) if comparison else [k for k in datasets[0].series if settings.wants_metric(k[1])]
     cases = []
+    # Every version's analysis of a case, on worker processes for many cases (rigorbench.parallel).
+    inputs = [(CaseInputs.of(d), clock_cycle_ns(d.environments)) for d in datasets]
+    work = [(d.label, case, metric, d.series.get((case, metric)), *index.of_case(case), cycle_ns, settings)
+            for case, metric in keys for d, (index, cycle_ns) in zip(datasets, inputs)]
+    done = parallel.ordered_map(_version_view, work, parallel.workers_for(len(keys), jobs))
     for number, (case, metric) in enumerate(keys):
-        views = [view for dataset in datasets if (view := _version_view(dataset, case, metric, settings)) is not None]
+        views = [view for view in (next(done) for _ in datasets) if view is not None]
         if len(views) == len(datasets):
             cases.append(CasePage(case, metric, f"b{number + 1}", tuple(views), by_key.get((case, metric)),
                                   iteration_range(views)))
@@ -212,18 +219,18 @@ def _case_order(case: CasePage):
     return (-(Severity(worst).rank + 1 if worst else 0), case.case.display_name)
 
 
-def _version_view(dataset: Dataset, case: BenchmarkCase, metric: Metric, settings: Settings) -> VersionView | None:
-    table = dataset.series.get((case, metric))
+def _version_view(work: tuple) -> VersionView | None:
+    """One version's analysis of one case, from ``(label, case, metric, table, events, alloc,
+    cycle_ns, settings)``."""
+    label, case, metric, table, events, alloc, cycle_ns, settings = work
     if table is None:
         return None
-    events, alloc = case_inputs(dataset, case)
-    analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc,
-                              cycle_ns=clock_cycle_ns(dataset.environments))
+    analysis = analyze_series(case, metric, table, settings, events=events, alloc=alloc, cycle_ns=cycle_ns)
     if analysis is None:
         return None
     obs, _, _ = observations(table, analysis.steady, settings)   # the iterations the analysis summarized
     return VersionView(
-        label=dataset.label,
+        label=label,
         analysis=analysis,
         forks=_traces(table, analysis, events),
         values=obs.values,

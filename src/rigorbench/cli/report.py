@@ -62,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: report this one version")
     inputs.add_argument("--lint", action="append", metavar="PATH", help="lint these benchmark sources and show the findings (repeatable)")
     add_mismatch_argument(inputs)
-    add_statistics_arguments(parser, metric=False)
+    add_statistics_arguments(parser, metric=False, jobs=True)
     output = parser.add_argument_group("output")
     output.add_argument("--html", metavar="FILE", help="write the HTML report to FILE")
     output.add_argument("--format", choices=("html", "csv"), default="html", help="html (default), or csv: the iteration series, one row per iteration")
@@ -129,7 +129,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("--html FILE and --output FILE name the same HTML file; give one")
     datasets, facts = _datasets(args)
     lint = lint_results(args.lint)
-    page = api.report_page(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "report", "analysing"))
+    page = api.report_page(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "report", "analysing"),
+                           jobs=args.jobs)
     if not page.cases:
         raise UserError("no benchmark case with measurements " + ("on both sides" if len(datasets) == 2 else "found"))
     html_path = args.html or (args.output if args.format == "html" else None)
