@@ -1,4 +1,5 @@
-"""Readers of the result files people already have: JMH JSON and console logs, Go, pa CSV.
+"""Readers of the result files people already have: JMH JSON and console logs, Go, Google
+Benchmark JSON, pa CSV.
 
 Every reader is a small object behind the :class:`Reader` protocol, listed in the explicit
 registry :data:`READERS` (in sniffing order). :func:`read_result_file` reads a file,
@@ -15,6 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from rigorbench.errors import InputError, UserError
 from rigorbench.files import read_input
+from rigorbench.formats.gbench import GbenchJsonReader
 from rigorbench.formats.gobench import GoBenchReader
 from rigorbench.formats.jmh_json import JmhJsonReader
 from rigorbench.formats.jmh_text import JmhTextReader
@@ -41,7 +43,7 @@ class Reader(Protocol):
 
 
 READERS: dict[str, Reader] = {
-    reader.name: reader for reader in (JmhJsonReader(), JmhTextReader(), GoBenchReader(), PaCsvReader())
+    reader.name: reader for reader in (JmhJsonReader(), JmhTextReader(), GoBenchReader(), GbenchJsonReader(), PaCsvReader())
 }
 
 

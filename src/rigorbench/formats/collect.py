@@ -8,6 +8,7 @@ counted, never stored: a NaN score is a harness failure, not a measurement.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -17,6 +18,29 @@ from rigorbench.errors import InputError
 from rigorbench.model import ALLOC, BenchmarkCase, Metric, ResultFile, SampleTable, Series
 
 SeriesKey = tuple[str | None, BenchmarkCase, Metric]
+
+
+class OutOfRange(float):
+    """A JSON number literal beyond float range (its value is inf); keeps its text."""
+
+    text: str
+
+
+def _json_number(text: str) -> float:
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    number = OutOfRange(value)
+    number.text = text
+    return number
+
+
+def _json_int(text: str) -> int | float:
+    return int(text) if len(text) <= 300 else _json_number(text)  # int() refuses 4,300 digits
+
+
+# JSON as the readers decode it: numbers beyond float range keep their text for the error.
+JSON_DECODER = json.JSONDecoder(parse_float=_json_number, parse_int=_json_int)
 
 
 def _table(rows: list[tuple]) -> SampleTable:

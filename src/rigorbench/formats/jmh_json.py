@@ -27,6 +27,8 @@ import numpy as np
 from rigorbench.errors import InputError
 from rigorbench.formats import jmh
 from rigorbench.formats.collect import (
+    JSON_DECODER,
+    OutOfRange,
     EnvironmentCollector,
     SeriesCollector,
     describe,
@@ -37,28 +39,6 @@ from rigorbench.formats.collect import (
 )
 from rigorbench.model import BenchmarkCase, Metric, ResultFile
 
-
-
-class _OutOfRange(float):
-    """A JSON number literal beyond float range (its value is inf); keeps its text."""
-
-    text: str
-
-
-def _json_number(text: str) -> float:
-    value = float(text)
-    if math.isfinite(value):
-        return value
-    number = _OutOfRange(value)
-    number.text = text
-    return number
-
-
-def _json_int(text: str) -> int | float:
-    return int(text) if len(text) <= 300 else _json_number(text)  # int() refuses 4,300 digits
-
-
-_DECODER = json.JSONDecoder(parse_float=_json_number, parse_int=_json_int)
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SNIFF = re.compile(r'\A\s*\[\s*(\]|\{\s*"(jmhVersion|benchmark)"\s*:)')
 
@@ -97,7 +77,7 @@ def _entries(text: str, path: str) -> Iterator[tuple[int, object]]:
         line += text.count("\n", counted, pos)
         counted, entry_line = pos, line
         try:
-            entry, pos = _DECODER.raw_decode(text, pos)
+            entry, pos = JSON_DECODER.raw_decode(text, pos)
         except RecursionError:
             raise InputError(path, entry_line, "invalid JSON: nested too deeply") from None
         except json.JSONDecodeError as error:
@@ -123,7 +103,7 @@ def _number(raw: object) -> float | None:
     """A JSON score as float (NaN for JMH's "NaN"/"+INF"/"-INF"); None if not a number at all."""
     if isinstance(raw, bool):
         return None
-    if isinstance(raw, _OutOfRange):
+    if isinstance(raw, OutOfRange):
         return raw
     if isinstance(raw, (int, float)):
         return float(raw)
@@ -211,7 +191,7 @@ class _Parser:
         value = _number(raw)
         if value is None:
             raise self.fail(line, f"{case.name}: {where} is not a number: {raw!r}"[:300])
-        if isinstance(value, _OutOfRange):
+        if isinstance(value, OutOfRange):
             raise self.fail(line, f"{case.name}: {where}: {out_of_range(value.text)}")
         problem = impossible(metric, value)
         if problem:
