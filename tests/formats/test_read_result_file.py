@@ -14,16 +14,17 @@ JMH_JSON = '[\n  {"jmhVersion": "1.37", "benchmark": "a.B.c", "mode": "avgt",\n 
 JMH_LOG = "# JMH version: 1.37\n# Benchmark mode: Average time, time/op\n# Benchmark: a.B.c\n\n# Fork: 1 of 1\nIteration   1: 1.000 ns/op\n"
 GO = "goos: linux\nBenchmarkX-8   100   5 ns/op\nPASS\n"
 GBENCH = '{\n  "context": {"num_cpus": 2},\n  "benchmarks": [{"name": "BM_X", "run_type": "iteration", "real_time": 5.0, "time_unit": "ns"}]\n}\n'
+PYPERF = '{"benchmarks": [{"metadata": {"name": "x"}, "runs": [{"values": [1e-06, 2e-06]}]}], "metadata": {"unit": "second"}, "version": "1.0"}\n'
 PA = "project;commit;benchmark;params;instance;trial;fork;iteration;mode;unit;value_count;value\np;c;a.B.c;;i;1;1;1;avgt;ns/op;1;1.0\n"
 
 UNKNOWN = (
     "unknown format; rigorbench reads: jmh-json (JMH -rf json), jmh-text (JMH console log), "
-    "go (go test -bench output), gbench (Google Benchmark --benchmark_format=json), pa-csv (pa CSV)"
+    "go (go test -bench output), gbench (Google Benchmark --benchmark_format=json), pyperf (pyperf --output JSON), pa-csv (pa CSV)"
 )
 
 
 def test_registry_order_names_and_protocol():
-    assert list(READERS) == ["jmh-json", "jmh-text", "go", "gbench", "pa-csv"]
+    assert list(READERS) == ["jmh-json", "jmh-text", "go", "gbench", "pyperf", "pa-csv"]
     for name, reader in READERS.items():
         assert isinstance(reader, Reader)
         assert reader.name == name and reader.description
@@ -32,7 +33,7 @@ def test_registry_order_names_and_protocol():
 
 @pytest.mark.parametrize(
     "text, format",
-    [(JMH_JSON, "jmh-json"), (JMH_LOG, "jmh-text"), (GO, "go"), (GBENCH, "gbench"), (PA, "pa-csv")],
+    [(JMH_JSON, "jmh-json"), (JMH_LOG, "jmh-text"), (GO, "go"), (GBENCH, "gbench"), (PYPERF, "pyperf"), (PA, "pa-csv")],
 )
 def test_format_is_detected_from_content_not_name(write, text, format):
     result = read_result_file(write(text, name="misleading.csv.json.txt"))
@@ -40,7 +41,7 @@ def test_format_is_detected_from_content_not_name(write, text, format):
     assert result.path.endswith("misleading.csv.json.txt")
 
 
-@pytest.mark.parametrize("text", [JMH_JSON, JMH_LOG, GO, GBENCH, PA])
+@pytest.mark.parametrize("text", [JMH_JSON, JMH_LOG, GO, GBENCH, PYPERF, PA])
 def test_each_sniffer_claims_only_its_own_format(text):
     claims = [name for name, reader in READERS.items() if reader.sniff(text)]
     assert len(claims) == 1, claims
@@ -123,7 +124,7 @@ def test_unknown_format_name_lists_the_valid_ones(write):
     with pytest.raises(UserError) as info:
         read_result_file(write(JMH_LOG), format="csv")
     assert not isinstance(info.value, InputError)
-    assert str(info.value) == "unknown format 'csv'; valid formats: jmh-json, jmh-text, go, gbench, pa-csv"
+    assert str(info.value) == "unknown format 'csv'; valid formats: jmh-json, jmh-text, go, gbench, pyperf, pa-csv"
 
 
 def test_pathlike_and_str_give_the_same_path(write):

@@ -37,7 +37,7 @@ instance) with variance components, and diagnostics, most severe first, each wit
 Steady-state detection needs forks of 20 or more iterations (warmup included).
 
 Inputs are result files of one version (one per trial: JMH JSON or console logs, Go output,
-Google Benchmark JSON, pa CSV), or a version of a stored run (--store). JMH console logs carry the warmup
+Google Benchmark JSON, pyperf JSON, pa CSV), or a version of a stored run (--store). JMH console logs carry the warmup
 iterations; JMH JSON does not.
 
 exit status: 0 no diagnostic at --fail-on or above, 1 such diagnostics, 2 bad usage or input

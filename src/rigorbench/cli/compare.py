@@ -21,8 +21,8 @@ DESCRIPTION = """\
 Compare the results of a baseline and a contender version, benchmark by benchmark.
 
 Each side is one result file (one trial) or several (several trials of that version). Files
-are JMH JSON (-rf json), JMH console logs, Go benchmark output, Google Benchmark JSON or pa
-CSV, detected from their content; gzipped files are read as they are.
+are JMH JSON (-rf json), JMH console logs, Go benchmark output, Google Benchmark JSON, pyperf
+JSON or pa CSV, detected from their content; gzipped files are read as they are.
 
 For every benchmark and metric found on both sides, rigorbench reports the ratio
 contender/baseline of the statistic with a hierarchical bootstrap confidence interval

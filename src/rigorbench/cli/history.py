@@ -15,7 +15,7 @@ from rigorbench.store import DEFAULT_STORE
 DESCRIPTION = f"""\
 The history of benchmark results over commits, and the commits where a benchmark changed.
 
-  add       add result files (JMH JSON or text, Go bench, Google Benchmark JSON, pa CSV) as points at --commit, or
+  add       add result files (JMH JSON or text, Go bench, Google Benchmark JSON, pyperf JSON, pa CSV) as points at --commit, or
             the version of a stored run (--run ID --label L); the samples are stored too
   import    import a CSV history in Apache Otava's layout (--csv)
   list      one line per series: benchmark, metric, branch, machine kind, points, commits

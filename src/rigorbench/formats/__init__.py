@@ -1,5 +1,5 @@
 """Readers of the result files people already have: JMH JSON and console logs, Go, Google
-Benchmark JSON, pa CSV.
+Benchmark JSON, pyperf JSON, pa CSV.
 
 Every reader is a small object behind the :class:`Reader` protocol, listed in the explicit
 registry :data:`READERS` (in sniffing order). :func:`read_result_file` reads a file,
@@ -21,6 +21,7 @@ from rigorbench.formats.gobench import GoBenchReader
 from rigorbench.formats.jmh_json import JmhJsonReader
 from rigorbench.formats.jmh_text import JmhTextReader
 from rigorbench.formats.pa_csv import PaCsvReader
+from rigorbench.formats.pyperf import PyperfJsonReader
 from rigorbench.model import ResultFile
 
 __all__ = ["READERS", "Reader", "read_result_file", "reader_names"]
@@ -43,7 +44,7 @@ class Reader(Protocol):
 
 
 READERS: dict[str, Reader] = {
-    reader.name: reader for reader in (JmhJsonReader(), JmhTextReader(), GoBenchReader(), GbenchJsonReader(), PaCsvReader())
+    reader.name: reader for reader in (JmhJsonReader(), JmhTextReader(), GoBenchReader(), GbenchJsonReader(), PyperfJsonReader(), PaCsvReader())
 }
 
 

@@ -78,7 +78,8 @@ class GbenchJsonReader:
     description = "Google Benchmark --benchmark_format=json"
 
     def sniff(self, text: str) -> bool:
-        return bool(_SNIFF.match(text[:4096]))
+        head = text[:65536]
+        return bool(_SNIFF.match(head)) and ('"context"' in head[:200] or '"run_type"' in head)
 
     def parse(self, text: str, path: str) -> ResultFile:
         parser = _Parser(path)

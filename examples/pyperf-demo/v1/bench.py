@@ -1,0 +1,23 @@
+"""rigorbench's pyperf demo, version 1. Version 2 plants a slower sum of squares (through float
+math.pow and back to int) and a faster join (str.join instead of repeated +=)."""
+
+import pyperf
+
+WORDS = ["benchmark"] * 300
+
+
+def sum_squares(n: int) -> int:
+    return sum(i * i for i in range(n))
+
+
+def join_words(words: list[str]) -> str:
+    joined = ""
+    for word in words:
+        joined += word + ","
+    return joined
+
+
+if __name__ == "__main__":
+    runner = pyperf.Runner()
+    runner.bench_func("sum_squares", sum_squares, 2000)
+    runner.bench_func("join_words", join_words, WORDS)
