@@ -112,15 +112,19 @@ def analyze(
 
 def power(
     dataset: Dataset, settings: Settings | None = None, options: PowerOptions | None = None,
-    trial_seconds: float | None = None,
+    trial_seconds: float | None = None, progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = None,
 ) -> PowerResult:
     """A/A false positives, detection per injected slowdown and the minimal detectable slowdown;
-    ``trial_seconds`` (what one trial took) lets it say what ``--target``'s trials cost."""
+    ``trial_seconds`` (what one trial took) lets it say what ``--target``'s trials cost;
+    ``progress(done, total)`` is called after each benchmark case and metric; ``jobs``:
+    processes to simulate on (default: one per CPU from two benchmarks on)."""
     from rigorbench.analysis.power import power_dataset
     from rigorbench.analysis.settings import POWER_RESAMPLES, PowerOptions, Settings
 
     settings = settings if settings is not None else Settings(resamples=POWER_RESAMPLES)
-    return power_dataset(dataset, settings, options if options is not None else PowerOptions(), trial_seconds)
+    return power_dataset(dataset, settings, options if options is not None else PowerOptions(), trial_seconds,
+                         progress=progress, jobs=jobs)
 
 
 def lint(paths: Iterable[str | Path]) -> LintResult:

@@ -39,12 +39,13 @@ R = TypeVar("R")
 MIN_SERIES = 16
 
 
-def workers_for(series: int, jobs: int | None = None) -> int:
+def workers_for(series: int, jobs: int | None = None, min_series: int = MIN_SERIES) -> int:
     """How many processes analyse ``series`` series: ``jobs`` when the user chose (at most one
-    per series), else every usable CPU for many series and 1 (this process) for a few."""
+    per series), else every usable CPU from ``min_series`` series on and 1 (this process) for
+    fewer (``power``, whose every series takes seconds, uses processes from 2)."""
     if jobs is not None:
         return max(1, min(jobs, series))
-    if series < MIN_SERIES:
+    if series < min_series:
         return 1
     return max(1, min(usable_cpus(), series))
 

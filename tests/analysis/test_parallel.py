@@ -128,3 +128,16 @@ def test_the_report_page_is_the_same_on_any_number_of_processes():
     one = summary(api.report_page([base, head], SETTINGS, jobs=1))
     assert len(one) == 4 and all(len(views) == 2 for _, _, views in one)
     assert summary(api.report_page([base, head], SETTINGS, jobs=2)) == one
+
+
+def test_power_gives_the_same_results_on_any_number_of_processes():
+    from rigorbench.analysis.settings import PowerOptions
+
+    dataset = api.load_results([JMH / "v1-trial1.json", JMH / "v1-trial2.json"])
+    options = PowerOptions(simulations=10, slowdowns=(0.05, 0.5))
+    seen = []
+    one = api.render(api.power(dataset, Settings(resamples=200), options, jobs=1), "json")
+    two = api.render(api.power(dataset, Settings(resamples=200), options, jobs=2,
+                               progress=lambda done, total: seen.append((done, total))), "json")
+    assert one == two and '"benchmarks"' in one
+    assert seen == [(i, 4) for i in range(1, 5)]

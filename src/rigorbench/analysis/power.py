@@ -13,10 +13,12 @@ there are at least 4 of them and fewer than 4 trials in each, trials otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from rigorbench import parallel
 from rigorbench.analysis.compare import series_seed
 from rigorbench.analysis.dataset import Dataset, iteration_observations
 from rigorbench.analysis.settings import DEFAULT_POWER_TARGET, PowerOptions, Settings
@@ -155,9 +157,22 @@ def benchmark_power(case, metric, table, settings: Settings, options: PowerOptio
 
 
 def power_dataset(dataset: Dataset, settings: Settings, options: PowerOptions,
-                  trial_seconds: float | None = None) -> PowerResult:
+                  trial_seconds: float | None = None, progress: Callable[[int, int], None] | None = None,
+                  jobs: int | None = None) -> PowerResult:
+    """The power of every series the settings ask for; ``progress(done, total)`` after each.
+    Each series takes seconds (hundreds of simulated experiments), so from two series on they
+    run on one process per CPU (``jobs`` to choose); each has its own seed, so the results
+    are the same for any number."""
+    work = [(case, metric, table, settings, options) for (case, metric), table in dataset.series.items()
+            if settings.wants_metric(metric)]
     found = []
-    for (case, metric), table in dataset.series.items():
-        if settings.wants_metric(metric):
-            found.append(benchmark_power(case, metric, table, settings, options))
+    workers = parallel.workers_for(len(work), jobs, min_series=2)
+    for done, one in enumerate(parallel.ordered_map(_power_work, work, workers), 1):
+        found.append(one)
+        if progress is not None:
+            progress(done, len(work))
     return PowerResult(dataset.label, settings, options, tuple(found), dataset.sources, trial_seconds)
+
+
+def _power_work(work: tuple) -> BenchmarkPower:
+    return benchmark_power(*work)

@@ -12,10 +12,11 @@ from rigorbench.cli.common import (
     DEFAULTS,
     add_metric_argument,
     add_version_inputs,
+    progress_printer,
     settings_from,
     write_output,
 )
-from rigorbench.cli.parser import UsageError, fraction, positive_int
+from rigorbench.cli.parser import UsageError, count, fraction, positive_int
 from rigorbench.errors import UserError
 
 
@@ -70,6 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     stats.add_argument("--seed", type=positive_int, default=None, metavar="S", help=f"random seed (default: {DEFAULTS.seed})")
     stats.add_argument("--interval", choices=INTERVALS, default=None, help="bootstrap CI method, as in compare: expanded (default) or percentile")
     add_metric_argument(stats)
+    stats.add_argument("--jobs", "-j", type=count, default=None, metavar="N",
+                       help="simulate benchmarks on N processes; the results are the same for any N "
+                       "(default: one per CPU from 2 benchmarks on)")
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=ANALYZE_FORMATS, default="text", help="output format (default: text)")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
@@ -84,7 +88,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError(f"--target {args.target:.1%} must be above --threshold {settings.threshold:.1%}")
     dataset, trial_seconds = dataset_from_args(args)
     options = PowerOptions(args.simulations, tuple(args.slowdowns), args.strategy, args.group_size, args.target)
-    result = api.power(dataset, settings, options, trial_seconds)
+    result = api.power(dataset, settings, options, trial_seconds,
+                       progress=progress_printer(stderr, "power", "simulating"), jobs=args.jobs)
     if not result.benchmarks:
         raise UserError(f"no {settings.metric} metric with measurements found in the input")
     write_output(api.render(result, args.format), args.output, stdout)
