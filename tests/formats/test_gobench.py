@@ -148,3 +148,10 @@ def test_repeated_lines_are_iterations_and_custom_units_may_be_negative(write):
 def test_only_config_lines_is_no_results(write):
     with pytest.raises(InputError, match="no benchmark results found"):
         read_result_file(write("goos: linux\ngoarch: amd64\npkg: x\nPASS\n"))
+
+
+def test_a_benchmark_that_calls_fatal_is_a_failure_warning(write):
+    text = "pkg: x\nBenchmarkFine-2  100  5 ns/op\n--- FAIL: BenchmarkBroken\n    x_test.go:14: missing\nFAIL\n"
+    result = read_result_file(write(text))
+    assert result.warnings == ("benchmark BenchmarkBroken failed",)
+    assert [s.case.name for s in result.series] == ["BenchmarkFine"]

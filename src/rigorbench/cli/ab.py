@@ -24,6 +24,9 @@ from rigorbench.experiment.options import (
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
 
+# The harnesses ab runs (rigorbench.harness.HARNESSES; named here so that --help does not load them).
+HARNESS_NAMES = ("jmh", "go")
+
 
 DESCRIPTION = """\
 Run two versions of a JMH benchmark project as a designed experiment and compare them.
@@ -72,6 +75,10 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     each = "trials (harness invocations)" if single else "trials; each runs every version once"
     exp.add_argument("--trials", type=positive_int, metavar="N", help=f"{each} (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
     exp.add_argument("--bench", action="append", metavar="REGEX", help="run only benchmarks matching REGEX (repeatable)")
+    exp.add_argument("--harness", choices=("auto", *HARNESS_NAMES), default="auto",
+                     help="the benchmark harness: jmh (Maven or Gradle JMH project) or go (a Go module's "
+                     "func Benchmark...; forks are test-binary processes, iterations -test.count lines, "
+                     "--iteration-time is -test.benchtime); default auto: go for a go.mod without a JMH build")
     add_jmh_arguments(exp)
     if not single:
         exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
@@ -128,7 +135,10 @@ def _plan(args: argparse.Namespace) -> ExperimentPlan:
     )
     trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
     seed = args.seed if args.seed is not None else DEFAULT_SEED
-    return ExperimentPlan(args.path, "jmh", versions, trials, args.order, seed, run_settings_from(args))
+    from rigorbench.harness import detect_harness
+
+    harness = detect_harness(Path(args.path), args.base) if args.harness == "auto" else args.harness
+    return ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args))
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
@@ -151,6 +161,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if args.list:
         return print_listing(plan, Path(store_path).parent, args, stdout, reporter)
     hook, lint_results = before_build(args, reporter)
+    if plan.harness != "jmh":
+        hook = None   # the lint rules read Java (JMH) sources only
     with ResultStore.open(store_path) as store:
         try:
             result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)

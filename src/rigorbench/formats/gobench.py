@@ -88,6 +88,9 @@ class GoBenchReader:
         pkg = ""
         for number, raw in enumerate(text.split("\n"), 1):
             line = raw.rstrip("\r")
+            if line.startswith("--- FAIL: Benchmark"):   # b.Fatal without -v: the name after FAIL
+                warnings.append(f"benchmark {line.split()[2]} failed")
+                continue
             if is_benchmark_line(line):
                 result = _parse_result(line, number, path, pkg, warnings)
                 if result is not None:

@@ -1,6 +1,7 @@
-// Package godemo holds a few small functions benchmarked by godemo_test.go.
-// The benchmark output (tests/testdata/go/bench.txt) is a golden input for
-// rigorbench's Go benchmark reader; see make_testdata.sh.
+// Package godemo holds a few small functions benchmarked by godemo_test.go
+// (version 1 of rigorbench's Go demo; v2 plants a faster JoinConcat and a
+// slower Adler32). Its benchmark output (tests/testdata/go/bench.txt) is a
+// golden input for rigorbench's Go benchmark reader; see make_testdata.sh.
 package godemo
 
 import "strings"

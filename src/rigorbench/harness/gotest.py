@@ -1,0 +1,246 @@
+"""The Go harness: build a module's benchmark test binaries once, run them one trial at a time.
+
+A version is built with ``go test -c`` once per package that has benchmarks (a ``func
+Benchmark`` in its test files), into ``.rigorbench-go/`` in the version's directory, with
+the installed toolchain only (``GOTOOLCHAIN=local``, ``GOWORK=off``; ``GOFLAGS`` as the
+user set it). A trial runs every binary ``forks`` times, each run a fresh process::
+
+    pkg.test -test.run=^$ -test.bench=RE -test.benchmem -test.count=W+I -test.benchtime=T
+
+Levels as the issue maps them: trial = one RMIT trial, fork = one test-binary process,
+iteration = one result line (``-test.count``). Go has no warmup of its own: the first
+``warmup_iterations`` result lines of each benchmark in a process are kept as warmup
+iterations, the next ``iterations`` are measured. ``iteration_time`` is ``-test.benchtime``
+(``1s``, ``100ms``, or ``100x`` for a fixed b.N). The output is read by the Go format reader
+(``formats/gobench.py``); the Go version and the ``goos``/``goarch``/``cpu`` lines are recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from rigorbench.errors import InputError, UserError
+from rigorbench.formats.gobench import GoBenchReader
+from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
+from rigorbench.harness.process import describe_command, run_streamed, tail
+from rigorbench.model import SampleTable, Series
+
+OUT_DIR, MANIFEST = ".rigorbench-go", "manifest.json"
+TAIL_LINES = 20
+LIST_TIMEOUT_S = 120.0
+_BENCH_FUNC = re.compile(r"^func\s+Benchmark\w*\s*\(", re.M)
+_RUNNING = re.compile(r"^(Benchmark\S*)")
+_FAIL = re.compile(r"^--- FAIL: (Benchmark\S*)")
+_TIME = re.compile(r"\d+(\.\d+)?(ns|us|µs|ms|s|m|h|x)")
+
+
+def go_env() -> dict[str, str]:
+    """The installed toolchain only, never a workspace of the user's elsewhere."""
+    return {**os.environ, "GOTOOLCHAIN": "local", "GOWORK": "off"}
+
+
+def _go(args: list[str], cwd: Path, what: str) -> list[str]:
+    run = run_streamed(["go", *args], cwd=cwd, env=go_env())
+    if run.returncode != 0:
+        raise HarnessError(f"{what} failed: `{describe_command(['go', *args])}` exited with code {run.returncode}"
+                           f" (in {cwd}); last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
+    return list(run.lines)
+
+
+class GoHarness:
+    name = "go"
+
+    def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache=None) -> Build:
+        project_dir = Path(project_dir).resolve()
+        if not (project_dir / "go.mod").is_file():
+            raise HarnessError(f"{project_dir}: no go.mod here; the Go harness builds a module")
+        if spec.command or spec.jar or spec.module or spec.java_home:
+            raise UserError("the Go harness takes no build command, jar, module or java_home")
+        started = time.monotonic()
+        listing = _go(["list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}},{{join .XTestGoFiles \",\"}}", "./..."],
+                      project_dir, "listing the module's packages")
+        out = project_dir / OUT_DIR
+        out.mkdir(exist_ok=True)
+        packages = []
+        for line in listing:
+            parts = line.split("\t")
+            if len(parts) != 3:
+                continue
+            import_path, directory, files = parts
+            if not any(_BENCH_FUNC.search(_read(Path(directory) / f)) for f in files.split(",") if f):
+                continue
+            binary = out / f"{len(packages)}.test"
+            log(f"$ go test -c -o {binary} {import_path}")
+            _go(["test", "-c", "-o", str(binary), import_path], project_dir, f"building the benchmarks of {import_path}")
+            packages.append({"package": import_path, "dir": directory, "binary": str(binary)})
+        if not packages:
+            raise HarnessError(f"{project_dir}: no package of this module has a func Benchmark in its tests")
+        (out / MANIFEST).write_text(json.dumps(packages, indent=1), encoding="utf-8")
+        version = _go(["version"], project_dir, "go version")
+        return Build(project_dir, out, {"go": " ".join(version).strip()}, time.monotonic() - started)
+
+    def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
+        """``-test.list ^Benchmark`` of every binary, filtered by the include patterns."""
+        patterns = [_compiled(first_level(p)) for p in settings.include]
+        found: list[ListedBenchmark] = []
+        for package in _manifest(build):
+            run = run_streamed([package["binary"], "-test.list", "^Benchmark"], cwd=Path(package["dir"]),
+                               env=go_env(), timeout_s=LIST_TIMEOUT_S)
+            if run.timed_out or run.returncode != 0:
+                raise HarnessError(f"{package['package']}: listing benchmarks failed; last lines of its output:\n"
+                                   f"{tail(run.lines, TAIL_LINES)}")
+            for name in run.lines:
+                name = name.strip()
+                if name.startswith("Benchmark") and (not patterns or any(p.search(name) for p in patterns)):
+                    found.append(ListedBenchmark(name))
+        return found
+
+    def run_trial(self, build: Build, settings: RunSettings, work_dir: Path,
+                  on_progress: Callable[[Progress], None]) -> TrialOutcome:
+        work_dir = Path(work_dir).resolve()
+        work_dir.mkdir(parents=True, exist_ok=True)
+        command_tail = trial_arguments(settings)
+        (work_dir / "command.txt").write_text(describe_command(["PKG.test", *command_tail]) + "\n", encoding="utf-8")
+        started, deadline = time.monotonic(), (time.monotonic() + settings.timeout_s) if settings.timeout_s else None
+        tables: dict[tuple, list[SampleTable]] = {}
+        environment: dict[str, str] = {"go": build.tool_versions.get("go", "")}
+        failures: list[str] = []
+        lines: list[str] = []
+        for fork in range(settings.forks):
+            for number, package in enumerate(_manifest(build)):
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return _outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
+                log = work_dir / f"console-{fork + 1}-{number}.log"
+                run = run_streamed([package["binary"], *command_tail], cwd=Path(package["dir"]), env=go_env(),
+                                   on_line=_progress(on_progress, fork, settings.forks), log_path=log, timeout_s=left)
+                lines += run.lines
+                self._collect(run.lines, str(log), fork, settings.warmup_iterations, tables, environment, failures)
+                if run.timed_out:
+                    return _outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
+                if run.returncode != 0 and not any("--- FAIL" in line for line in run.lines):
+                    failures.append(f"{package['package']}: the test binary exited with code {run.returncode}")
+        status = DONE if tables else FAILED
+        return _outcome(status, tables, started, environment, failures, lines,
+                        "" if tables else "no benchmark result: see the output's last lines")
+
+    @staticmethod
+    def _collect(lines, path: str, fork: int, warmup: int, tables: dict, environment: dict, failures: list) -> None:
+        failures += _failures(lines)
+        try:
+            result = GoBenchReader().parse("\n".join(lines), path)
+        except InputError:
+            return   # no result line at all (every benchmark failed): the failures say why
+        for key in ("goos", "goarch", "cpu"):
+            if key in result.environment:
+                environment[key] = result.environment[key]
+        for series in result.series:
+            s = series.samples
+            is_warmup = s.iteration < warmup
+            moved = SampleTable(instance=s.instance, trial=s.trial, fork=np.full(len(s.value), fork),
+                                iteration=np.where(is_warmup, s.iteration, s.iteration - warmup),
+                                warmup=is_warmup, value=s.value, count=s.count)
+            tables.setdefault((series.case, series.metric), []).append(moved)
+
+
+def trial_arguments(settings: RunSettings) -> list[str]:
+    """The test binary's arguments for one process of a trial."""
+    if settings.iterations < 1:
+        raise UserError("--iterations must be at least 1")
+    benchtime = str(settings.iteration_time)
+    if not _TIME.fullmatch(benchtime):
+        raise UserError(f"bad iteration time {benchtime!r} for Go: a duration such as 1s or 100ms, or a count such as 100x")
+    pattern = bench_pattern(settings.include)
+    if pattern.startswith("-"):
+        raise UserError(f"bad benchmark pattern {pattern!r}: it must not start with '-'")
+    arguments = ["-test.run=^$", f"-test.bench={pattern}", "-test.benchmem",
+                 f"-test.count={settings.warmup_iterations + settings.iterations}", f"-test.benchtime={benchtime}"]
+    if settings.threads is not None:
+        arguments.append(f"-test.cpu={settings.threads}")
+    return arguments
+
+
+def bench_pattern(include) -> str:
+    """One ``-test.bench`` pattern. Go matches it level by level, split at slashes outside
+    brackets and parentheses (``Join/concat``: top level ``Join``, sub-benchmark ``concat``),
+    so one pattern goes as written and several (top-level names) are joined as alternatives."""
+    if not include:
+        return "."
+    if len(include) == 1:
+        return include[0]
+    if any(first_level(p) != p for p in include):
+        raise UserError("several benchmark patterns with a '/' cannot be joined for go test -bench; give one pattern")
+    return "|".join(f"(?:{p})" for p in include)
+
+
+def first_level(pattern: str) -> str:
+    """The part of a ``-test.bench`` pattern that top-level benchmark names must match (as
+    Go's testing package splits it)."""
+    depth, in_class, escaped = 0, False, False
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "/" and depth == 0:
+            return pattern[:index]
+    return pattern
+
+
+def _outcome(status: str, tables: dict, started: float, environment: dict, failures: list, lines: list,
+             message: str) -> TrialOutcome:
+    series = tuple(Series(case, metric, SampleTable.concat(parts)) for (case, metric), parts in tables.items())
+    return TrialOutcome(status=status, series=series, harness_seconds=time.monotonic() - started,
+                        environment=environment, failures=tuple(dict.fromkeys(failures)),
+                        output_tail=tail(lines, TAIL_LINES), message=message)
+
+
+def _failures(lines) -> list[str]:
+    """``--- FAIL: BenchmarkX`` with the first line of its log (``b.Fatal``'s message)."""
+    found = []
+    for number, line in enumerate(lines):
+        match = _FAIL.match(line)
+        if match:
+            detail = lines[number + 1].strip() if number + 1 < len(lines) and lines[number + 1].startswith(" ") else ""
+            found.append(f"{match.group(1)}: {detail}" if detail else match.group(1))
+    return found
+
+
+def _progress(on_progress: Callable[[Progress], None], fork: int, forks: int) -> Callable[[str], None]:
+    def feed(line: str) -> None:
+        match = _RUNNING.match(line)
+        on_progress(Progress(benchmark=match.group(1) if match else None, fork=fork + 1, forks=forks, line=line))
+    return feed
+
+
+def _manifest(build: Build) -> list[dict]:
+    return json.loads((Path(build.artifact) / MANIFEST).read_text(encoding="utf-8"))
+
+
+def _compiled(pattern: str) -> re.Pattern:
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise UserError(f"bad benchmark pattern {pattern!r}: {error}") from None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
