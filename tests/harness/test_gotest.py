@@ -97,6 +97,7 @@ def test_build_lists_and_runs_one_trial_with_forks_as_processes(built, tmp_path)
     assert time.case.name == "BenchmarkItoa" and sorted(set(table.fork.tolist())) == [0, 1]
     assert table.warmup.tolist().count(True) == 2 and (~table.warmup).sum() == 4
     assert {e.fork for e in seen if e.benchmark} == {1, 2} and outcome.environment["goos"]
+    assert outcome.environment["go_module"] == "example.com/godemo (go 1.21)" and outcome.environment["gomaxprocs"]
     assert (tmp_path / "console-1-0.log").is_file() and (tmp_path / "command.txt").is_file()
 
 

@@ -12,7 +12,9 @@ iteration = one result line (``-test.count``). Go has no warmup of its own: the 
 ``warmup_iterations`` result lines of each benchmark in a process are kept as warmup
 iterations, the next ``iterations`` are measured. ``iteration_time`` is ``-test.benchtime``
 (``1s``, ``100ms``, or ``100x`` for a fixed b.N). The output is read by the Go format reader
-(``formats/gobench.py``); the Go version and the ``goos``/``goarch``/``cpu`` lines are recorded.
+(``formats/gobench.py``); the Go version, the module and its ``go`` directive, the
+``goos``/``goarch``/``cpu`` lines and GOMAXPROCS are recorded. ``GOFLAGS`` (``-tags=...``)
+passes through from the environment to the build.
 """
 
 from __future__ import annotations
@@ -83,8 +85,9 @@ class GoHarness:
         if not packages:
             raise HarnessError(f"{project_dir}: no package of this module has a func Benchmark in its tests")
         (out / MANIFEST).write_text(json.dumps(packages, indent=1), encoding="utf-8")
-        version = _go(["version"], project_dir, "go version")
-        return Build(project_dir, out, {"go": " ".join(version).strip()}, time.monotonic() - started)
+        version = " ".join(_go(["version"], project_dir, "go version")).strip()
+        module = _go(["list", "-m", "-f", "{{.Path}} (go {{.GoVersion}})"], project_dir, "go list -m")
+        return Build(project_dir, out, {"go": version, "go_module": " ".join(module).strip()}, time.monotonic() - started)
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """``-test.list ^Benchmark`` of every binary, filtered by the include patterns."""
@@ -110,7 +113,7 @@ class GoHarness:
         (work_dir / "command.txt").write_text(describe_command(["PKG.test", *command_tail]) + "\n", encoding="utf-8")
         started, deadline = time.monotonic(), (time.monotonic() + settings.timeout_s) if settings.timeout_s else None
         tables: dict[tuple, list[SampleTable]] = {}
-        environment: dict[str, str] = {"go": build.tool_versions.get("go", "")}
+        environment = {key: build.tool_versions[key] for key in ("go", "go_module") if key in build.tool_versions}
         failures: list[str] = []
         lines: list[str] = []
         for fork in range(settings.forks):
@@ -138,7 +141,7 @@ class GoHarness:
             result = GoBenchReader().parse("\n".join(lines), path)
         except InputError:
             return   # no result line at all (every benchmark failed): the failures say why
-        for key in ("goos", "goarch", "cpu"):
+        for key in ("goos", "goarch", "cpu", "gomaxprocs"):
             if key in result.environment:
                 environment[key] = result.environment[key]
         for series in result.series:
