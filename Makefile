@@ -7,7 +7,7 @@ BIN     = $(VENV)/bin
 STAMP      = $(VENV)/.installed
 TEST_STAMP = $(VENV)/.installed-test
 
-.PHONY: demo test bench clean testdata chromium gradle golden venv
+.PHONY: demo test bench clean testdata chromium gradle gbench golden venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,7 +61,18 @@ chromium:
 gradle:
 	$(call apt_install,gradle,the Gradle end-to-end test)
 
-test: $(TEST_STAMP) $(SARIF_TOOL) chromium gradle
+# Google Benchmark with CMake and g++ for the Google Benchmark harness tests (Debian packages).
+gbench:
+	@test -f /usr/include/benchmark/benchmark.h && command -v cmake >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing cmake g++ libbenchmark-dev (Debian packages) for the Google Benchmark harness tests"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get install -y -q cmake g++ libbenchmark-dev >/dev/null 2>&1 \
+	      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q cmake g++ libbenchmark-dev >/dev/null 2>&1; } \
+	      || echo "libbenchmark-dev could not be installed; the Google Benchmark harness tests will skip"; \
+	  else echo "libbenchmark-dev is not installed and cannot be here; the Google Benchmark harness tests will skip"; fi; }
+
+test: $(TEST_STAMP) $(SARIF_TOOL) chromium gradle gbench
 	$(BIN)/python -m pytest -q
 
 # The main job on the bundled example: build both versions, run them as randomized

@@ -1,7 +1,9 @@
-// rigorbench's Google Benchmark demo, version 1. Version 2 plants a slower sum (a
-// bounds-checked, strided loop) and a faster join (reserving the string first).
+// rigorbench's Google Benchmark demo, version 1. Version 2 plants a slower sum (it sorts
+// a copy of the vector on every call) and a faster join (appending in place to a reserved string
+// instead of building a new string for every word).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -24,8 +26,7 @@ static void BM_JoinWords(benchmark::State& state) {
   for (auto _ : state) {
     std::string joined;
     for (const auto& word : words) {
-      joined += word;
-      joined += ',';
+      joined = joined + word + ',';
     }
     benchmark::DoNotOptimize(joined.data());
   }

@@ -25,7 +25,7 @@ from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
 
 # The harnesses ab runs (rigorbench.harness.HARNESSES; named here so that --help does not load them).
-HARNESS_NAMES = ("jmh", "go")
+HARNESS_NAMES = ("jmh", "go", "gbench")
 
 
 DESCRIPTION = """\
@@ -76,9 +76,11 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     exp.add_argument("--trials", type=positive_int, metavar="N", help=f"{each} (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
     exp.add_argument("--bench", action="append", metavar="REGEX", help="run only benchmarks matching REGEX (repeatable)")
     exp.add_argument("--harness", choices=("auto", *HARNESS_NAMES), default="auto",
-                     help="the benchmark harness: jmh (Maven or Gradle JMH project) or go (a Go module's "
+                     help="the benchmark harness: jmh (Maven or Gradle JMH project), go (a Go module's "
                      "func Benchmark...; forks are test-binary processes, iterations -test.count lines, "
-                     "--iteration-time is -test.benchtime); default auto: go for a go.mod without a JMH build")
+                     "--iteration-time is -test.benchtime) or gbench (a CMake project linking Google "
+                     "Benchmark; forks are processes, iterations repetitions, --iteration-time is "
+                     "--benchmark_min_time); default auto: detected from go.mod or CMakeLists.txt")
     add_jmh_arguments(exp)
     if not single:
         exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")

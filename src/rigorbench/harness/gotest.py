@@ -26,13 +26,11 @@ import time
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
-
 from rigorbench.errors import InputError, UserError
 from rigorbench.formats.gobench import GoBenchReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.process import describe_command, run_streamed, tail
-from rigorbench.model import SampleTable, Series
+from rigorbench.harness.repetitions import Tables, add_process, outcome
 
 OUT_DIR, MANIFEST = ".rigorbench-go", "manifest.json"
 TAIL_LINES = 20
@@ -112,7 +110,7 @@ class GoHarness:
         command_tail = trial_arguments(settings)
         (work_dir / "command.txt").write_text(describe_command(["PKG.test", *command_tail]) + "\n", encoding="utf-8")
         started, deadline = time.monotonic(), (time.monotonic() + settings.timeout_s) if settings.timeout_s else None
-        tables: dict[tuple, list[SampleTable]] = {}
+        tables: Tables = {}
         environment = {key: build.tool_versions[key] for key in ("go", "go_module") if key in build.tool_versions}
         failures: list[str] = []
         lines: list[str] = []
@@ -120,18 +118,18 @@ class GoHarness:
             for number, package in enumerate(_manifest(build)):
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
-                    return _outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
+                    return outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
                 log = work_dir / f"console-{fork + 1}-{number}.log"
                 run = run_streamed([package["binary"], *command_tail], cwd=Path(package["dir"]), env=go_env(),
                                    on_line=_progress(on_progress, fork, settings.forks), log_path=log, timeout_s=left)
                 lines += run.lines
                 self._collect(run.lines, str(log), fork, settings.warmup_iterations, tables, environment, failures)
                 if run.timed_out:
-                    return _outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
+                    return outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
                 if run.returncode != 0 and not any("--- FAIL" in line for line in run.lines):
                     failures.append(f"{package['package']}: the test binary exited with code {run.returncode}")
         status = DONE if tables else FAILED
-        return _outcome(status, tables, started, environment, failures, lines,
+        return outcome(status, tables, started, environment, failures, lines,
                         "" if tables else "no benchmark result: see the output's last lines")
 
     @staticmethod
@@ -144,13 +142,7 @@ class GoHarness:
         for key in ("goos", "goarch", "cpu", "gomaxprocs"):
             if key in result.environment:
                 environment[key] = result.environment[key]
-        for series in result.series:
-            s = series.samples
-            is_warmup = s.iteration < warmup
-            moved = SampleTable(instance=s.instance, trial=s.trial, fork=np.full(len(s.value), fork),
-                                iteration=np.where(is_warmup, s.iteration, s.iteration - warmup),
-                                warmup=is_warmup, value=s.value, count=s.count)
-            tables.setdefault((series.case, series.metric), []).append(moved)
+        add_process(result, fork, warmup, tables)
 
 
 def trial_arguments(settings: RunSettings) -> list[str]:
@@ -203,14 +195,6 @@ def first_level(pattern: str) -> str:
         elif char == "/" and depth == 0:
             return pattern[:index]
     return pattern
-
-
-def _outcome(status: str, tables: dict, started: float, environment: dict, failures: list, lines: list,
-             message: str) -> TrialOutcome:
-    series = tuple(Series(case, metric, SampleTable.concat(parts)) for (case, metric), parts in tables.items())
-    return TrialOutcome(status=status, series=series, harness_seconds=time.monotonic() - started,
-                        environment=environment, failures=tuple(dict.fromkeys(failures)),
-                        output_tail=tail(lines, TAIL_LINES), message=message)
 
 
 def _failures(lines) -> list[str]:

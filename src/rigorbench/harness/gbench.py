@@ -1,0 +1,184 @@
+"""The Google Benchmark harness: build a CMake project once per version, run its benchmark
+executables one trial at a time.
+
+A version is configured and built with CMake (``-DCMAKE_BUILD_TYPE=Release``) into
+``.rigorbench-gbench/`` in the version's directory. Its benchmark executables are the targets of
+``add_executable(...)`` in CMakeLists.txt files that link ``benchmark::benchmark``; nothing
+else the build makes is ever run. A trial runs every executable ``forks`` times, each run a
+fresh process::
+
+    exe --benchmark_filter=RE --benchmark_repetitions=W+I --benchmark_min_time=SECONDS
+        --benchmark_out=FILE --benchmark_out_format=json
+
+Levels: trial = one RMIT trial, fork = one process, iteration = one repetition; the first
+``warmup_iterations`` repetitions of every benchmark are kept as warmup iterations (the library
+has no warmup of its own before 1.8). The JSON is read by ``formats/gbench.py``: ``real_time``
+is the primary metric, ``cpu_time`` and the counters are recorded too, and the library's build
+type, CPU count, MHz and frequency scaling go with every trial.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+from typing import Callable
+
+from rigorbench.errors import InputError, UserError
+from rigorbench.formats.gbench import GbenchJsonReader
+from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
+from rigorbench.harness.process import describe_command, run_streamed, tail
+from rigorbench.harness.repetitions import Tables, add_process, outcome
+
+BUILD_DIR = ".rigorbench-gbench"
+TAIL_LINES = 20
+LIST_TIMEOUT_S = 60.0
+_EXECUTABLE = re.compile(r"add_executable\s*\(\s*([A-Za-z0-9_.+-]+)")
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ns|us|ms|s)")
+_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+_RUNNING = re.compile(r"^(BM_\S+|\w+/\S+)\s")
+
+
+def is_gbench_project(folder: Path) -> bool:
+    """A CMakeLists.txt that links Google Benchmark."""
+    return any("benchmark::benchmark" in _read(path) for path in _cmake_lists(folder))
+
+
+def _run(command: list[str], cwd: Path, what: str) -> float:
+    run = run_streamed(command, cwd=cwd)
+    if run.returncode != 0:
+        raise HarnessError(f"{what} failed: `{describe_command(command)}` exited with code {run.returncode}"
+                           f" (in {cwd}); last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
+    return run.seconds
+
+
+class GbenchHarness:
+    name = "gbench"
+
+    def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache=None) -> Build:
+        project_dir = Path(project_dir).resolve()
+        if not (project_dir / "CMakeLists.txt").is_file():
+            raise HarnessError(f"{project_dir}: no CMakeLists.txt here; the Google Benchmark harness builds a CMake project")
+        if spec.command or spec.jar or spec.module or spec.java_home:
+            raise UserError("the Google Benchmark harness takes no build command, jar, module or java_home")
+        targets = [name for path in _cmake_lists(project_dir) if "benchmark::benchmark" in (text := _read(path))
+                   for name in _EXECUTABLE.findall(text)]
+        if not targets:
+            raise HarnessError(f"{project_dir}: no add_executable(...) in a CMakeLists.txt that links benchmark::benchmark")
+        out = project_dir / BUILD_DIR
+        started = time.monotonic()
+        configure = ["cmake", "-S", str(project_dir), "-B", str(out), "-DCMAKE_BUILD_TYPE=Release"]
+        log(f"$ {describe_command(configure)}")
+        _run(configure, project_dir, "configuring with CMake")
+        compile_ = ["cmake", "--build", str(out), "--parallel"]
+        log(f"$ {describe_command(compile_)}")
+        _run(compile_, project_dir, "building with CMake")
+        binaries = [found for name in dict.fromkeys(targets) if (found := _find(out, name)) is not None]
+        if not binaries:
+            raise HarnessError(f"{project_dir}: the build made none of {', '.join(targets)}")
+        cmake = run_streamed(["cmake", "--version"], cwd=project_dir)
+        versions = {"cmake": cmake.lines[0] if cmake.lines else "", "benchmarks": ", ".join(p.name for p in binaries)}
+        return Build(project_dir, out, versions, time.monotonic() - started)
+
+    def executables(self, build: Build) -> list[Path]:
+        return [found for name in build.tool_versions["benchmarks"].split(", ") if (found := _find(Path(build.artifact), name))]
+
+    def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
+        found = []
+        for exe in self.executables(build):
+            command = [str(exe), "--benchmark_list_tests=true", f"--benchmark_filter={bench_filter(settings.include)}"]
+            run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S)
+            if run.timed_out or run.returncode != 0:
+                raise HarnessError(f"{exe.name}: listing benchmarks failed; last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
+            found += [ListedBenchmark(line.strip()) for line in run.lines if line.strip()]
+        return found
+
+    def run_trial(self, build: Build, settings: RunSettings, work_dir: Path,
+                  on_progress: Callable[[Progress], None]) -> TrialOutcome:
+        work_dir = Path(work_dir).resolve()
+        work_dir.mkdir(parents=True, exist_ok=True)
+        arguments = trial_arguments(settings)
+        (work_dir / "command.txt").write_text(describe_command(["EXE", *arguments]) + "\n", encoding="utf-8")
+        started = time.monotonic()
+        deadline = started + settings.timeout_s if settings.timeout_s else None
+        tables: Tables = {}
+        environment: dict[str, str] = {key: build.tool_versions[key] for key in ("cmake",) if key in build.tool_versions}
+        failures: list[str] = []
+        lines: list[str] = []
+        for fork in range(settings.forks):
+            for number, exe in enumerate(self.executables(build)):
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
+                result_path = work_dir / f"result-{fork + 1}-{number}.json"
+                result_path.unlink(missing_ok=True)
+                run = run_streamed([str(exe), *arguments, f"--benchmark_out={result_path}", "--benchmark_out_format=json"],
+                                   cwd=build.project_dir, on_line=_progress(on_progress, fork, settings.forks),
+                                   log_path=work_dir / f"console-{fork + 1}-{number}.log", timeout_s=left)
+                lines += run.lines
+                if result_path.is_file():
+                    try:
+                        result = GbenchJsonReader().parse(result_path.read_text(encoding="utf-8"), str(result_path))
+                    except InputError as error:
+                        failures.append(f"{exe.name}: {error}")
+                    else:
+                        failures += result.failures
+                        environment.update({k: v for k, v in result.environment.items() if k not in ("date", "executable")})
+                        add_process(result, fork, settings.warmup_iterations, tables)
+                if run.timed_out:
+                    return outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
+                if run.returncode != 0:
+                    failures.append(f"{exe.name}: exited with code {run.returncode}")
+        return outcome(DONE if tables else FAILED, tables, started, environment, failures, lines,
+                       "" if tables else "no benchmark result: see the output's last lines")
+
+
+def bench_filter(include) -> str:
+    """One ``--benchmark_filter`` regex (POSIX extended, as the library reads it): one include
+    pattern as written, several as alternatives (all: ``.``)."""
+    pattern = include[0] if len(include) == 1 else "|".join(f"({p})" for p in include) if include else "."
+    if pattern.startswith("-"):
+        raise UserError(f"bad benchmark pattern {pattern!r}: a filter starting with '-' excludes in Google Benchmark")
+    return pattern
+
+
+def trial_arguments(settings: RunSettings) -> list[str]:
+    """The benchmark executable's arguments for one process of a trial (before --benchmark_out)."""
+    if settings.iterations < 1:
+        raise UserError("--iterations must be at least 1")
+    match = _DURATION.fullmatch(str(settings.iteration_time))
+    if not match:
+        raise UserError(f"bad iteration time {settings.iteration_time!r} for Google Benchmark: a duration such as 1s or 100ms")
+    seconds = float(match.group(1)) * _SECONDS[match.group(2)]
+    arguments = [f"--benchmark_filter={bench_filter(settings.include)}",
+                 f"--benchmark_repetitions={settings.warmup_iterations + settings.iterations}",
+                 f"--benchmark_min_time={seconds:g}"]
+    if settings.threads is not None:
+        raise UserError("--threads is not passed to Google Benchmark (threads are set per benchmark in its code)")
+    return arguments
+
+
+def _progress(on_progress: Callable[[Progress], None], fork: int, forks: int) -> Callable[[str], None]:
+    def feed(line: str) -> None:
+        match = _RUNNING.match(line)
+        on_progress(Progress(benchmark=match.group(1) if match else None, fork=fork + 1, forks=forks, line=line))
+    return feed
+
+
+def _cmake_lists(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("CMakeLists.txt") if BUILD_DIR not in p.parts and "build" not in p.parts[len(folder.parts):-1]]
+
+
+def _find(out: Path, name: str) -> Path | None:
+    for path in sorted(out.rglob(name)):
+        if path.is_file() and "CMakeFiles" not in path.parts and shutil.which(str(path)):
+            return path
+    return None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""

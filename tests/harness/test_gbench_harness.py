@@ -1,0 +1,84 @@
+"""The Google Benchmark harness with real CMake, g++ and Debian's libbenchmark-dev: building,
+listing, one trial's levels and failures, the arguments a trial passes, and ``ab`` on the
+demo's two versions."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rigorbench.cli import main
+from rigorbench.errors import UserError
+from rigorbench.harness import detect_harness, get_harness
+from rigorbench.harness.base import DONE, BuildSpec, HarnessError, RunSettings
+from rigorbench.harness.gbench import bench_filter, trial_arguments
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "examples" / "gbench-demo"
+
+needs_gbench = pytest.mark.skipif(
+    not (Path("/usr/include/benchmark/benchmark.h").is_file() and shutil.which("cmake") and shutil.which("g++")),
+    reason="Google Benchmark, CMake and g++ are not installed (Debian: libbenchmark-dev cmake g++, "
+           "which 'make test' installs where it can)",
+)
+
+
+def settings(**changes) -> RunSettings:
+    base = dict(forks=2, warmup_iterations=1, iterations=2, iteration_time="10ms", profilers=())
+    return RunSettings(**{**base, **changes})
+
+
+def test_trial_arguments_map_the_experiment_onto_benchmark_flags():
+    assert trial_arguments(settings(include=("BM_Join", "^BM_Sum"))) == [
+        "--benchmark_filter=(BM_Join)|(^BM_Sum)", "--benchmark_repetitions=3", "--benchmark_min_time=0.01"]
+    assert bench_filter(()) == "."
+    with pytest.raises(UserError, match="bad iteration time '100x' for Google Benchmark"):
+        trial_arguments(settings(iteration_time="100x"))
+    with pytest.raises(UserError, match="excludes in Google Benchmark"):
+        bench_filter(("-BM_Sum",))
+
+
+def test_the_harness_is_detected_from_the_cmake_project(tmp_path):
+    assert detect_harness(DEMO, "v1") == "gbench"
+    (tmp_path / "CMakeLists.txt").write_text("project(x)\nadd_executable(tool main.cpp)\n")
+    assert detect_harness(tmp_path) == "jmh"       # CMake without Google Benchmark is not ours
+    with pytest.raises(HarnessError, match="no add_executable"):
+        get_harness("gbench").build(tmp_path, BuildSpec(), log=lambda line: None)
+
+
+@needs_gbench
+def test_build_lists_and_runs_one_trial_with_forks_as_processes(tmp_path):
+    project = tmp_path / "v1"
+    shutil.copytree(DEMO / "v1", project)
+    harness = get_harness("gbench")
+    build = harness.build(project, BuildSpec(), log=lambda line: None)
+    names = [b.name for b in harness.list_benchmarks(build, settings())]
+    assert names == ["BM_SumVector/size:1000", "BM_SumVector/size:10000", "BM_JoinWords", "BM_Broken"]
+    outcome = harness.run_trial(build, settings(include=("BM_JoinWords", "BM_Broken")), tmp_path / "work", lambda e: None)
+    assert outcome.status == DONE and outcome.failures == ("BM_Broken: the input file is missing",)
+    time = next(s for s in outcome.series if s.metric.primary)
+    assert time.case.name == "BM_JoinWords" and sorted(set(time.samples.fork.tolist())) == [0, 1]
+    assert int(time.samples.warmup.sum()) == 2 and int((~time.samples.warmup).sum()) == 4
+    assert {s.metric.name for s in outcome.series} == {"time", "cpu_time", "words"}
+    assert outcome.environment["library_build_type"] in ("debug", "release")
+
+
+@needs_gbench
+def test_ab_of_the_demo_finds_the_planted_changes(tmp_path):
+    shutil.copytree(DEMO, tmp_path / "gbench-demo", ignore=shutil.ignore_patterns(".rigorbench-gbench"))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["ab", str(tmp_path / "gbench-demo"), "--base", "v1", "--contender", "v2", "--trials", "3",
+                 "--forks", "2", "--warmup-iterations", "1", "--iterations", "3", "--iteration-time", "10ms",
+                 "--store", str(tmp_path / "r.db"), "--format", "json", "--resamples", "2000"], out, err)
+    print(err.getvalue()[-2000:])
+    assert code == 0
+    found = {(c["benchmark"], c["params"].get("size")): c for c in json.loads(out.getvalue())["comparisons"]}
+    assert found[("BM_JoinWords", None)]["verdict"] == "faster"          # about 10x in v2
+    # v2 sorts a copy of the vector on every call (several times slower): never faster, and the
+    # estimate shows it even when 3 short trials on a loaded machine leave it inconclusive.
+    assert found[("BM_SumVector", "10000")]["verdict"] in ("slower", "inconclusive")
+    assert found[("BM_SumVector", "10000")]["ratio"]["estimate"] > 1.5
