@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
+from rigorbench.store.backend import inserted_id
 from rigorbench.store.damage import DamagedRow, parse_json
 
 _INSERT = (
@@ -78,7 +79,7 @@ def case_row_id(conn: sqlite3.Connection, case: BenchmarkCase) -> int:
     row = conn.execute("SELECT id FROM cases WHERE harness = ? AND name = ? AND params = ?", key).fetchone()
     if row:
         return row[0]
-    return conn.execute("INSERT INTO cases (harness, name, params) VALUES (?, ?, ?)", key).lastrowid
+    return inserted_id(conn, "INSERT INTO cases (harness, name, params) VALUES (?, ?, ?)", key)
 
 
 def metric_row_id(conn: sqlite3.Connection, metric: Metric) -> int:
@@ -88,9 +89,7 @@ def metric_row_id(conn: sqlite3.Connection, metric: Metric) -> int:
     ).fetchone()
     if row:
         return row[0]
-    return conn.execute(
-        "INSERT INTO metrics (name, unit, higher_is_better, is_primary) VALUES (?, ?, ?, ?)", key
-    ).lastrowid
+    return inserted_id(conn, "INSERT INTO metrics (name, unit, higher_is_better, is_primary) VALUES (?, ?, ?, ?)", key)
 
 
 def load_series(conn: sqlite3.Connection, run_id: int, label: str) -> list[Series]:
