@@ -88,10 +88,10 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         return EXIT_OK
     except Interrupted as error:
         # Ctrl-C during a run: every finished trial is stored; say how to go on.
-        stderr.write(f"rigorbench: {printable(error)}\n")
+        stderr.write(f"rigorbench: {printable(_without_passwords(str(error), argv))}\n")
         return EXIT_INTERRUPTED
     except UserError as error:
-        stderr.write(f"rigorbench: error: {printable(error)}\n")
+        stderr.write(f"rigorbench: error: {printable(_without_passwords(str(error), argv))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         stderr.write("rigorbench: interrupted\n")
@@ -102,8 +102,22 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         if debug:
             raise
         code, line = _unexpected(error)
-        stderr.write(f"rigorbench: {printable(line)}\n")
+        stderr.write(f"rigorbench: {printable(_without_passwords(line, argv))}\n")
         return code
+
+
+def _without_passwords(text: str, argv: list[str]) -> str:
+    """A message with the password of every store URL on the command line masked (the store
+    masks its own; this catches a URL echoed by anything else)."""
+    if not any("://" in arg for arg in argv):
+        return text   # and the store package, with numpy, stays unloaded
+    from rigorbench.store.location import is_postgres, scrubbed
+
+    for arg in argv:
+        url = arg.partition("=")[2] if arg.startswith("--") else arg
+        if is_postgres(url):
+            text = scrubbed(text, url)
+    return text
 
 
 def _run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:

@@ -23,6 +23,7 @@ from rigorbench.experiment.options import (
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
+from rigorbench.store.location import work_dir
 
 
 DESCRIPTION = """\
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     plan = _plan(args)
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     if args.list:
-        return print_listing(plan, Path(store_path).parent, args, stdout, reporter)
+        return print_listing(plan, work_dir(store_path), args, stdout, reporter)
     hook, lint_results = before_build(args, reporter)
     with ResultStore.open(store_path) as store:
         try:

@@ -10,6 +10,7 @@ altogether, in ``PGPASSWORD`` or ``~/.pgpass``, which libpq reads by itself.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 SCHEMES = ("postgresql", "postgres")
@@ -22,6 +23,14 @@ def is_postgres(location: str | os.PathLike) -> bool:
         return False
     scheme, sep, _ = location.partition("://")
     return bool(sep) and scheme.lower() in SCHEMES
+
+
+def work_dir(location: str | os.PathLike) -> Path:
+    """The local folder for what goes next to a store (the build cache, trial output): a
+    file's folder, or ``.rigorbench`` in the current folder for a store on a server."""
+    if is_postgres(location):
+        return Path(".rigorbench").absolute()
+    return Path(location).parent
 
 
 def masked(location: str | os.PathLike) -> str:

@@ -19,7 +19,6 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
 from rigorbench import __version__
@@ -143,11 +142,8 @@ class ResultStore:
 
     @property
     def work_dir(self) -> Path:
-        """The local folder next to the store (builds, trial output): the file's folder, or
-        ``.rigorbench`` in the current folder for a store on a server."""
-        if self._backend is SQLITE:
-            return Path(self.path).parent
-        return Path(".rigorbench").absolute()
+        """The local folder for builds and trial output (:func:`location.work_dir`)."""
+        return location.work_dir(self.path)
 
     def close(self) -> None:
         self._conn.close()
