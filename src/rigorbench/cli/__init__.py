@@ -33,7 +33,7 @@ COMMANDS = {
     "run": ("rigorbench.cli.run", "run the experiment described in a rigorbench.toml file (two or more versions)"),
     "runs": ("rigorbench.cli.runs", "list the runs in a results store with their versions, status and trial counts"),
     "export": ("rigorbench.cli.export", "export a stored run as pa CSV (one file per version) or JMH JSON (one file per trial)"),
-    "store": ("rigorbench.cli.store", "check a results store for damage, or copy every readable run into a new store"),
+    "store": ("rigorbench.cli.store", "check a results store for damage, recover its readable runs, or copy it (SQLite <-> PostgreSQL)"),
     "record": ("rigorbench.cli.record", "run one version of a project, store it, and add its results to the per-commit history"),
     "history": ("rigorbench.cli.history", "the per-commit history: add, import, list, show, and the commits where a benchmark changed"),
     "bisect": ("rigorbench.cli.bisect", "find the first commit where a benchmark got slower: an A/B against --good per probed commit"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 SCHEMES = ("postgresql", "postgres")
 MASK = "***"
@@ -48,7 +48,8 @@ def masked(location: str | os.PathLike) -> str:
         pairs = parse_qsl(query, keep_blank_values=True)
         if any(key == "password" for key, _ in pairs):
             query = urlencode([(k, MASK if k == "password" else v) for k, v in pairs], safe="*/")
-        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        # not urlunsplit: it drops the "//" of a URL without a host (postgresql:///db?host=/run)
+        return f"{parts.scheme}://{netloc}{parts.path}{'?' * bool(query)}{query}{'#' * bool(parts.fragment)}{parts.fragment}"
     except ValueError:  # a URL urllib cannot split (a bad port): show its scheme only
         return f"{text.partition('://')[0]}://{MASK}"
 
@@ -59,7 +60,7 @@ def secrets(location: str) -> list[str]:
         return []
     try:
         parts = urlsplit(location)
-        found = [parts.password] if parts.password else []
+        found = [parts.password, unquote(parts.password)] if parts.password else []
         found += [v for k, v in parse_qsl(parts.query) if k == "password" and v]
     except ValueError:
         return []
