@@ -77,7 +77,7 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     if not single:
         exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
     exp.add_argument("--quick", action="store_true", help="seconds per trial instead of minutes: for demos and smoke tests, not for decisions")
-    exp.add_argument("--store", metavar="DB", help=f"results store (default: PATH/{DEFAULT_STORE})")
+    exp.add_argument("--store", metavar="DB", help=f"results store: a SQLite file or a postgresql://user@host/db URL (default: PATH/{DEFAULT_STORE})")
     if not single:
         exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
     add_lint_arguments(exp)
