@@ -48,6 +48,11 @@ class SQLiteBackend:
         text = str(error).lower()
         return "readonly" in text or "read-only" in text
 
+    def insert_rows(self, conn, table: str, columns: tuple[str, ...], rows) -> None:
+        """Insert many rows at once (``table`` and ``columns`` are the schema's, never user text)."""
+        marks = ", ".join("?" for _ in columns)
+        conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
     def ids_given(self, conn, table: str) -> None:
         """Rows were inserted into ``table`` with ids chosen by the caller (SQLite's next id
         follows the largest one by itself)."""

@@ -16,13 +16,10 @@ from typing import Sequence
 import numpy as np
 
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
-from rigorbench.store.backend import inserted_id
+from rigorbench.store.backend import backend_of, inserted_id
 from rigorbench.store.damage import DamagedRow, parse_json
 
-_INSERT = (
-    "INSERT INTO samples (execution_id, case_id, metric_id, instance, fork, iteration, warmup, value, count) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_COLUMNS = ("execution_id", "case_id", "metric_id", "instance", "fork", "iteration", "warmup", "value", "count")
 
 # Every sample of one version of one run, in execution order, then in recorded order.
 _SELECT = """
@@ -51,7 +48,7 @@ def insert_series(conn: sqlite3.Connection, execution_id: int, series: Sequence[
         if one.metric not in metrics:
             metrics[one.metric] = metric_row_id(conn, one.metric)
         case_id, metric_id = cases[one.case], metrics[one.metric]
-        conn.executemany(_INSERT, _rows(execution_id, case_id, metric_id, table))
+        backend_of(conn).insert_rows(conn, "samples", _COLUMNS, _rows(execution_id, case_id, metric_id, table))
         total += len(table)
     return total
 
