@@ -170,7 +170,7 @@ def test_store_check_on_postgresql_checks_rigorbenchs_own_rows(pg_url):
                                "1 samples of no stored execution")
     out, err = io.StringIO(), io.StringIO()
     assert main(["store", "check", pg_url], out, err) == 1
-    assert "damaged, 1 problems" in out.getvalue() and "s3cr3t" not in out.getvalue() + err.getvalue()
+    assert "damaged, 2 problems" in out.getvalue() and "s3cr3t" not in out.getvalue() + err.getvalue()
 
 
 def test_a_server_that_is_not_there_is_one_masked_line_and_exit_2(pg_server):
