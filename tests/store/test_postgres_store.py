@@ -185,6 +185,22 @@ def test_a_server_that_is_not_there_is_one_masked_line_and_exit_2(pg_server):
         assert ": cannot connect: " in lines[0]
 
 
+def test_recover_writes_a_sqlite_file_and_names_store_copy_for_postgresql(tmp_path):
+    source = tmp_path / "a.db"
+    full_store(source, runs=1)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["store", "recover", str(source), "--append"], out, err) == 2 and "--append goes with store copy" in err.getvalue()
+    assert main(["store", "recover", str(source), "postgresql://u:pw@h/db"], out, err) == 2
+    assert "postgresql://u:***@h/db: recover writes a new SQLite file" in err.getvalue() and ":pw@" not in err.getvalue()
+
+
+def test_a_password_given_as_store_equals_url_is_masked_in_an_error_too(pg_server):
+    url = f"postgresql://someone:hunter2@127.0.0.1:{pg_server.port}/no_such_db"
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["history", "list", f"--store={url}"], out, err) == 2
+    assert "hunter2" not in err.getvalue() and "someone:***@" in err.getvalue()
+
+
 def test_without_psycopg_a_postgresql_store_says_how_to_install_it(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "psycopg", None)   # import psycopg raises ImportError
     out, err = io.StringIO(), io.StringIO()
