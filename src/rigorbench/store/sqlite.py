@@ -19,6 +19,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
 from rigorbench import __version__
