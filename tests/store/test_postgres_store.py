@@ -171,6 +171,8 @@ def test_store_check_on_postgresql_checks_rigorbenchs_own_rows(pg_url):
     out, err = io.StringIO(), io.StringIO()
     assert main(["store", "check", pg_url], out, err) == 1
     assert "damaged, 2 problems" in out.getvalue() and "s3cr3t" not in out.getvalue() + err.getvalue()
+    assert "(PostgreSQL: rigorbench's own checks; the server keeps its pages and types)" in out.getvalue()
+    assert main(["store", "check", pg_url, "--full"], out, err) == 2 and "a PostgreSQL server checks its own" in err.getvalue()
 
 
 def test_a_server_that_is_not_there_is_one_masked_line_and_exit_2(pg_server):

@@ -7,6 +7,7 @@ import argparse
 from typing import IO
 
 from rigorbench.cli.parser import UsageError
+from rigorbench.store.location import is_postgres
 
 DESCRIPTION = (
     "A store is a SQLite file or a PostgreSQL database (postgresql://user@host:port/db; its\n"
@@ -57,6 +58,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if args.action == "check":
         if args.new is not None:
             raise UsageError(f"store check takes one store, not {args.new!r} too (recover takes DB NEW)")
+        if args.full and is_postgres(args.db):
+            raise UsageError("--full runs SQLite's integrity_check; a PostgreSQL server checks its own pages")
         result = check_store(args.db, full=args.full)
         stdout.write(_check_text(result))
         return 0 if result.sound else 1
@@ -90,6 +93,8 @@ def _copy(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
 
 def _check_text(result) -> str:
     head = f"{result.path}: schema {result.schema}, {result.runs} runs, {result.samples} samples"
+    if is_postgres(result.path):
+        head += " (PostgreSQL: rigorbench's own checks; the server keeps its pages and types)"
     if result.sound:
         return f"{head}: sound\n"
     lines = [f"{head}: damaged, {len(result.problems)} problems"]
