@@ -47,6 +47,10 @@ def test_ab_runs_compare_export_history_and_copy_on_postgresql(pg_url, tmp_path,
     (comparison,) = json.loads(out)["comparisons"]
     assert comparison["verdict"] == "slower" and comparison["baseline"]["n"] > 0
 
+    code, _, err = rb("report", "--store", pg_url, "--html", tmp_path / "report.html", "--resamples", "200")
+    assert code == 0, err
+    assert "v2" in (tmp_path / "report.html").read_text() and SECRET not in (tmp_path / "report.html").read_text()
+
     code, _, err = rb("export", "--store", pg_url, "--format", "pa-csv", "--output-dir", tmp_path / "export")
     assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "export").iterdir()) == ["run-1-v1.csv", "run-1-v2.csv"]
