@@ -1,6 +1,6 @@
 """What differs between the SQL databases a results store lives in, and nothing else.
 
-The store's SQL (:mod:`rigorbench.store.sqlite`, :mod:`~rigorbench.store.samples`,
+The store's SQL (:mod:`rigorbench.store.results`, :mod:`~rigorbench.store.samples`,
 :mod:`~rigorbench.store.history`, :mod:`~rigorbench.store.schema`) is written once, in the
 subset SQLite and PostgreSQL agree on: ``?`` parameters, ``INSERT ... RETURNING id``,
 ``ON CONFLICT``, JSON kept as TEXT, 0/1 integers for flags. A backend supplies the rest:

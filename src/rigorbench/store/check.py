@@ -18,7 +18,7 @@ from rigorbench.errors import UserError
 from rigorbench.store import damage, location, opening, schema
 from rigorbench.store.backend import backend_of
 from rigorbench.store.api import ExecutionRecord, RunInfo, TrialRecord
-from rigorbench.store.sqlite import BUSY_TIMEOUT_S, ResultStore
+from rigorbench.store.results import BUSY_TIMEOUT_S, ResultStore
 
 
 # (what is wrong, SQL counting it); each names the runs it concerns where it can.

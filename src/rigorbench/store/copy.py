@@ -20,7 +20,7 @@ from typing import Callable
 from rigorbench.errors import UserError
 from rigorbench.store import location
 from rigorbench.store.check import read_run, write_run
-from rigorbench.store.sqlite import ResultStore
+from rigorbench.store.results import ResultStore
 
 # progress(copied runs, all runs, source run id, its id in DST, samples of the run)
 Progress = Callable[[int, int, int, int, int], None]
