@@ -187,6 +187,14 @@ def test_a_server_that_is_not_there_is_one_masked_line_and_exit_2(pg_server):
         assert ": cannot connect: " in lines[0]
 
 
+def test_a_run_stored_with_its_own_id_moves_the_servers_next_id_past_it(pg_url):
+    with ResultStore.open(pg_url) as store:
+        assert new_run(store) == 1
+        kept = store.create_run(harness="jmh", project="p", order="rmit", seed=1, settings={},
+                                versions=store.run(1).versions, schedule=store.run(1).schedule, tool_version="t", run_id=7)
+        assert kept == 7 and new_run(store) == 8 and store.run_ids() == [1, 7, 8]
+
+
 def test_recover_writes_a_sqlite_file_and_names_store_copy_for_postgresql(tmp_path):
     source = tmp_path / "a.db"
     full_store(source, runs=1)
