@@ -7,7 +7,7 @@ BIN     = $(VENV)/bin
 STAMP      = $(VENV)/.installed
 TEST_STAMP = $(VENV)/.installed-test
 
-.PHONY: demo test bench clean testdata chromium gradle gbench golden venv
+.PHONY: demo test bench clean testdata chromium gradle gbench postgresql golden venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,9 +40,10 @@ $(SARIF_TOOL):
 
 # Debian packages some tests need, installed when this machine allows it (root and apt-get);
 # elsewhere the tests that need them say why and skip, and everything else still runs.
-# $(call apt_install,PACKAGE,WHAT IT IS FOR)
+# $(call apt_install,PACKAGE,WHAT IT IS FOR[,COMMAND THAT SUCCEEDS WHEN IT IS INSTALLED])
+# (by default: PACKAGE is a command on the PATH)
 define apt_install
-	@command -v $(1) >/dev/null 2>&1 || { \
+	@$(if $(3),$(3),command -v $(1)) >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing $(1) (Debian package) for $(2)"; \
 	    export DEBIAN_FRONTEND=noninteractive; \
@@ -72,7 +73,13 @@ gbench:
 	      || echo "libbenchmark-dev could not be installed; the Google Benchmark harness tests will skip"; \
 	  else echo "libbenchmark-dev is not installed and cannot be here; the Google Benchmark harness tests will skip"; fi; }
 
-test: $(TEST_STAMP) $(SARIF_TOOL) chromium gradle gbench
+# PostgreSQL's server for the tests of the PostgreSQL results store: the suite starts its own
+# server from these binaries (tests/pgserver.py), which Debian keeps off the PATH, in
+# /usr/lib/postgresql/VERSION/bin; so look for initdb there rather than on the PATH.
+postgresql:
+	$(call apt_install,postgresql,the PostgreSQL store tests,ls /usr/lib/postgresql/*/bin/initdb)
+
+test: $(TEST_STAMP) $(SARIF_TOOL) chromium gradle gbench postgresql
 	$(BIN)/python -m pytest -q
 
 # The main job on the bundled example: build both versions, run them as randomized

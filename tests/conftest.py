@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,3 +56,32 @@ def fake(monkeypatch):
     harness = FakeHarness()
     monkeypatch.setattr(runner, "get_harness", lambda name: harness)
     return harness
+
+
+# -- a real PostgreSQL server (tests/pgserver.py), started once per session --------------
+
+_DATABASES = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """The session's PostgreSQL server; skips (saying why) only where no server binaries exist."""
+    import shutil
+
+    import pgserver
+
+    pytest.importorskip("psycopg", reason="psycopg (the test extras) is not installed")
+    if pgserver.find_bin_dir() is None:
+        pytest.skip("no PostgreSQL server binaries (Debian: apt-get install postgresql; `make test` does)")
+    server = pgserver.start_server()
+    yield server
+    try:
+        server.stop()
+    finally:
+        shutil.rmtree(server.root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server, request):
+    """The URL (with a password) of a fresh database on the session's server, for one test."""
+    return pg_server.create_database(f"test_{next(_DATABASES)}")

@@ -71,7 +71,7 @@ def test_every_command_of_the_project_section_is_one_rigorbench_accepts():
     assert len(commands) >= 6
     for command in commands:
         args = build_parser().parse_args(shlex.split(command)[1:])
-        assert args.command in {"ab", "list", "run", "record", "history"}, command
+        assert args.command in {"ab", "list", "run", "record", "history", "store"}, command
 
 
 def test_the_build_settings_example_loads(tmp_path):

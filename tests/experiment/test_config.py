@@ -54,6 +54,12 @@ def test_a_full_file(tmp_path):
     assert config.compare == {"threshold": "2%", "fail_on": "regression"}
 
 
+@pytest.mark.parametrize("url", ["postgresql://ci@db.example.org:5432/bench", "postgres://ci:pw@db/bench"])
+def test_a_store_on_a_postgresql_server_is_kept_as_its_url(tmp_path, url):
+    config = load_config(write(tmp_path, GOOD.replace('baseline = "old"', f'baseline = "old"\nstore = "{url}"')))
+    assert config.store == url   # not a path relative to the file
+
+
 @pytest.mark.parametrize("text, line, words", [
     (GOOD.replace("forks = 3", "forkz = 3"), 16, "unknown key 'forkz'"),
     (GOOD.replace('iteration_time = "200ms"', 'iteration_time = "fast"'), 17, "not a time"),

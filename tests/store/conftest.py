@@ -1,4 +1,6 @@
-"""Fixtures of the store tests: a store in tmp_path and a fully recorded run."""
+"""Fixtures of the store tests: a store in tmp_path and a fully recorded run; modules that
+hold for every backend use ``backend_store`` as their ``store`` (a SQLite file, then a fresh
+database on the session's real PostgreSQL server)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,13 @@ def store_path(tmp_path):
 @pytest.fixture
 def store(store_path):
     with ResultStore.open(store_path) as opened:
+        yield opened
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend_store(request, store_path):
+    where = store_path if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    with ResultStore.open(where) as opened:
         yield opened
 
 

@@ -30,6 +30,11 @@ def cli(*argv) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.fixture
+def store(backend_store):
+    return backend_store
+
+
 def test_points_come_back_as_stored_with_their_machine_facts(store):
     stored = [point("c1", 100.0, machine_facts={"cpu_model": "Xeon"}, dirty=True),
               point("c2", 110.0, time="2026-11-02T10:00:00+00:00", machine="other")]

@@ -15,7 +15,7 @@ from rigorbench.errors import UserError
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
 from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
 from rigorbench.store import samples as samples_module
-from rigorbench.store import sqlite as sqlite_module
+from rigorbench.store import results as results_module
 
 
 def snapshot(path) -> dict:
@@ -123,7 +123,7 @@ def test_a_locked_store_is_waited_for(store, store_path):
 def test_a_store_locked_for_too_long_is_a_user_error(store_path, monkeypatch):
     with ResultStore.open(store_path) as store:
         run_id = new_run(store)
-    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(results_module, "BUSY_TIMEOUT_S", 0.2)
     writer = ResultStore.open(store_path, create=False)
     holder = sqlite3.connect(store_path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")

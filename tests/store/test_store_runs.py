@@ -1,8 +1,7 @@
-"""The results store on real SQLite files: runs, executions, samples read back exactly."""
+"""The results store on real SQLite files and a real PostgreSQL server: runs, executions,
+samples read back exactly, whatever the backend."""
 
 from __future__ import annotations
-
-import sqlite3
 
 import numpy as np
 import pytest
@@ -11,6 +10,11 @@ from storedata import ADD, ALLOC, GC_COUNT, LABELS, SAMPLE, SAMPLE_TIME, TIME, T
 from rigorbench.errors import UserError
 from rigorbench.model import SampleTable, Series
 from rigorbench.store import DEFAULT_STORE, Execution, ResultStore
+
+
+@pytest.fixture
+def store(backend_store):
+    return backend_store
 
 
 def expected_series(label: str) -> dict:
@@ -137,7 +141,7 @@ def test_list_runs_newest_first_and_latest_run_by_labels(store):
 
 
 def test_unknown_run_and_label_are_user_errors(store, full_run):
-    with pytest.raises(UserError, match=r"no run 7 in .*results\.db"):
+    with pytest.raises(UserError, match=r"no run 7 in .*(results\.db|rigorbench:\*\*\*@127\.0\.0\.1)"):
         store.run(7)
     with pytest.raises(UserError, match="no run 7"):
         store.executions(7)
@@ -171,16 +175,13 @@ def test_nan_and_infinite_values_round_trip(store):
     np.testing.assert_array_equal(got.samples.value, [1.0, np.nan, np.inf, -0.5])
 
 
-def test_cases_and_metrics_are_shared_between_runs(store, store_path):
+def test_cases_and_metrics_are_shared_between_runs(store):
     for labels in (["a"], ["b"]):
         run_id = new_run(store, labels=labels)
         record(store, run_id, Execution(0, labels[0], 0), series=trial_series("base", 0))
-    conn = sqlite3.connect(store_path)
-    try:
-        assert conn.execute("SELECT COUNT(*) FROM cases").fetchone()[0] == 2
-        assert conn.execute("SELECT COUNT(*) FROM metrics").fetchone()[0] == 4  # time, sample_time, alloc, gc.count
-    finally:
-        conn.close()
+    conn = store._conn  # the backend's own connection: SQLite's, or psycopg's behind the same interface
+    assert conn.execute("SELECT COUNT(*) FROM cases").fetchone()[0] == 2
+    assert conn.execute("SELECT COUNT(*) FROM metrics").fetchone()[0] == 4  # time, sample_time, alloc, gc.count
 
 
 def test_reopen_after_close_keeps_everything(store_path):

@@ -33,7 +33,7 @@ COMMANDS = {
     "run": ("rigorbench.cli.run", "run the experiment described in a rigorbench.toml file (two or more versions)"),
     "runs": ("rigorbench.cli.runs", "list the runs in a results store with their versions, status and trial counts"),
     "export": ("rigorbench.cli.export", "export a stored run as pa CSV (one file per version) or JMH JSON (one file per trial)"),
-    "store": ("rigorbench.cli.store", "check a results store for damage, or copy every readable run into a new store"),
+    "store": ("rigorbench.cli.store", "check a results store for damage, recover its readable runs, or copy it (SQLite <-> PostgreSQL)"),
     "record": ("rigorbench.cli.record", "run one version of a project, store it, and add its results to the per-commit history"),
     "history": ("rigorbench.cli.history", "the per-commit history: add, import, list, show, and the commits where a benchmark changed"),
     "bisect": ("rigorbench.cli.bisect", "find the first commit where a benchmark got slower: an A/B against --good per probed commit"),
@@ -88,10 +88,10 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         return EXIT_OK
     except Interrupted as error:
         # Ctrl-C during a run: every finished trial is stored; say how to go on.
-        stderr.write(f"rigorbench: {printable(error)}\n")
+        stderr.write(f"rigorbench: {printable(_without_passwords(str(error), argv))}\n")
         return EXIT_INTERRUPTED
     except UserError as error:
-        stderr.write(f"rigorbench: error: {printable(error)}\n")
+        stderr.write(f"rigorbench: error: {printable(_without_passwords(str(error), argv))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         stderr.write("rigorbench: interrupted\n")
@@ -102,8 +102,22 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         if debug:
             raise
         code, line = _unexpected(error)
-        stderr.write(f"rigorbench: {printable(line)}\n")
+        stderr.write(f"rigorbench: {printable(_without_passwords(line, argv))}\n")
         return code
+
+
+def _without_passwords(text: str, argv: list[str]) -> str:
+    """A message with the password of every store URL on the command line masked (the store
+    masks its own; this catches a URL echoed by anything else)."""
+    if not any("://" in arg for arg in argv):
+        return text   # and the store package, with numpy, stays unloaded
+    from rigorbench.store.location import is_postgres, scrubbed
+
+    for arg in argv:
+        url = arg.partition("=")[2] if arg.startswith("--") else arg
+        if is_postgres(url):
+            text = scrubbed(text, url)
+    return text
 
 
 def _run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:

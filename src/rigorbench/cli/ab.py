@@ -23,6 +23,7 @@ from rigorbench.experiment.options import (
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
+from rigorbench.store.location import work_dir
 
 # The harnesses ab runs (rigorbench.harness.HARNESSES; named here so that --help does not load them).
 HARNESS_NAMES = ("jmh", "go", "gbench")
@@ -85,7 +86,7 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     if not single:
         exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
     exp.add_argument("--quick", action="store_true", help="seconds per trial instead of minutes: for demos and smoke tests, not for decisions")
-    exp.add_argument("--store", metavar="DB", help=f"results store (default: PATH/{DEFAULT_STORE})")
+    exp.add_argument("--store", metavar="DB", help=f"results store: a SQLite file or a postgresql://user@host/db URL (default: PATH/{DEFAULT_STORE})")
     if not single:
         exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
     add_lint_arguments(exp)
@@ -161,7 +162,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     plan = _plan(args)
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     if args.list:
-        return print_listing(plan, Path(store_path).parent, args, stdout, reporter)
+        return print_listing(plan, work_dir(store_path), args, stdout, reporter)
     hook, lint_results = before_build(args, reporter)
     if plan.harness != "jmh":
         hook = None   # the lint rules read Java (JMH) sources only

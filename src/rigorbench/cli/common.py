@@ -211,7 +211,7 @@ def _version_from_store(args: argparse.Namespace):
         if label is None and len(labels) == 1:
             label = labels[0]
         if label is None:
-            raise UsageError(f"{args.store}: run {run.run_id} has versions {', '.join(labels)}; choose one with --version")
+            raise UsageError(f"{store.path}: run {run.run_id} has versions {', '.join(labels)}; choose one with --version")
         seconds = [e.harness_seconds for e in store.executions(run.run_id) if e.label == label and e.harness_seconds]
         return dataset_from_store(store, run.run_id, label), (sum(seconds) / len(seconds) if seconds else None)
 

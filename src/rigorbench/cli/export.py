@@ -26,7 +26,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", default=DEFAULT_STORE, metavar="DB", help=f"results store (default: {DEFAULT_STORE})")
+    parser.add_argument("--store", default=DEFAULT_STORE, metavar="DB", help=f"results store: a SQLite file or a postgresql:// URL (default: {DEFAULT_STORE})")
     parser.add_argument("--run", type=positive_int, metavar="RUN_ID", help="the run to export (default: the newest)")
     parser.add_argument("--format", choices=("pa-csv", "jmh-json"), required=True, help="file format")
     parser.add_argument("--output-dir", required=True, metavar="DIR", help="directory to write the files to (created if needed)")

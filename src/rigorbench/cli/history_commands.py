@@ -14,6 +14,7 @@ from rigorbench.cli.parser import UsageError
 from rigorbench.errors import UserError
 from rigorbench.report.history_points import HistoryView, render_list, render_show
 from rigorbench.store import DEFAULT_STORE, ResultStore
+from rigorbench.store.location import masked
 
 
 def resolve_origin(commit: str, *, time: str | None, branch: str, repo: str | None, dirty: bool | None = None,
@@ -84,7 +85,7 @@ def _add_run(args: argparse.Namespace, store_path: str, stdout: IO[str], stderr:
         label = args.label or (labels[0] if len(labels) == 1 else None)
         if label not in labels:
             which = f"no version {args.label!r}" if args.label else f"{len(labels)} versions"
-            raise UserError(f"run {args.run} in {store_path} has {which}; name one with --label: {', '.join(labels)}")
+            raise UserError(f"run {args.run} in {masked(store_path)} has {which}; name one with --label: {', '.join(labels)}")
         version = info.versions[labels.index(label)]
         commit = args.commit or version.commit
         if not commit:
@@ -103,7 +104,7 @@ def _added(points, origin: hp.PointOrigin, source: str, store_path: str, stdout:
     series = len({(p.case, p.metric) for p in points})
     where = f" of branch {origin.branch}" if origin.branch else ""
     stdout.write(printable(f"history: {_count(len(points), 'point')} ({_count(series, 'series')}) at {origin.commit}{where}, "
-                           f"{origin.time}, on {points[0].machine}, from {source}, in {store_path}") + "\n")
+                           f"{origin.time}, on {points[0].machine}, from {source}, in {masked(store_path)}") + "\n")
     return 0
 
 
@@ -126,7 +127,7 @@ def import_csv(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
     with ResultStore.open(store_path) as store:
         store.add_points(points)
     stdout.write(printable(f"history: imported {len(points)} points ({len(series)} series) from {args.csv} "
-                           f"into {store_path}") + "\n")
+                           f"into {masked(store_path)}") + "\n")
     return 0
 
 
@@ -137,7 +138,7 @@ def _selection(args: argparse.Namespace) -> Selection:
 def history_view(store_path: str, selection: Selection) -> HistoryView:
     with ResultStore.read(store_path) as store:
         points = store.history_points()
-    return HistoryView(store_path, selection, tuple(stored_series(points, selection)), len(points))
+    return HistoryView(masked(store_path), selection, tuple(stored_series(points, selection)), len(points))
 
 
 def listing(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:

@@ -10,6 +10,7 @@ from rigorbench.cli.common import add_build_arguments, build_spec_from
 from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, parse_params, settings_with
 from rigorbench.experiment.plan import VersionSpec
 from rigorbench.store import DEFAULT_STORE
+from rigorbench.store.location import work_dir
 
 
 DESCRIPTION = """\
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         DEFAULT_SETTINGS, include=tuple(args.bench) if args.bench else None,
         params=parse_params(args.param) if args.param else None,
     )
-    store_dir = Path(args.store).parent if args.store else Path(args.path) / Path(DEFAULT_STORE).parent
+    store_dir = work_dir(args.store) if args.store else Path(args.path) / Path(DEFAULT_STORE).parent
     reporter = make_reporter(stderr)
     cache = None if args.no_build_cache else store_dir / BUILDS_DIR
     selection = list_experiment(args.path, "jmh", versions, settings, reporter, cache)

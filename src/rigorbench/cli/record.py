@@ -12,6 +12,7 @@ from rigorbench.cli.common import add_build_arguments, before_build, build_spec_
 from rigorbench.cli.parser import UsageError
 from rigorbench.experiment.options import DEFAULT_TRIALS, QUICK_TRIALS
 from rigorbench.store import DEFAULT_STORE
+from rigorbench.store.location import masked
 
 DESCRIPTION = f"""\
 Run one version of a JMH benchmark project, store the run, and add its results to the
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
             run_id = store.latest_run().run_id
             branch = f" --branch {shlex.quote(origin.branch)}" if origin.branch else ""
             raise Interrupted(f"{error}; then add it to the history: rigorbench history add --run {run_id} "
-                              f"--store {shlex.quote(store_path)}{branch}") from None
+                              f"--store {shlex.quote(masked(store_path))}{branch}") from None
         reporter.close()
         data = dataset_from_store(store, result.run_id, label)
         points = hp.points_of(data, origin, f"run {result.run_id} ({label})", run_id=result.run_id, label=label)
@@ -123,7 +124,7 @@ def _report(points, origin, result, store_path: str, stdout: IO[str]) -> int:
     from rigorbench.analysis.history import Selection, stored_series
     from rigorbench.report.history_points import HistoryView, render_show
 
-    stdout.write(f"run {result.run_id}: {result.executed} trials ({result.failed} failed), stored in {store_path}\n")
+    stdout.write(f"run {result.run_id}: {result.executed} trials ({result.failed} failed), stored in {masked(store_path)}\n")
     series = stored_series(points, Selection())
-    stdout.write(render_show(HistoryView(store_path, Selection(), tuple(series), len(points))))
+    stdout.write(render_show(HistoryView(masked(store_path), Selection(), tuple(series), len(points))))
     return 0

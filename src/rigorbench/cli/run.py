@@ -67,6 +67,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
     from rigorbench.report.list import render_selection
     from rigorbench.store import ResultStore
+    from rigorbench.store.location import work_dir
 
     config = load_config(args.config)
     _apply_file_settings(args, config.compare)
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     use_cache = config.build_cache and not args.no_build_cache
     if args.list:
         plan = config.plan
-        cache = config.store.parent / BUILDS_DIR if use_cache else None
+        cache = work_dir(config.store) / BUILDS_DIR if use_cache else None
         selection = list_experiment(plan.project, plan.harness, plan.versions, plan.settings, reporter, cache)
         reporter.close()
         stdout.write(render_selection(selection, plan.settings, plan.trials))

@@ -15,7 +15,7 @@ EPILOG = "examples:\n  rigorbench runs --store examples/jmh-demo/.rigorbench/res
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", default=DEFAULT_STORE, metavar="DB", help=f"results store (default: {DEFAULT_STORE})")
+    parser.add_argument("--store", default=DEFAULT_STORE, metavar="DB", help=f"results store: a SQLite file or a postgresql:// URL (default: {DEFAULT_STORE})")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
 

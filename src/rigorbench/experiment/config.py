@@ -5,7 +5,7 @@
     trials = 3
     order = "rmit"                  # or "sequential"
     seed = 1
-    store = ".rigorbench/results.db"  # relative to this file
+    store = ".rigorbench/results.db"  # relative to this file, or postgresql://user@host/db
     baseline = "v1"                 # the label the others are compared with (default: the first)
 
     [[versions]]
@@ -59,13 +59,14 @@ from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.config_schema import ConfigKeyError, check_table, check_top, key_line
 from rigorbench.files import read_input
 from rigorbench.harness.base import BuildSpec
+from rigorbench.store.location import is_postgres
 
 
 @dataclass(frozen=True)
 class ExperimentConfig:
     path: Path
     plan: ExperimentPlan
-    store: Path
+    store: Path | str          # a file, or a postgresql:// URL
     baseline: str
     compare: dict = field(default_factory=dict)
     build_cache: bool = True
@@ -124,7 +125,8 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
     baseline = str(experiment.get("baseline", specs[0].label))
     if baseline not in {s.label for s in specs}:
         raise ConfigKeyError("baseline", f"baseline {baseline!r} is not one of the version labels")
-    store = base_dir / str(experiment.get("store", ".rigorbench/results.db"))
+    store = str(experiment.get("store", ".rigorbench/results.db"))
+    store = store if is_postgres(store) else base_dir / store   # a server's URL, or a file next to this one
     return ExperimentConfig(path, plan, store, baseline, dict(compare), build_table.get("cache", True))
 
 

@@ -173,7 +173,7 @@ BUILDS_DIR = "builds"
 
 def build_cache_dir(store: ResultStore) -> Path:
     """The build cache sits next to the store (``.rigorbench/builds``)."""
-    return Path(store.path).parent / BUILDS_DIR
+    return store.work_dir / BUILDS_DIR
 
 
 def list_experiment(
@@ -229,7 +229,7 @@ def execute_run(
         cases_per_trial = _listed_cases(harness, first_build, settings)
     iterations = max(1, cases_per_trial) * settings.forks * (settings.warmup_iterations + settings.iterations)
     reporter.start(len(pending), int(run.settings.get("trials", 1)), iterations)
-    work_root = Path(store.path).parent / "runs" / str(run.run_id)
+    work_root = store.work_dir / "runs" / str(run.run_id)
     wall_start, harness_total, failed, executed = time.monotonic(), 0.0, 0, 0
     try:
         for execution in pending:

@@ -15,9 +15,10 @@ import sqlite3
 from dataclasses import dataclass
 
 from rigorbench.errors import UserError
-from rigorbench.store import damage, opening, schema
+from rigorbench.store import damage, location, opening, schema
+from rigorbench.store.backend import backend_of
 from rigorbench.store.api import ExecutionRecord, RunInfo, TrialRecord
-from rigorbench.store.sqlite import BUSY_TIMEOUT_S, ResultStore
+from rigorbench.store.results import BUSY_TIMEOUT_S, ResultStore
 
 
 # (what is wrong, SQL counting it); each names the runs it concerns where it can.
@@ -70,6 +71,8 @@ class Recovery:
 
 def check_store(path: str, *, full: bool = False) -> StoreCheck:
     """How sound the store at ``path`` is; UserError when it is not a rigorbench store at all."""
+    if location.is_postgres(path):
+        return _check_server(path)
     opening.check_file(path, create=False)
     conn = opening.connect(path, True, BUSY_TIMEOUT_S)
     try:
@@ -89,6 +92,21 @@ def check_store(path: str, *, full: bool = False) -> StoreCheck:
         return StoreCheck(path, version, runs, samples, tuple(problems))
     finally:
         conn.close()
+
+
+def _check_server(url: str) -> StoreCheck:
+    """A PostgreSQL store: the server keeps its own pages and every column's type, and
+    enforces the foreign keys, so what is left to check is rigorbench's own: the schema
+    version and tables, the JSON columns, and rows that refer to nothing."""
+    with ResultStore.read(url) as store:
+        conn = store._conn
+        version = store.schema
+        tables = backend_of(conn).table_names(conn)
+        problems = [f"table {name} is missing" for name in schema.tables_of(version)[1:] if name not in tables]
+        problems += _json_problems(conn, version) + _row_problems(conn, _ROW_CHECKS[:4])
+        if version >= 2:
+            problems += _row_problems(conn, _HISTORY_CHECKS[:3])
+        return StoreCheck(store.path, version, _count(conn, "runs"), _count(conn, "samples"), tuple(problems))
 
 
 def _tables(conn: sqlite3.Connection, path: str) -> set[str] | None:
@@ -121,7 +139,7 @@ def _json_problems(conn: sqlite3.Connection, version: int) -> list[str]:
     for sql, kind, column in queries:
         try:
             rows = conn.execute(sql).fetchall()
-        except sqlite3.DatabaseError as error:
+        except backend_of(conn).errors as error:
             problems.append(f"{column} cannot be read: {error}")
             continue
         for key, trial, label, text in rows:
@@ -148,7 +166,7 @@ def _row_problems(conn: sqlite3.Connection, checks) -> list[str]:
     for what, sql in checks:
         try:
             rows = conn.execute(sql).fetchall()
-        except sqlite3.DatabaseError as error:
+        except backend_of(conn).errors as error:
             problems.append(f"{what}: cannot be checked ({error})")
             continue
         for run_id, count in rows:
@@ -160,13 +178,16 @@ def _row_problems(conn: sqlite3.Connection, checks) -> list[str]:
 def _count(conn: sqlite3.Connection, table: str) -> int:
     try:
         return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])  # table: one of TABLES
-    except sqlite3.DatabaseError:
+    except backend_of(conn).errors:
         return 0
 
 
 def recover_store(path: str, new: str) -> Recovery:
     """Copy every readable run of ``path``, then its history points, into the new store
     ``new`` (never overwritten)."""
+    if location.is_postgres(new):
+        raise UserError(f"{location.masked(new)}: recover writes a new SQLite file; "
+                        "copy the recovered store to PostgreSQL with `rigorbench store copy`")
     if os.path.lexists(new):
         raise UserError(f"{new}: exists; recover writes a new store and never overwrites a file")
     recovered, lost = [], []
@@ -175,11 +196,11 @@ def recover_store(path: str, new: str) -> Recovery:
         with ResultStore.open(new) as target:
             for run_id in run_ids:
                 try:
-                    info, executions, series = _read_run(source, run_id)
+                    info, executions, series = read_run(source, run_id)
                 except UserError as error:
                     lost.append((run_id, getattr(error, "what", str(error))))
                     continue
-                _write_run(target, info, executions, series)
+                write_run(target, info, executions, series, keep_id=True)
                 recovered.append(run_id)
             points, why = _copy_history(source, target, set(recovered))
     return Recovery(tuple(recovered), tuple(lost), points, why)
@@ -198,7 +219,7 @@ def _copy_history(source: ResultStore, target: ResultStore, runs: set[int]) -> t
     return target.add_points(kept), ""
 
 
-def _read_run(store: ResultStore, run_id: int):
+def read_run(store: ResultStore, run_id: int):
     """Everything of one run, read before anything is written (a run is copied whole)."""
     info = store.run(run_id)
     executions = store.executions(run_id)
@@ -210,13 +231,16 @@ def _read_run(store: ResultStore, run_id: int):
     return info, executions, series
 
 
-def _write_run(store: ResultStore, info: RunInfo, executions: list[ExecutionRecord], series: dict) -> None:
+def write_run(store: ResultStore, info: RunInfo, executions: list[ExecutionRecord], series: dict, *,
+              keep_id: bool) -> int:
+    """Store a run read by :func:`read_run`, each trial in its own transaction; returns its id
+    in ``store`` (the same id with ``keep_id``, else one the store gives)."""
     from rigorbench.model import Series
 
-    store.create_run(
+    run_id = store.create_run(
         harness=info.harness, project=info.project, order=info.order, seed=info.seed, settings=info.settings,
         versions=info.versions, schedule=info.schedule, tool_version=info.tool_version,
-        run_id=info.run_id, created=info.created,
+        run_id=info.run_id if keep_id else None, created=info.created,
     )
     for record in executions:
         trial_series = [
@@ -224,8 +248,9 @@ def _write_run(store: ResultStore, info: RunInfo, executions: list[ExecutionReco
             for one in series[record.label]
         ]
         planned = next(e for e in info.schedule if (e.trial, e.label) == (record.trial, record.label))
-        store.record_execution(info.run_id, planned, TrialRecord(
+        store.record_execution(run_id, planned, TrialRecord(
             record.status, record.started, record.ended, record.harness_seconds, trial_series,
             record.environment, record.failures, record.output_tail, record.message,
         ))
-    store.finish_run(info.run_id, status=info.status, wall_seconds=info.wall_seconds, harness_seconds=info.harness_seconds)
+    store.finish_run(run_id, status=info.status, wall_seconds=info.wall_seconds, harness_seconds=info.harness_seconds)
+    return run_id

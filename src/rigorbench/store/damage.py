@@ -46,7 +46,10 @@ def parse_json(text, kind: type, where: str):
 
 
 def quick_check(conn: sqlite3.Connection, *, full: bool = False, limit: int = 20) -> list[str]:
-    """SQLite's own problems with the file (empty when sound); ``full`` runs integrity_check."""
+    """SQLite's own problems with the file (empty when sound); ``full`` runs integrity_check.
+    A PostgreSQL server checks its own pages: nothing to ask it here."""
+    if not isinstance(conn, sqlite3.Connection):
+        return []
     pragma = "integrity_check" if full else "quick_check"
     try:
         lines = [row[0] for row in conn.execute(f"PRAGMA {pragma}({int(limit)})")]

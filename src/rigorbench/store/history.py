@@ -16,6 +16,7 @@ from typing import Sequence
 from rigorbench.errors import UserError
 from rigorbench.store import damage, samples
 from rigorbench.store.api import HistoryPoint
+from rigorbench.store.backend import backend_of, inserted_id
 
 _INSERT = (
     "INSERT INTO history_points (case_id, metric_id, branch, machine_id, git_commit, dirty, time, run_id, label, "
@@ -35,7 +36,7 @@ def machine_id(conn: sqlite3.Connection, kind: str, facts: dict) -> int:
     if row:
         return row[0]
     text = json.dumps({str(k): str(v) for k, v in facts.items()}, sort_keys=True, ensure_ascii=False)
-    return conn.execute("INSERT INTO machines (kind, facts) VALUES (?, ?)", (kind, text)).lastrowid
+    return inserted_id(conn, "INSERT INTO machines (kind, facts) VALUES (?, ?)", (kind, text))
 
 
 def insert_points(conn: sqlite3.Connection, points: Sequence[HistoryPoint], path: str) -> int:
@@ -57,8 +58,8 @@ def insert_points(conn: sqlite3.Connection, points: Sequence[HistoryPoint], path
                 point.source, int(point.n), float(point.mean), point.ci_low, point.ci_high, point.confidence,
                 point.added or added,
             ))
-        except sqlite3.IntegrityError as error:
-            if "UNIQUE" not in str(error):
+        except backend_of(conn).errors as error:
+            if not backend_of(conn).is_unique_violation(error):
                 raise
             raise UserError(
                 f"{path}: {point.case.display_name} {point.metric.name} at commit {point.commit} "

@@ -16,12 +16,10 @@ from typing import Sequence
 import numpy as np
 
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
+from rigorbench.store.backend import backend_of, inserted_id
 from rigorbench.store.damage import DamagedRow, parse_json
 
-_INSERT = (
-    "INSERT INTO samples (execution_id, case_id, metric_id, instance, fork, iteration, warmup, value, count) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_COLUMNS = ("execution_id", "case_id", "metric_id", "instance", "fork", "iteration", "warmup", "value", "count")
 
 # Every sample of one version of one run, in execution order, then in recorded order.
 _SELECT = """
@@ -50,7 +48,7 @@ def insert_series(conn: sqlite3.Connection, execution_id: int, series: Sequence[
         if one.metric not in metrics:
             metrics[one.metric] = metric_row_id(conn, one.metric)
         case_id, metric_id = cases[one.case], metrics[one.metric]
-        conn.executemany(_INSERT, _rows(execution_id, case_id, metric_id, table))
+        backend_of(conn).insert_rows(conn, "samples", _COLUMNS, _rows(execution_id, case_id, metric_id, table))
         total += len(table)
     return total
 
@@ -78,7 +76,7 @@ def case_row_id(conn: sqlite3.Connection, case: BenchmarkCase) -> int:
     row = conn.execute("SELECT id FROM cases WHERE harness = ? AND name = ? AND params = ?", key).fetchone()
     if row:
         return row[0]
-    return conn.execute("INSERT INTO cases (harness, name, params) VALUES (?, ?, ?)", key).lastrowid
+    return inserted_id(conn, "INSERT INTO cases (harness, name, params) VALUES (?, ?, ?)", key)
 
 
 def metric_row_id(conn: sqlite3.Connection, metric: Metric) -> int:
@@ -88,9 +86,7 @@ def metric_row_id(conn: sqlite3.Connection, metric: Metric) -> int:
     ).fetchone()
     if row:
         return row[0]
-    return conn.execute(
-        "INSERT INTO metrics (name, unit, higher_is_better, is_primary) VALUES (?, ?, ?, ?)", key
-    ).lastrowid
+    return inserted_id(conn, "INSERT INTO metrics (name, unit, higher_is_better, is_primary) VALUES (?, ?, ?, ?)", key)
 
 
 def load_series(conn: sqlite3.Connection, run_id: int, label: str) -> list[Series]:

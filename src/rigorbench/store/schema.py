@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from rigorbench.errors import UserError
+from rigorbench.store.backend import backend_of
 
 APPLICATION = "rigorbench"
 TABLES_1 = ("meta", "runs", "versions", "schedule", "executions", "cases", "metrics", "samples")
@@ -173,7 +174,7 @@ def tables_of(version: int) -> tuple[str, ...]:
 def missing_tables(conn: sqlite3.Connection, version: int | None = None) -> list[str]:
     """The tables of schema ``version`` (default: the current one) that the store does not
     have (a table dropped by hand)."""
-    present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    present = backend_of(conn).table_names(conn)
     return [name for name in tables_of(version or schema_version()) if name not in present]
 
 
@@ -187,13 +188,13 @@ def _compact(statement: str) -> str:
 def _migrate_to_1(conn: sqlite3.Connection) -> None:
     """Version 0 (a ``meta`` table only) -> 1: the tables of a new store."""
     for statement in _SCHEMA_1:
-        conn.execute(_compact(statement))
+        conn.execute(backend_of(conn).ddl(_compact(statement)))
 
 
 def _migrate_to_2(conn: sqlite3.Connection) -> None:
     """1 -> 2: the history of benchmark results over commits (issue 17)."""
     for statement in _SCHEMA_2:
-        conn.execute(_compact(statement))
+        conn.execute(backend_of(conn).ddl(_compact(statement)))
 
 
 # version -> the function that upgrades a store from version - 1 to version.
@@ -210,7 +211,7 @@ def stored_version(conn: sqlite3.Connection, path: str, *, create: bool) -> int 
 
     Raises UserError for a store that is absent (not ``create``), not ours, or newer.
     """
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables = backend_of(conn).table_names(conn)
     if not tables:
         if not create:
             raise UserError(f"{path}: no results store here (nothing has been stored yet)")
@@ -267,7 +268,7 @@ def migrate(conn: sqlite3.Connection, version: int, target: int) -> None:
 
 
 def _create_meta(conn: sqlite3.Connection, tool_version: str) -> None:
-    conn.execute(_META)
+    conn.execute(backend_of(conn).ddl(_META))
     created = datetime.now(timezone.utc).isoformat(timespec="seconds")
     for key, value in (
         ("application", APPLICATION),
@@ -281,7 +282,7 @@ def _create_meta(conn: sqlite3.Connection, tool_version: str) -> None:
 def _meta_version(conn: sqlite3.Connection, path: str) -> int:
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-    except sqlite3.DatabaseError:
+    except backend_of(conn).errors:
         raise UserError(f"{path}: not a rigorbench results store") from None
     try:
         if meta.get("application") != APPLICATION:

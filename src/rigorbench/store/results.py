@@ -1,4 +1,5 @@
-"""The results store: every run, execution and sample of an experiment in one SQLite file.
+"""The results store: every run, execution and sample of an experiment in one SQLite file,
+or in a PostgreSQL database (:mod:`rigorbench.store.postgres`) through the same SQL.
 
 Nothing measured is ever lost: each execution (one harness invocation) is committed with
 all its samples in one transaction before :meth:`ResultStore.record_execution` returns, so
@@ -7,7 +8,8 @@ only that execution. A (trial, version) pair is stored at most once, which is wh
 interrupted experiment resumable. The file is in WAL mode with foreign keys on; a store
 another process holds is waited for (30 s) rather than failed on.
 
-The tables and their migrations are in :mod:`rigorbench.store.schema`.
+The tables and their migrations are in :mod:`rigorbench.store.schema`; what differs between
+SQLite and PostgreSQL is in :mod:`rigorbench.store.backend`.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
 from rigorbench import __version__
 from rigorbench.errors import UserError
 from rigorbench.model import Series
-from rigorbench.store import damage, history, opening, samples, schema
+from rigorbench.store import damage, history, location, opening, samples, schema
+from rigorbench.store.backend import SQLITE, inserted_id
 from rigorbench.store.api import (
     Execution, ExecutionRecord, HistoryPoint, RunInfo, TrialRecord, VersionInfo, check_plan,
 )
@@ -38,10 +42,14 @@ _EXECUTION_COLUMNS = (
 
 
 class ResultStore:
-    """A results store file; open it with :meth:`open`, use it as a context manager."""
+    """A results store; open it with :meth:`open`, use it as a context manager.
 
-    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+    ``path`` is where it is as it may be shown: a file path, or a URL with its password masked.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: str, backend=SQLITE) -> None:
         self._conn = conn
+        self._backend = backend
         self.path = path
         self.read_only = False
         self.schema = schema.schema_version()   # the stored schema (older when read-only)
@@ -59,11 +67,19 @@ class ResultStore:
 
         Raises UserError for a missing store (``create=False``), a file that is not a
         rigorbench store, a damaged or read-only one, or a store written by a newer rigorbench.
+        A ``postgresql://`` URL opens (and on first use creates the tables of) a store in that
+        PostgreSQL database; the database itself must exist.
         """
         path = os.fspath(path)
-        opening.check_file(path, create and not read_only)
-        conn = opening.connect(path, read_only, BUSY_TIMEOUT_S)
-        store = cls(conn, path)
+        if location.is_postgres(path):
+            from rigorbench.store import postgres
+
+            conn = postgres.connect(path, BUSY_TIMEOUT_S)
+            store = cls(conn, location.masked(path), conn.backend)
+        else:
+            opening.check_file(path, create and not read_only)
+            store = cls(opening.connect(path, read_only, BUSY_TIMEOUT_S), path)
+        conn = store._conn
         store.read_only = read_only
         try:
             store._prepare(create and not read_only)
@@ -80,21 +96,19 @@ class ResultStore:
 
     def _prepare(self, create: bool) -> None:
         """Check the schema (without waiting for a writer), migrate when needed, set the pragmas."""
-        conn, path = self._conn, self.path
+        conn, path, backend = self._conn, self.path, self._backend
         try:
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("BEGIN")
+            backend.configure(conn)
+            backend.begin(conn, write=False)
             try:
                 version = schema.stored_version(conn, path, create=create)
             finally:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-        except sqlite3.DatabaseError as error:  # "file is not a database" and its kin
-            if _is_busy(error):
-                raise _busy(path) from None
-            if damage.is_not_a_database(error):
+        except backend.errors as error:  # "file is not a database" and its kin
+            if backend is SQLITE and damage.is_not_a_database(error):
                 raise UserError(f"{path}: not a rigorbench results store") from None
-            raise damage.diagnose(path, conn, error) from None
+            raise self._write_error(error) from None
         if self.read_only:
             schema.check_readable(version, path)
             self.schema = version
@@ -108,23 +122,29 @@ class ResultStore:
         """Refuse now, before anything is built or measured, a store that cannot keep results."""
         conn = self._conn
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
+            self._backend.make_durable(conn)
             with self._transaction() as conn:
                 conn.execute("UPDATE meta SET value = value WHERE key = 'application'")
                 conn.execute("ROLLBACK")
-        except sqlite3.DatabaseError as error:
+        except self._backend.errors as error:
             raise self._write_error(error) from None
         problems = damage.quick_check(conn) + [f"no table {name}" for name in schema.missing_tables(conn)]
         if problems:
             raise damage.StoreDamaged(self.path, problems[0])
 
-    def _write_error(self, error: sqlite3.DatabaseError) -> UserError:
-        if _is_busy(error):
+    def _write_error(self, error: Exception) -> UserError:
+        if self._backend.is_busy(error):
             return _busy(self.path)
-        if "readonly" in str(error).lower() or "read-only" in str(error).lower():
+        if self._backend.is_read_only(error):
             return UserError(f"{self.path}: the results store is read-only; nothing can be stored in it")
+        if self._backend is not SQLITE:  # a server's error: no file to check or recover
+            return UserError(f"{self.path}: {' '.join(location.scrubbed(str(error), self.path).split())}")
         return damage.diagnose(self.path, self._conn, error)
+
+    @property
+    def work_dir(self) -> Path:
+        """The local folder for builds and trial output (:func:`location.work_dir`)."""
+        return location.work_dir(self.path)
 
     def close(self) -> None:
         self._conn.close()
@@ -148,14 +168,14 @@ class ResultStore:
         if write and self.read_only:
             raise UserError(f"{self.path}: opened read-only; nothing can be stored in it")
         try:
-            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            self._backend.begin(conn, write=write)
             yield conn
             if conn.in_transaction:
                 conn.execute("COMMIT")
-        except (sqlite3.DatabaseError, damage.DamagedRow) as error:
+        except (*self._backend.errors, damage.DamagedRow) as error:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            if isinstance(error, sqlite3.DatabaseError):
+            if not isinstance(error, damage.DamagedRow):
                 raise self._write_error(error) from None
             raise damage.diagnose(self.path, conn, error) from None
         except BaseException:
@@ -184,12 +204,16 @@ class ResultStore:
         ``run_id`` and ``created`` keep a copied run's own (``store recover``)."""
         check_plan(versions, schedule)
         created = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
+        given = () if run_id is None else (run_id,)
         with self._transaction() as conn:
-            run_id = conn.execute(
-                "INSERT INTO runs (id, created, status, harness, project, run_order, seed, settings, tool_version) "
-                "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)",
-                (run_id, created, harness, project, order, int(seed), json.dumps(dict(settings)), tool_version),
-            ).lastrowid
+            run_id = inserted_id(
+                conn,
+                f"INSERT INTO runs ({'id, ' * len(given)}created, status, harness, project, run_order, seed, settings, "
+                f"tool_version) VALUES ({'?, ' * len(given)}?, 'running', ?, ?, ?, ?, ?, ?)",
+                (*given, created, harness, project, order, int(seed), json.dumps(dict(settings)), tool_version),
+            )
+            if given:
+                self._backend.ids_given(conn, "runs")
             conn.executemany(
                 "INSERT INTO versions (run_id, position, label, source, git_commit, dirty) VALUES (?, ?, ?, ?, ?, ?)",
                 [
@@ -245,8 +269,8 @@ class ResultStore:
                 SELECT r.id,
                        COUNT(e.id),
                        (SELECT COUNT(*) FROM schedule AS s WHERE s.run_id = r.id),
-                       COALESCE(SUM(e.status != 'done'), 0),
-                       COALESCE(SUM(e.samples), 0)
+                       CAST(COALESCE(SUM(CASE WHEN e.status != 'done' THEN 1 ELSE 0 END), 0) AS BIGINT),
+                       CAST(COALESCE(SUM(e.samples), 0) AS BIGINT)
                 FROM runs AS r LEFT JOIN executions AS e ON e.run_id = r.id
                 GROUP BY r.id ORDER BY r.id DESC"""
             ).fetchall()
@@ -332,7 +356,8 @@ class ResultStore:
         with self._transaction() as conn:
             self._check_planned(conn, run_id, execution)
             try:
-                execution_id = conn.execute(
+                execution_id = inserted_id(
+                    conn,
                     f"INSERT INTO executions (run_id, {_EXECUTION_COLUMNS}) VALUES ({', '.join('?' * 13)})",
                     (
                         run_id, execution.trial, execution.label, execution.position, record.status, record.started,
@@ -340,9 +365,9 @@ class ResultStore:
                         json.dumps({str(k): str(v) for k, v in record.environment.items()}),
                         json.dumps([str(f) for f in record.failures]), record.output_tail, record.message, rows,
                     ),
-                ).lastrowid
-            except sqlite3.IntegrityError as error:
-                if "UNIQUE" not in str(error):
+                )
+            except self._backend.errors as error:
+                if not self._backend.is_unique_violation(error):
                     raise
                 raise UserError(
                     f"{self.path}: trial {execution.trial + 1} of version {execution.label!r} is already "
@@ -441,11 +466,6 @@ def _execution_record(
 
 def _trial_name(run_id: int, trial, label: str) -> str:
     return f"run {run_id}: trial {trial + 1 if isinstance(trial, int) else trial} of version {label!r}"
-
-
-def _is_busy(error: sqlite3.Error) -> bool:
-    text = str(error).lower()
-    return "locked" in text or "busy" in text
 
 
 def _busy(path: str) -> UserError:
