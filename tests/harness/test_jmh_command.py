@@ -122,8 +122,8 @@ def test_parameters_are_read_from_jmh_dash_lp_listing():
 def test_registry_makes_harnesses_and_lists_names_of_unknown_ones():
     assert isinstance(get_harness("jmh"), JmhHarness)
     assert HARNESSES["jmh"] is JmhHarness and get_harness("jmh").name == "jmh"
-    with pytest.raises(UserError, match="unknown harness 'pyperf'; valid harnesses: gbench, go, jmh"):
-        get_harness("pyperf")
+    with pytest.raises(UserError, match="unknown harness 'cargo'; valid harnesses: gbench, go, jmh, pyperf"):
+        get_harness("cargo")
 
 
 # -- jars -------------------------------------------------------------------------------------

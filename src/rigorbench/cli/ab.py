@@ -26,7 +26,7 @@ from rigorbench.store import DEFAULT_STORE
 from rigorbench.store.location import work_dir
 
 # The harnesses ab runs (rigorbench.harness.HARNESSES; named here so that --help does not load them).
-HARNESS_NAMES = ("jmh", "go", "gbench")
+HARNESS_NAMES = ("jmh", "go", "gbench", "pyperf")
 
 
 DESCRIPTION = """\
@@ -81,7 +81,9 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
                      "func Benchmark...; forks are test-binary processes, iterations -test.count lines, "
                      "--iteration-time is -test.benchtime) or gbench (a CMake project linking Google "
                      "Benchmark; forks are processes, iterations repetitions, --iteration-time is "
-                     "--benchmark_min_time); default auto: detected from go.mod or CMakeLists.txt")
+                     "--benchmark_min_time) or pyperf (a bench.py run with pyperf in a virtual environment per "
+                     "version; forks are its worker processes, --iteration-time is --min-time); default "
+                     "auto: detected from go.mod, CMakeLists.txt or bench.py")
     add_jmh_arguments(exp)
     if not single:
         exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")

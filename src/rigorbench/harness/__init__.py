@@ -14,17 +14,18 @@ from rigorbench.harness.base import Harness
 from rigorbench.harness.gbench import GbenchHarness, is_gbench_project
 from rigorbench.harness.gotest import GoHarness
 from rigorbench.harness.jmh import JmhHarness
+from rigorbench.harness.pyperf import PyperfHarness, is_pyperf_project
 
 __all__ = ["HARNESSES", "detect_harness", "get_harness"]
 
-HARNESSES: dict[str, type] = {"jmh": JmhHarness, "go": GoHarness, "gbench": GbenchHarness}
+HARNESSES: dict[str, type] = {"jmh": JmhHarness, "go": GoHarness, "gbench": GbenchHarness, "pyperf": PyperfHarness}
 _JMH_BUILDS = ("pom.xml", "build.gradle", "build.gradle.kts")
 
 
 def detect_harness(project: Path, version: str | None = None) -> str:
     """``go`` when the project (or the version's folder in it, ``ab PATH --base v1``) has a
-    go.mod, ``gbench`` when it has a CMakeLists.txt that links Google Benchmark, and no Maven
-    or Gradle build; else ``jmh``."""
+    go.mod, ``gbench`` when it has a CMakeLists.txt that links Google Benchmark, ``pyperf`` when
+    it has a bench.py that uses pyperf, and no Maven or Gradle build; else ``jmh``."""
     folders = [project] + ([project / version] if version and (project / version).is_dir() else [])
     for folder in folders:
         if any((folder / name).is_file() for name in _JMH_BUILDS):
@@ -33,6 +34,8 @@ def detect_harness(project: Path, version: str | None = None) -> str:
             return "go"
         if (folder / "CMakeLists.txt").is_file() and is_gbench_project(folder):
             return "gbench"
+        if is_pyperf_project(folder):
+            return "pyperf"
     return "jmh"
 
 

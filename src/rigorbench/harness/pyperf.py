@@ -1,0 +1,142 @@
+"""The pyperf harness: a version's benchmark script run with pyperf, one trial at a time.
+
+A version (a directory or a git revision) gets a virtual environment of its own,
+``.rigorbench-pyperf/`` in the version's directory, made from the Python that runs rigorbench;
+pyperf is installed into it, and the version itself too when it is a package (a
+``pyproject.toml`` or ``setup.py``), so each version is measured with its own code. The script
+is ``bench.py`` (or the one ``BuildSpec.jar`` names: the build option that names the
+artifact). A trial is one pyperf run::
+
+    python SCRIPT --processes F --values I --warmups W --min-time T --output FILE --quiet
+
+pyperf spawns the worker processes itself: each is a fork, its values the iterations and its
+warmups the warmup iterations (``formats/pyperf.py`` reads the file, calibration processes
+left out). ``--iteration-time`` is pyperf's ``--min-time``, the least time of one value.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from rigorbench.errors import InputError, UserError
+from rigorbench.formats.pyperf import PyperfJsonReader
+from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
+from rigorbench.harness.process import describe_command, run_streamed, tail
+
+VENV_DIR, DEFAULT_SCRIPT, RESULT_FILE = ".rigorbench-pyperf", "bench.py", "result.json"
+TAIL_LINES = 20
+LIST_TIMEOUT_S = 300.0
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|s)")
+_RUNNING = re.compile(r"^(\S+): ")
+
+
+def is_pyperf_project(folder: Path) -> bool:
+    script = folder / DEFAULT_SCRIPT
+    return script.is_file() and "pyperf" in _read(script)
+
+
+def _run(command: list[str], cwd: Path, what: str) -> float:
+    run = run_streamed(command, cwd=cwd)
+    if run.returncode != 0:
+        raise HarnessError(f"{what} failed: `{describe_command(command)}` exited with code {run.returncode}"
+                           f" (in {cwd}); last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
+    return run.seconds
+
+
+class PyperfHarness:
+    name = "pyperf"
+
+    def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache=None) -> Build:
+        project_dir = Path(project_dir).resolve()
+        if spec.command or spec.module or spec.java_home:
+            raise UserError("the pyperf harness takes no build command, module or java_home (--jar names the script)")
+        script = project_dir / (spec.jar or DEFAULT_SCRIPT)
+        if not script.is_file():
+            raise HarnessError(f"{project_dir}: no {script.name} here; the pyperf harness runs a pyperf script")
+        started = time.monotonic()
+        venv = project_dir / VENV_DIR
+        python = venv / "bin" / "python"
+        if not python.is_file():
+            log(f"$ {sys.executable} -m venv {venv}")
+            _run([sys.executable, "-m", "venv", str(venv)], project_dir, "creating the version's virtual environment")
+        packages = ["pyperf"] + ([str(project_dir)] if any((project_dir / f).is_file() for f in ("pyproject.toml", "setup.py")) else [])
+        command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *packages]
+        log(f"$ {describe_command(command)}")
+        _run(command, project_dir, "installing into the version's virtual environment")
+        versions = run_streamed([str(python), "-c", "import platform, pyperf; print(platform.python_version(), pyperf.__version__)"],
+                                cwd=project_dir)
+        python_version, _, pyperf_version = (versions.lines[0] if versions.lines else "").partition(" ")
+        return Build(project_dir, script, {"python": python_version, "pyperf": pyperf_version, "venv": str(venv)},
+                     time.monotonic() - started)
+
+    def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
+        """pyperf cannot list a script's benchmarks without running them: one quick run (one
+        process, one value, the least time) says which there are."""
+        quick = RunSettings(forks=1, warmup_iterations=0, iterations=1, iteration_time="1ms", include=settings.include)
+        with tempfile.TemporaryDirectory(prefix="rigorbench-pyperf-list-") as work:
+            outcome = self.run_trial(build, quick, Path(work), lambda event: None)
+        if outcome.status != DONE:
+            raise HarnessError(f"{build.artifact}: listing its benchmarks failed: {outcome.message}\n{outcome.output_tail}")
+        return [ListedBenchmark(name) for name in dict.fromkeys(s.case.name for s in outcome.series)]
+
+    def run_trial(self, build: Build, settings: RunSettings, work_dir: Path,
+                  on_progress: Callable[[Progress], None]) -> TrialOutcome:
+        work_dir = Path(work_dir).resolve()
+        work_dir.mkdir(parents=True, exist_ok=True)
+        result_path = work_dir / RESULT_FILE
+        result_path.unlink(missing_ok=True)
+        python = Path(build.tool_versions["venv"]) / "bin" / "python"
+        command = [str(python), str(build.artifact), *trial_arguments(settings), "--output", str(result_path)]
+        (work_dir / "command.txt").write_text(describe_command(command) + "\n", encoding="utf-8")
+        started = time.monotonic()
+        run = run_streamed(command, cwd=build.project_dir, log_path=work_dir / "console.log", timeout_s=settings.timeout_s,
+                           on_line=lambda line: on_progress(Progress(benchmark=_benchmark(line), line=line)))
+        seconds = time.monotonic() - started
+        status = TIMEOUT if run.timed_out else DONE if run.returncode == 0 else FAILED
+        series, environment, message = (), {"python": build.tool_versions.get("python", "")}, ""
+        if result_path.is_file():
+            try:
+                result = PyperfJsonReader().parse(result_path.read_text(encoding="utf-8"), str(result_path))
+            except InputError as error:
+                status, message = FAILED, str(error)
+            else:
+                series, environment = result.series, {**environment, **result.environment}
+        if status == DONE and not series:
+            status, message = FAILED, "no benchmark result: see the output's last lines"
+        if status == FAILED and not message:
+            message = f"pyperf exited with code {run.returncode}"
+        return TrialOutcome(status=status, series=tuple(series), harness_seconds=seconds, environment=environment,
+                            output_tail=tail(run.lines, TAIL_LINES), message=message)
+
+
+def trial_arguments(settings: RunSettings) -> list[str]:
+    """pyperf's options for one trial (before --output)."""
+    if settings.iterations < 1:
+        raise UserError("--iterations must be at least 1")
+    match = _DURATION.fullmatch(str(settings.iteration_time))
+    if not match:
+        raise UserError(f"bad iteration time {settings.iteration_time!r} for pyperf: a duration such as 1s or 100ms")
+    seconds = float(match.group(1)) * (1e-3 if match.group(2) == "ms" else 1.0)
+    arguments = ["--processes", str(settings.forks), "--values", str(settings.iterations),
+                 "--warmups", str(settings.warmup_iterations), "--min-time", f"{seconds:g}", "--quiet"]
+    if settings.include:
+        raise UserError("--bench is not passed to pyperf scripts (pyperf has no filter of its own); "
+                        "select benchmarks in the script")
+    return arguments
+
+
+def _benchmark(line: str) -> str | None:
+    match = _RUNNING.match(line)
+    return match.group(1) if match else None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
