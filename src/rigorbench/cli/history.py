@@ -19,7 +19,8 @@ The history of benchmark results over commits, and the commits where a benchmark
             the version of a stored run (--run ID --label L); the samples are stored too
   import    import a CSV history in Apache Otava's layout (--csv)
   list      one line per series: benchmark, metric, branch, machine kind, points, commits
-  show      the points of the selected series: commit, time, n, mean and its 95% CI
+  show      the points of the selected series: commit, time, n, mean and its 95% CI;
+            --html FILE also draws them, with their segments and change points
   changes   change points of every series: the commit range, the levels before and after
             with their 95% CIs, the relative change, a p-value, slower or faster
 
@@ -47,6 +48,7 @@ examples:
   rigorbench history import --csv otava/latency.csv --store history.db
   rigorbench history list --bench 'Parse.*'
   rigorbench history show --bench 'Parse.*' --since 2026-01-01 --format markdown
+  rigorbench history show --branch main --html history.html --repo-url https://github.com/owner/repo
   rigorbench history changes --branch main --fail-on regression
   rigorbench history changes --csv results.csv --bench 'throughput|latency' --higher-is-better throughput
 """
@@ -71,7 +73,14 @@ branch, and one column per metric, a row per run. Each row and metric becomes on
 the row's branch; a metric M may have M.ci_low and M.ci_high columns, each run's own
 confidence interval (at --ci-confidence).""",
     "list": _SERIES,
-    "show": _SERIES,
+    "show": _SERIES + """
+
+With --html FILE, the series are also written as one self-contained HTML page (the look of
+'rigorbench report'): each series over its commits with each point's CI, the segments
+between change points drawn at their levels with their CIs, the change points marked
+slower or faster, regressions first (the series whose newest change is slower). Commits are
+links to --repo-url/commit/SHA, or to the web page of the recorded project's GitHub or
+GitLab remote; 'rigorbench report --history' writes the same page.""",
     "changes": f"""\
 The series are the store's (--store), or the columns of a CSV file in Otava's layout
 (--csv): a time column, attribute columns such as commit and branch, one column per metric,
@@ -107,8 +116,8 @@ def _p_value(text: str) -> float:
     return value
 
 
-def _selection_arguments(parser: argparse.ArgumentParser, *, csv: bool = False) -> None:
-    select = parser.add_argument_group("selection")
+def selection_arguments(parser: argparse.ArgumentParser, *, csv: bool = False, title: str = "selection") -> None:
+    select = parser.add_argument_group(title)
     bench = "only metric columns matching REGEX (with --csv); " if csv else ""
     select.add_argument("--bench", type=_regex, metavar="REGEX", help=f"{bench}only benchmarks whose name (with its params) matches REGEX")
     column = "; with --csv, a metric column (default: every column of numbers besides time, commit and branch)" if csv else ""
@@ -127,6 +136,13 @@ def _output_arguments(parser: argparse.ArgumentParser, fail_on: bool = False) ->
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
     if fail_on:
         output.add_argument("--fail-on", choices=("regression",), help="exit 1 when the newest change point of any series is a regression (the nightly CI gate)")
+
+
+def html_arguments(group, *, html: bool = True) -> None:
+    """``--html FILE`` (unless the command has its own) and ``--repo-url URL``, in ``group``."""
+    if html:
+        group.add_argument("--html", metavar="FILE", help="also write the series as a self-contained HTML page to FILE: each series over its commits with CI bars, segments and change points, regressions first")
+    group.add_argument("--repo-url", metavar="URL", help="the repository's web address: commits become links URL/commit/SHA (default: from the https or ssh GitHub/GitLab remote of the recorded project; only http(s) addresses are linked)")
 
 
 def _csv_arguments(group, *, required: bool) -> None:
@@ -170,13 +186,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for name, summary in (("list", "one line per history series"), ("show", "the points of the selected history series")):
         sub = _add_parser(commands, name, summary, parser)
         _store_argument(sub)
-        _selection_arguments(sub)
+        selection_arguments(sub)
         _output_arguments(sub)
+        if name == "show":
+            html_arguments(sub.add_argument_group("html"))
     changes = _add_parser(commands, "changes", "change points of every history series", parser)
     source = changes.add_argument_group("input")
     _store_argument(source, "the results store whose history is read (unless --csv)")
     _csv_arguments(source, required=False)
-    _selection_arguments(changes, csv=True)
+    selection_arguments(changes, csv=True)
     detect = changes.add_argument_group("detection")
     detect.add_argument("--max-p", type=_p_value, default=MAX_P, metavar="P", help=f"significance of a change after correcting for the choice of the split (default: {MAX_P:g})")
     detect.add_argument("--min-segment", type=positive_int, default=MIN_SIZE, metavar="N", help=f"fewest points on each side of a change (default: {MIN_SIZE})")
