@@ -22,7 +22,7 @@ from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW, Level, segmen
 
 _SHA = re.compile(r"[0-9a-fA-F]{7,64}")
 _SCP = re.compile(r"(?:[^@/:]+@)?(?P<host>[^/:]+):(?P<path>[^/].*)")   # git@github.com:owner/repo.git
-_PATH = re.compile(r"[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)+")
+_PATH = re.compile(r"[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*")
 
 
 @dataclass(frozen=True)

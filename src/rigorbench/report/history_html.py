@@ -128,7 +128,8 @@ def _series_section(page: HistoryPage, s: SeriesHistory, *, open_: bool) -> str:
         head += " " + _badge("slower" if s.regression else "faster")
     body = [f'<div class="figs"><figure class="wide">{series_figure(s, s.anchor)}</figure></div>',
             _changes_table(page, s), _points_table(page, s)]
-    return (f'<section class="series" id="{s.anchor}" data-regression="{str(s.regression).lower()}">'
+    return (f'<section class="series" id="{s.anchor}" data-regression="{str(s.regression).lower()}" '
+            f'data-segments="{len(s.segments)}" data-changes="{len(s.changes.changes)}">'
             f'<details{" open" if open_ else ""}><summary>{head}</summary>{"".join(body)}</details></section>')
 
 
