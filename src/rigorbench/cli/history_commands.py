@@ -167,8 +167,8 @@ def write_history_html(view: HistoryView, path: str, repo_url: str | None, stder
     elif repo_url is None:
         repo_url = remote_web_url(_recorded_remote(view))
     page = history_page(view.store, view.selection, list(view.series), view.total, repo_url)
-    written = write_text(path, render_history_html(page))
-    stderr.write(printable(f"history: {len(page.series)} series in {written}") + "\n")
+    write_text(path, render_history_html(page))
+    stderr.write(printable(f"history: {len(page.series)} series in {path}") + "\n")
 
 
 def _recorded_remote(view: HistoryView) -> str | None:
