@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import re
-from datetime import datetime, timezone
 from typing import IO
 
 from rigorbench.analysis.history import CI_CONFIDENCE
+from rigorbench.cli.history_options import html_arguments, regex, selection_arguments, since
 from rigorbench.cli.parser import Parser, UsageError, fraction, positive_int
 from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW
 from rigorbench.store import DEFAULT_STORE
@@ -94,36 +93,11 @@ commits").""",
 FORMATS = ("text", "markdown", "json")
 
 
-def _regex(text: str) -> re.Pattern:
-    try:
-        return re.compile(text)
-    except re.error as error:
-        raise argparse.ArgumentTypeError(f"not a regular expression: {text!r} ({error})") from None
-
-
-def _since(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {text!r}") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
 def _p_value(text: str) -> float:
     value = fraction(text)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text!r}")
     return value
-
-
-def selection_arguments(parser: argparse.ArgumentParser, *, csv: bool = False, title: str = "selection") -> None:
-    select = parser.add_argument_group(title)
-    bench = "only metric columns matching REGEX (with --csv); " if csv else ""
-    select.add_argument("--bench", type=_regex, metavar="REGEX", help=f"{bench}only benchmarks whose name (with its params) matches REGEX")
-    column = "; with --csv, a metric column (default: every column of numbers besides time, commit and branch)" if csv else ""
-    select.add_argument("--metric", action="append", metavar="NAME", help=f"a metric name (repeatable), or all; default: the primary metrics{column}")
-    select.add_argument("--branch", metavar="NAME", help="only points of branch NAME")
-    select.add_argument("--since", type=_since, metavar="TIME", help="only points at or after TIME (ISO 8601)")
 
 
 def _store_argument(parser, help_text: str = "the results store") -> None:
@@ -138,19 +112,12 @@ def _output_arguments(parser: argparse.ArgumentParser, fail_on: bool = False) ->
         output.add_argument("--fail-on", choices=("regression",), help="exit 1 when the newest change point of any series is a regression (the nightly CI gate)")
 
 
-def html_arguments(group, *, html: bool = True) -> None:
-    """``--html FILE`` (unless the command has its own) and ``--repo-url URL``, in ``group``."""
-    if html:
-        group.add_argument("--html", metavar="FILE", help="also write the series as a self-contained HTML page to FILE: each series over its commits with CI bars, segments and change points, regressions first")
-    group.add_argument("--repo-url", metavar="URL", help="the repository's web address: commits become links URL/commit/SHA (default: from the https or ssh GitHub/GitLab remote of the recorded project; only http(s) addresses are linked)")
-
-
 def _csv_arguments(group, *, required: bool) -> None:
     group.add_argument("--csv", required=required, metavar="FILE", help="a history in Otava's CSV layout: a time column, attributes, one column per metric")
     group.add_argument("--time-column", default="time", metavar="NAME", help="with --csv: the time column (default: time)")
     group.add_argument("--commit-column", default="commit", metavar="NAME", help="with --csv: the column naming each run's commit (default: commit)")
     group.add_argument("--ci-confidence", type=_p_value, default=CI_CONFIDENCE, metavar="C", help=f"with --csv: confidence of the runs' intervals in METRIC.ci_low and METRIC.ci_high columns (default: {CI_CONFIDENCE})")
-    group.add_argument("--higher-is-better", type=_regex, metavar="REGEX", help="with --csv: metric columns where more is better (throughput); the others are times")
+    group.add_argument("--higher-is-better", type=regex, metavar="REGEX", help="with --csv: metric columns where more is better (throughput); the others are times")
 
 
 def _add_parser(commands, name: str, summary: str, parent):
@@ -180,7 +147,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _csv_arguments(source, required=True)
     source.add_argument("--metric", action="append", metavar="COLUMN", help="a metric column (repeatable; default: every column of numbers besides time, commit and branch)")
     source.add_argument("--branch", metavar="NAME", help="only rows whose branch column is NAME")
-    source.add_argument("--since", type=_since, metavar="TIME", help="only rows at or after TIME (ISO 8601)")
+    source.add_argument("--since", type=since, metavar="TIME", help="only rows at or after TIME (ISO 8601)")
     source.add_argument("--machine", metavar="NAME", help="the kind of machine the file's runs were on (default: unknown)")
     _store_argument(imp, "the results store the points go to")
     for name, summary in (("list", "one line per history series"), ("show", "the points of the selected history series")):

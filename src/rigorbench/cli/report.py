@@ -16,7 +16,7 @@ from rigorbench.cli.common import (
     write_output,
 )
 from rigorbench.cli.parser import UsageError, positive_int
-from rigorbench.cli.history import html_arguments, selection_arguments
+from rigorbench.cli.history_options import html_arguments, selection_arguments
 from rigorbench.errors import UserError
 from rigorbench.store import DEFAULT_STORE
 
