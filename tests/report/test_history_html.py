@@ -91,6 +91,7 @@ def test_repo_url_keeps_http_addresses_of_any_host_without_credentials():
     assert web_url("http://token@example.org:8080/r") == "http://example.org:8080/r"
     assert web_url("https://example.org/r?x=<script>") == "https://example.org/r"
     assert web_url("javascript://github.com/%0aalert(1)") is None
+    assert web_url('https://ex"ample.org/r') is None
 
 
 def test_history_options_go_with_history_and_history_with_a_store(history_store, tmp_path):

@@ -22,6 +22,7 @@ from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW, Level, segmen
 
 _SHA = re.compile(r"[0-9a-fA-F]{7,64}")
 _SCP = re.compile(r"(?:[^@/:]+@)?(?P<host>[^/:]+):(?P<path>[^/].*)")   # git@github.com:owner/repo.git
+_HOST = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?")
 _PATH = re.compile(r"[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*")
 
 
@@ -101,6 +102,8 @@ def _forge(host: str) -> bool:
 def _address(scheme: str, host: str, port: int | None, path: str) -> str | None:
     """``scheme://host[:port]/path`` without credentials, query or ``.git``; None when the
     path is not a plain repository path."""
+    if not _HOST.fullmatch(host):
+        return None
     path = path.strip("/")
     path = path[:-4] if path.endswith(".git") else path
     if path and not _PATH.fullmatch(path):
