@@ -8,6 +8,7 @@ asserted is what the store and the history hold, not timings.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -88,7 +89,20 @@ def test_record_two_commits_then_list_show_and_changes(repo, tmp_path, monkeypat
     assert code == 0 and "1 series, 2 points" in out and "0 change points in 0 of 1 series" in out, err
 
 
-def test_record_killed_mid_run_resumes_with_the_missing_trials_and_adds_one_point(repo, tmp_path):
+def child_pids(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == parent:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def test_record_killed_mid_run_resumes_with_the_missing_trials_and_adds_one_point(repo, tmp_path, monkeypatch):
+    # JMH's lock file goes to this test's own folder, for the killed run and the resumed one.
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", f"-Djava.io.tmpdir={tmp_path}")
     db = repo.parent / "resume.db"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "JAVA_TOOL_OPTIONS": f"-Djava.io.tmpdir={tmp_path}"}
     tiny = [a if a != "2" or i != 1 else "3" for i, a in enumerate(TINY)]   # --trials 3
@@ -105,7 +119,12 @@ def test_record_killed_mid_run_resumes_with_the_missing_trials_and_adds_one_poin
             time.sleep(0.2)
         assert child.poll() is None, "the record ended before it could be killed"
     finally:
-        os.killpg(child.pid, signal.SIGKILL)    # rigorbench and its JMH, as a crash would
+        # A crash of the machine: rigorbench, and JMH in the process group it started for it.
+        harness = child_pids(child.pid)
+        os.killpg(child.pid, signal.SIGKILL)
+        for pid in harness:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
         child.wait()
     with ResultStore.open(db, create=False) as store:
         stored_before = len(store.finished(1))
