@@ -40,6 +40,8 @@ def series_figure(series: SeriesHistory, prefix: str) -> str:
         fig = _figure(7.4, 3.0, bottom=0.75, top=0.65)
         ax = fig.add_subplot()
         _compact(ax.yaxis)
+        # Levels of thousands as 61,000, not 6.1e+04: the tables beside the figure write them so.
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"))
         _draw_segments(ax, series)
         with_ci = np.array([p.ci_low is not None for p in points])
         if with_ci.any():
