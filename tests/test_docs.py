@@ -35,14 +35,16 @@ def test_the_history_store_example_prints_what_the_readme_shows(tmp_path, monkey
     example's nightly.csv, prints the lines that follow it."""
     block = README.split("<!-- readme:history-store -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
     steps = re.split(r"^\$ ", block, flags=re.M)[1:]
-    assert len(steps) == 3
+    assert len(steps) == 4
     shutil.copyfile(ROOT / "examples" / "history" / "nightly.csv", tmp_path / "nightly.csv")
     monkeypatch.chdir(tmp_path)
     for step in steps:
         command, expected = step.split("\n", 1)
         out, err = io.StringIO(), io.StringIO()
         assert main(shlex.split(command)[1:], out, err) == 0, err.getvalue()
-        assert out.getvalue() == expected, command
+        assert out.getvalue() + err.getvalue() == expected, command
+    html = (tmp_path / "history.html").read_text()
+    assert html.count('<section class="series"') == 2 and 'href="https://github.com/owner/repo/commit/' in html
 
 
 def test_the_experiment_file_example_loads(tmp_path):

@@ -187,14 +187,9 @@ def write_html(page: ReportPage, path: str | Path, progress: Callable[[int, int]
     """Render ``page`` as one self-contained HTML file; the written path, absolute."""
     from rigorbench.report.report import render_html
 
-    html = render_html(page, progress=progress)
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(html, encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
-    return target.resolve()
+    from rigorbench.files import write_text
+
+    return write_text(path, render_html(page, progress=progress))
 
 
 # -- experiments ------------------------------------------------------------------------------

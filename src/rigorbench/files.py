@@ -25,6 +25,18 @@ def write_files(directory: Path, files: Mapping[Path, str]) -> None:
         raise UserError(f"{directory}: cannot write: {error.strerror}") from None
 
 
+def write_text(path: str | os.PathLike, text: str) -> Path:
+    """Write one file (its directory created); the written path, absolute. An OSError
+    becomes one clear line naming the file."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"{path}: cannot write: {error.strerror}") from None
+    return target.resolve()
+
+
 _UNSAFE = re.compile(r"[^A-Za-z0-9._=-]+")
 
 

@@ -182,21 +182,49 @@ def test_record_a_directory_outside_git_needs_a_commit(tmp_path, fake):
         assert [v.label for v in store.run(1).versions] == ["build-7"]
 
 
-def test_an_interrupted_record_says_how_to_resume_and_add_the_run(tmp_path, fake):
+def test_an_interrupted_record_resumes_and_adds_its_points_once(tmp_path, fake):
     fake.interrupt_at = 1
     project = tmp_path / "v1"
     project.mkdir()
     db = tmp_path / "h.db"
-    code, out, err = rb("record", project, "--commit", "build-8", "--time", "2026-11-01", "--trials", "2",
+    code, out, err = rb("record", project, "--commit", "build-8", "--time", "2026-11-01", "--trials", "3",
                         "--branch", "main", "--store", db)
     assert code == 130 and out == ""
-    assert f"rigorbench ab --resume 1 --store {db}; then add it to the history: rigorbench history add --run 1 --store {db} --branch main" in err
+    assert f"1 of 3 trials are stored. Resume with: rigorbench record --resume 1 --store {db}" in err
     with ResultStore.read(db) as store:
         assert store.history_points() == [] and len(store.finished(1)) == 1
+    # ab cannot take it over (it would add no points); a changed origin is refused.
+    code, _, err = rb("ab", "--resume", "1", "--store", db)
+    assert code == 2 and "resume it with 'rigorbench record --resume'" in err
+    code, _, err = rb("record", "--resume", "1", "--store", db, "--branch", "dev")
+    assert code == 2 and "--branch cannot be changed" in err
+    fake.interrupt_at = 2       # the second session is interrupted too
+    code, out, err = rb("record", "--resume", "1", "--store", db)
+    assert code == 130 and "2 of 3 trials are stored" in err
     fake.interrupt_at = None
-    assert rb("ab", "--resume", "1", "--store", db)[0] == 0
-    code, out, err = rb("history", "add", "--run", "1", "--store", db, "--branch", "main")
-    assert code == 2 and "build-8" in err  # the run's version is not a git commit: --commit names it
-    code, out, err = rb("history", "add", "--run", "1", "--commit", "build-8", "--time", "2026-11-01", "--store", db,
-                        "--branch", "main")
-    assert code == 0 and out.startswith("history: 1 point (1 series) at build-8 of branch main"), err
+    code, out, err = rb("record", "--resume", "1", "--store", db)
+    assert code == 0, err
+    assert "resuming run 1: 2 of 3 trials already stored" in err and out.startswith("run 1: 1 trials (0 failed)")
+    assert "build-8" in out and len(fake.calls) == 3           # each trial ran once
+    with ResultStore.read(db) as store:
+        (p,) = store.history_points()
+        assert (p.commit, p.time, p.branch, p.run_id, p.label, p.n) == ("build-8", "2026-11-01T00:00:00+00:00", "main", 1, "build-8", 18)
+        assert store.run(1).status == "finished"
+    # Resuming a complete run again runs nothing and adds nothing.
+    code, out, err = rb("record", "--resume", "1", "--store", db)
+    assert code == 0 and "its points were already in the history; nothing added" in out and len(fake.calls) == 3
+    with ResultStore.read(db) as store:
+        assert len(store.history_points()) == 1
+
+
+def test_resume_needs_a_record_run_and_a_store(tmp_path, fake):
+    db = tmp_path / "h.db"
+    for label in ("v1", "v2"):
+        (tmp_path / label).mkdir()
+    assert rb("ab", tmp_path, "--base", tmp_path / "v1", "--contender", tmp_path / "v2", "--trials", "1", "--store", db)[0] == 0
+    code, _, err = rb("record", "--resume", "1", "--store", db)
+    assert code == 2 and "not a run of 'rigorbench record'" in err
+    code, _, err = rb("record", "--resume", "1")
+    assert code == 2 and "--resume needs --store DB" in err
+    code, _, err = rb("record")
+    assert code == 2 and "give PATH" in err

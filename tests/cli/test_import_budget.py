@@ -32,7 +32,8 @@ def loaded(*argv: str, tmp_path: Path | None = None) -> tuple[int, set[str]]:
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["ab", "--help"], ["compare", "--help"],
-                                  ["runs", "--store", "nowhere.db"], ["lint", "examples/jmh-lint"]])
+                                  ["runs", "--store", "nowhere.db"], ["lint", "examples/jmh-lint"],
+                                  ["report", "--help"], ["record", "--help"]])
 def test_help_version_runs_and_lint_load_no_scipy_matplotlib_or_ruptures(argv):
     code, modules = loaded(*argv)
     assert code in (0, 1, 2) and modules == set(), f"{argv} loaded {sorted(modules)}"

@@ -8,10 +8,15 @@ asserted is what the store and the history hold, not timings.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
 import shutil
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -59,7 +64,7 @@ def rb(*args) -> tuple[int, str, str]:
 def test_record_two_commits_then_list_show_and_changes(repo, tmp_path, monkeypatch):
     # JMH's lock file goes to this test's own folder: no wait on, or for, other JMH runs.
     monkeypatch.setenv("JAVA_TOOL_OPTIONS", f"-Djava.io.tmpdir={tmp_path}")
-    db = tmp_path / "results.db"
+    db = repo.parent / "results.db"     # the build cache next to it serves the other tests too
     for rev in ("HEAD~1", "HEAD"):
         code, out, err = rb("record", repo, "--rev", rev, "--branch", "main", "--store", db, *TINY)
         print(err[-1500:])
@@ -82,3 +87,64 @@ def test_record_two_commits_then_list_show_and_changes(repo, tmp_path, monkeypat
     assert code == 0 and "alloc (B/op)" in out
     code, out, err = rb("history", "changes", "--store", db, "--fail-on", "regression")
     assert code == 0 and "1 series, 2 points" in out and "0 change points in 0 of 1 series" in out, err
+
+
+def child_pids(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == parent:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def test_record_killed_mid_run_resumes_with_the_missing_trials_and_adds_one_point(repo, tmp_path, monkeypatch):
+    # JMH's lock file goes to this test's own folder, for the killed run and the resumed one.
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", f"-Djava.io.tmpdir={tmp_path}")
+    db = repo.parent / "resume.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "JAVA_TOOL_OPTIONS": f"-Djava.io.tmpdir={tmp_path}"}
+    tiny = [a if a != "2" or i != 1 else "3" for i, a in enumerate(TINY)]   # --trials 3
+    argv = [sys.executable, "-m", "rigorbench", "record", str(repo), "--rev", "HEAD", "--branch", "main",
+            "--store", str(db), *tiny]
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and child.poll() is None:
+            if db.exists():
+                with ResultStore.open(db, create=False) as store:
+                    if store.latest_run() and len(store.finished(1)) >= 1:
+                        break
+            time.sleep(0.2)
+        assert child.poll() is None, "the record ended before it could be killed"
+    finally:
+        # A crash of the machine: rigorbench, and JMH in the process group it started for it.
+        harness = child_pids(child.pid)
+        os.killpg(child.pid, signal.SIGKILL)
+        for pid in harness:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+        child.wait()
+    with ResultStore.open(db, create=False) as store:
+        stored_before = len(store.finished(1))
+        assert 1 <= stored_before < 3 and store.run(1).status == "running"
+        assert store.history_points() == []      # no point for a run that is not complete
+
+    code, out, err = rb("record", "--resume", "1", "--store", db)
+    assert code == 0, err
+    assert f"resuming run 1: {stored_before} of 3 trials already stored" in err
+    assert out.startswith(f"run 1: {3 - stored_before} trials (0 failed)")
+    with ResultStore.open(db, create=False) as store:
+        assert sorted(e.trial for e in store.executions(1)) == [0, 1, 2] and store.run(1).status == "finished"
+        points = store.history_points()
+        head = store.run(1).versions[0].commit
+    # One point per benchmark case and metric (throughput, alloc, ...), all of this run.
+    assert len({(p.case, p.metric) for p in points}) == len(points) > 1
+    (point,) = [p for p in points if p.metric.primary]
+    assert (point.commit, point.branch, point.run_id, point.n) == (head, "main", 1, 6)   # 3 trials x 2 iterations
+    assert point.time == "2026-11-02T10:00:00+00:00" and {p.run_id for p in points} == {1}
+    code, out, err = rb("record", "--resume", "1", "--store", db)
+    assert code == 0 and "nothing added" in out
+    with ResultStore.open(db, create=False) as store:
+        assert len(store.history_points()) == len(points)

@@ -6,6 +6,7 @@ import io
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rigorbench.cli import main
@@ -57,5 +58,56 @@ def suite_html(tmp_path_factory, suite_files) -> Path:
     path = tmp_path_factory.mktemp("suite-report") / "suite.html"
     code, _, err = run_cli("report", "--baseline", *map(str, base), "--contender", *map(str, head),
                            "--html", str(path), "--resamples", "2000")
+    assert code == 0, err
+    return path
+
+
+HISTORY_HOSTILE = "<script>alert(1)</script>"
+
+
+def write_history_csv(path: Path, rows: int = 30) -> tuple[Path, list[str]]:
+    """Three metric columns of one nightly history: ``latency`` 20% slower from row 18,
+    ``throughput`` 10% faster from row 10, and a flat column with a hostile name."""
+    rng = np.random.default_rng(7)
+    commits = [f"{rng.integers(0, 2**63):016x}" * 3 for _ in range(rows)]
+    commits = [c[:40] for c in commits]
+    lines = [f'time,commit,branch,latency,latency.ci_low,latency.ci_high,throughput,"{HISTORY_HOSTILE}"\n']
+    for i, commit in enumerate(commits):
+        latency = (100.0 if i < 18 else 120.0) * rng.lognormal(0, 0.01)
+        throughput = (1000.0 if i < 10 else 1100.0) * rng.lognormal(0, 0.01)
+        flat = 50 * rng.lognormal(0, 0.01)
+        lines.append(f"2026-03-{1 + i // 24:02d}T{i % 24:02d}:00:00Z,{commit},<b>main</b>,{latency:.3f},"
+                     f"{latency * 0.98:.3f},{latency * 1.02:.3f},{throughput:.3f},{flat:.3f}\n")
+    path.write_text("".join(lines))
+    return path, commits
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> tuple[Path, list[str]]:
+    folder = tmp_path_factory.mktemp("history-html")
+    csv, commits = write_csv(folder / "nightly.csv")
+    db = folder / "h.db"
+    code, _, err = rb("history", "import", "--csv", csv, "--store", db, "--higher-is-better", "throughput")
+    assert code == 0, err
+    return db, commits
+
+
+@pytest.fixture(scope="session")
+def history_store(tmp_path_factory) -> tuple[Path, list[str]]:
+    """A real SQLite store holding the history of ``write_history_csv``, and its commits."""
+    folder = tmp_path_factory.mktemp("history")
+    csv, commits = write_history_csv(folder / "nightly.csv")
+    db = folder / "h.db"
+    code, _, err = run_cli("history", "import", "--csv", str(csv), "--store", str(db), "--higher-is-better", "throughput")
+    assert code == 0, err
+    return db, commits
+
+
+@pytest.fixture(scope="session")
+def history_html(tmp_path_factory, history_store) -> Path:
+    db, _ = history_store
+    path = tmp_path_factory.mktemp("history-report") / "history.html"
+    code, _, err = run_cli("report", "--history", "--store", str(db), "--html", str(path),
+                           "--repo-url", "https://github.com/owner/repo")
     assert code == 0, err
     return path

@@ -147,3 +147,28 @@ def test_hostile_name_is_text_and_the_suite_navigates(browser, suite_html, tmp_p
     page.goto(suite_html.as_uri() + "#summary")
     visit.screenshot("suite-summary.png")
     assert visit.problems == [] and visit.dialogs == []
+
+
+def test_history_report_shows_series_segments_and_commit_links(browser, history_html, history_store, tmp_path):
+    _, commits = history_store
+    visit = Visit(browser, history_html, tmp_path)
+    page = visit.page
+    assert visit.problems == [] and visit.dialogs == []
+    series = page.locator("section.series")
+    assert series.count() == 3
+    for i in range(3):
+        assert _visible_plots(series.nth(i)) == 1
+    # Regressions first: latency got slower; its figure draws two segment levels and the change.
+    first = series.first
+    assert first.get_attribute("data-regression") == "true" and first.get_attribute("data-segments") == "2"
+    assert first.locator("svg text", has_text="segment level and CI").count() == 1
+    assert first.locator("svg text", has_text="change: slower").count() == 1
+    # The hostile metric name is text, not markup.
+    assert page.locator("section.series h3 + span.muted", has_text="alert(1)").count() == 1
+    # The change's commits are links to the repository.
+    link = first.locator("table.changes a").last
+    assert link.get_attribute("href") == f"https://github.com/owner/repo/commit/{commits[18]}"
+    assert link.inner_text() == commits[18][:12] and link.is_visible()
+    first.scroll_into_view_if_needed()
+    visit.screenshot("history-first-series.png")
+    assert visit.problems == [] and visit.dialogs == []

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from rigorbench.stats.changepoints import ChangePoint, change_points, standard_errors
+from rigorbench.stats.changepoints import ChangePoint, change_points, segment_levels, standard_errors
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -47,6 +47,19 @@ def test_planted_steps_with_their_levels_change_and_p_value():
     assert first.change_pct == pytest.approx((first.after.mean / first.before.mean - 1) * 100)
     assert 8 < first.change_pct < 12 and -7 < found[1].change_pct < -3
     assert all(c.p_value <= 0.001 for c in found)
+
+
+def test_segment_levels_are_the_levels_beside_each_change():
+    rng = np.random.default_rng(1)
+    x = steps(rng, [(100, 30), (110, 25), (104, 30)])
+    errors = np.full(x.size, 0.5)
+    found = change_points(x, errors)
+    levels = segment_levels(x, errors, [c.index for c in found])
+    assert levels == [found[0].before, found[0].after, found[1].after]
+    assert found[1].before == found[0].after
+    (whole,) = segment_levels(x, None, [])
+    assert whole.points <= x.size and whole.low < whole.mean < whole.high
+    assert levels[0].low < levels[0].mean < levels[0].high
 
 
 def test_a_single_slow_run_is_not_a_change_but_a_short_plateau_is():

@@ -10,7 +10,7 @@ import pytest
 from storedata import ADD, ALLOC, TIME, new_run, record, schedule, write_store
 
 from rigorbench.analysis.dataset import dataset_from_store
-from rigorbench.analysis.history_points import PointOrigin, points_of
+from rigorbench.analysis.history_points import PointOrigin, add_run_points, points_of, record_notes, recorded_origin
 from rigorbench.cli import main
 from rigorbench.errors import UserError
 from rigorbench.store import ResultStore, schema
@@ -70,6 +70,28 @@ def test_points_of_a_stored_run_carry_a_95_percent_bootstrap_ci(store, full_run)
     assert add.machine == "Linux"  # the recorded environment holds only the OS
     store.add_points(points)
     assert len(store.history_points()) == len(points)
+
+
+def test_a_run_adds_its_points_once_however_often_it_is_completed(store, full_run):
+    origin = PointOrigin("b" * 40, "2026-11-01T10:00:00+00:00", "main", False)
+    points, added = add_run_points(store, full_run, "base", origin)
+    assert added and points and all(p.run_id == full_run and p.label == "base" for p in points)
+    # Again (a resumed run completing a second time, or on another branch): nothing more.
+    again, added = add_run_points(store, full_run, "base", PointOrigin(origin.commit, origin.time, "dev", False))
+    assert not added and len(again) == len(points)
+    assert len(store.history_points()) == len(points)
+    # The run's other version is another series of points: it may still be added.
+    other, added = add_run_points(store, full_run, "contender", PointOrigin("c" * 40, origin.time, "main", False))
+    assert added and len(store.history_points()) == len(points) + len(other)
+
+
+def test_a_record_runs_notes_give_back_its_origin():
+    origin = PointOrigin("d" * 40, "2026-11-01T10:00:00+00:00", "main", True, "big box")
+    assert recorded_origin(record_notes(origin, "ddd"), "run 1") == (origin, "ddd")
+    with pytest.raises(UserError, match="run 2: not a run of 'rigorbench record'"):
+        recorded_origin({"trials": 3}, "run 2")
+    with pytest.raises(UserError, match="not a run of 'rigorbench record'"):
+        recorded_origin({"command": "record", "history": {"commit": 1}}, "run 3")
 
 
 def schema_1_store(path, monkeypatch) -> None:

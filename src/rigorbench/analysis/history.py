@@ -127,7 +127,7 @@ def machine_kinds(series: list[StoredSeries]) -> dict[tuple, list[str]]:
     return {key: machines for key, machines in kinds.items() if len(machines) > 1}
 
 
-def _errors(s: HistorySeries, confidence: float) -> list[float] | None:
+def point_errors(s: HistorySeries, confidence: float) -> list[float] | None:
     if s.ci_low is None or s.ci_high is None:
         return None
     level = np.asarray(s.confidences, dtype=np.float64) if s.confidences is not None else confidence
@@ -138,7 +138,7 @@ def detect_changes(series: list[HistorySeries], sources: tuple[str, ...], *, max
                    min_size: int = MIN_SIZE, window: int = WINDOW, ci_confidence: float = CI_CONFIDENCE) -> HistoryChanges:
     """Change points of every series; ``ci_confidence`` is that of the runs' own intervals."""
     found = tuple(
-        SeriesChanges(s, tuple(change_points(s.values, _errors(s, ci_confidence), window=window, max_p=max_p,
+        SeriesChanges(s, tuple(change_points(s.values, point_errors(s, ci_confidence), window=window, max_p=max_p,
                                              min_size=min_size)))
         for s in series
     )

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from typing import Mapping
 
 from rigorbench import __version__
-from rigorbench.analysis.dataset import Dataset, iteration_observations
+from rigorbench.analysis.dataset import Dataset, dataset_from_store, iteration_observations
 from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import UserError
 from rigorbench.formats.history_csv import HistorySeries
@@ -170,3 +170,35 @@ def store_files_as_run(store: ResultStore, files: list[ResultFile], data: Datase
         ))
     store.finish_run(run_id, status="finished", wall_seconds=None, harness_seconds=None)
     return run_id
+
+
+RECORD = "record"   # the command noted in a run's settings by 'rigorbench record'
+
+
+def record_notes(origin: PointOrigin, label: str) -> dict:
+    """What a 'record' run keeps in its settings, so that a resumed run adds its points
+    where the first session would have: the command, and the points' origin and label."""
+    return {"command": RECORD, "history": {"commit": origin.commit, "time": origin.time, "branch": origin.branch,
+                                           "dirty": origin.dirty, "machine": origin.machine, "label": label}}
+
+
+def recorded_origin(settings: Mapping, where: str) -> tuple[PointOrigin, str]:
+    """The origin and version label a 'record' run noted (see :func:`record_notes`);
+    UserError when the run is not one of record's."""
+    noted = settings.get("history") if settings.get("command") == RECORD else None
+    if not isinstance(noted, Mapping) or not all(isinstance(noted.get(k), str) for k in ("commit", "time", "label")):
+        raise UserError(f"{where}: not a run of 'rigorbench record' (resume it with 'rigorbench ab --resume')")
+    origin = PointOrigin(noted["commit"], noted["time"], str(noted.get("branch") or ""),
+                         noted.get("dirty") if isinstance(noted.get("dirty"), bool) else None,
+                         noted.get("machine") if isinstance(noted.get("machine"), str) else None)
+    return origin, noted["label"]
+
+
+def add_run_points(store: ResultStore, run_id: int, label: str, origin: PointOrigin,
+                   seed: int = DEFAULT_SEED) -> tuple[list[HistoryPoint], bool]:
+    """The points of version ``label`` of a finished run, added to the history unless the
+    history has that run's points already (a resumed run adds them once); the points and
+    whether they were added now."""
+    points = points_of(dataset_from_store(store, run_id, label), origin, f"run {run_id} ({label})",
+                       run_id=run_id, label=label, seed=seed)
+    return points, store.add_points(points, once_for=(run_id, label)) > 0

@@ -157,6 +157,9 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         if not args.store:
             raise UsageError("--resume needs --store DB (the store that holds the run)")
         with ResultStore.open(args.store, create=False) as store:
+            if store.run(args.resume).settings.get("command") == "record":
+                raise UsageError(f"run {args.resume} in {args.store} was started by 'rigorbench record': resume it with "
+                                 "'rigorbench record --resume', which adds its history points")
             result = api.resume_experiment(args.resume, store, reporter)
             labels = [v.label for v in store.run(result.run_id).versions]
             # No lint results when a run is resumed: nothing is linted again.

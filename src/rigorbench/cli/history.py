@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import re
-from datetime import datetime, timezone
 from typing import IO
 
 from rigorbench.analysis.history import CI_CONFIDENCE
+from rigorbench.cli.history_options import html_arguments, regex, selection_arguments, since
 from rigorbench.cli.parser import Parser, UsageError, fraction, positive_int
 from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW
 from rigorbench.store import DEFAULT_STORE
@@ -19,7 +18,8 @@ The history of benchmark results over commits, and the commits where a benchmark
             the version of a stored run (--run ID --label L); the samples are stored too
   import    import a CSV history in Apache Otava's layout (--csv)
   list      one line per series: benchmark, metric, branch, machine kind, points, commits
-  show      the points of the selected series: commit, time, n, mean and its 95% CI
+  show      the points of the selected series: commit, time, n, mean and its 95% CI;
+            --html FILE also draws them, with their segments and change points
   changes   change points of every series: the commit range, the levels before and after
             with their 95% CIs, the relative change, a p-value, slower or faster
 
@@ -47,6 +47,7 @@ examples:
   rigorbench history import --csv otava/latency.csv --store history.db
   rigorbench history list --bench 'Parse.*'
   rigorbench history show --bench 'Parse.*' --since 2026-01-01 --format markdown
+  rigorbench history show --branch main --html history.html --repo-url https://github.com/owner/repo
   rigorbench history changes --branch main --fail-on regression
   rigorbench history changes --csv results.csv --bench 'throughput|latency' --higher-is-better throughput
 """
@@ -71,7 +72,14 @@ branch, and one column per metric, a row per run. Each row and metric becomes on
 the row's branch; a metric M may have M.ci_low and M.ci_high columns, each run's own
 confidence interval (at --ci-confidence).""",
     "list": _SERIES,
-    "show": _SERIES,
+    "show": _SERIES + """
+
+With --html FILE, the series are also written as one self-contained HTML page (the look of
+'rigorbench report'): each series over its commits with each point's CI, the segments
+between change points drawn at their levels with their CIs, the change points marked
+slower or faster, regressions first (the series whose newest change is slower). Commits are
+links to --repo-url/commit/SHA, or to the web page of the recorded project's GitHub or
+GitLab remote; 'rigorbench report --history' writes the same page.""",
     "changes": f"""\
 The series are the store's (--store), or the columns of a CSV file in Otava's layout
 (--csv): a time column, attribute columns such as commit and branch, one column per metric,
@@ -85,36 +93,11 @@ commits").""",
 FORMATS = ("text", "markdown", "json")
 
 
-def _regex(text: str) -> re.Pattern:
-    try:
-        return re.compile(text)
-    except re.error as error:
-        raise argparse.ArgumentTypeError(f"not a regular expression: {text!r} ({error})") from None
-
-
-def _since(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {text!r}") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
 def _p_value(text: str) -> float:
     value = fraction(text)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text!r}")
     return value
-
-
-def _selection_arguments(parser: argparse.ArgumentParser, *, csv: bool = False) -> None:
-    select = parser.add_argument_group("selection")
-    bench = "only metric columns matching REGEX (with --csv); " if csv else ""
-    select.add_argument("--bench", type=_regex, metavar="REGEX", help=f"{bench}only benchmarks whose name (with its params) matches REGEX")
-    column = "; with --csv, a metric column (default: every column of numbers besides time, commit and branch)" if csv else ""
-    select.add_argument("--metric", action="append", metavar="NAME", help=f"a metric name (repeatable), or all; default: the primary metrics{column}")
-    select.add_argument("--branch", metavar="NAME", help="only points of branch NAME")
-    select.add_argument("--since", type=_since, metavar="TIME", help="only points at or after TIME (ISO 8601)")
 
 
 def _store_argument(parser, help_text: str = "the results store") -> None:
@@ -134,7 +117,7 @@ def _csv_arguments(group, *, required: bool) -> None:
     group.add_argument("--time-column", default="time", metavar="NAME", help="with --csv: the time column (default: time)")
     group.add_argument("--commit-column", default="commit", metavar="NAME", help="with --csv: the column naming each run's commit (default: commit)")
     group.add_argument("--ci-confidence", type=_p_value, default=CI_CONFIDENCE, metavar="C", help=f"with --csv: confidence of the runs' intervals in METRIC.ci_low and METRIC.ci_high columns (default: {CI_CONFIDENCE})")
-    group.add_argument("--higher-is-better", type=_regex, metavar="REGEX", help="with --csv: metric columns where more is better (throughput); the others are times")
+    group.add_argument("--higher-is-better", type=regex, metavar="REGEX", help="with --csv: metric columns where more is better (throughput); the others are times")
 
 
 def _add_parser(commands, name: str, summary: str, parent):
@@ -164,19 +147,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _csv_arguments(source, required=True)
     source.add_argument("--metric", action="append", metavar="COLUMN", help="a metric column (repeatable; default: every column of numbers besides time, commit and branch)")
     source.add_argument("--branch", metavar="NAME", help="only rows whose branch column is NAME")
-    source.add_argument("--since", type=_since, metavar="TIME", help="only rows at or after TIME (ISO 8601)")
+    source.add_argument("--since", type=since, metavar="TIME", help="only rows at or after TIME (ISO 8601)")
     source.add_argument("--machine", metavar="NAME", help="the kind of machine the file's runs were on (default: unknown)")
     _store_argument(imp, "the results store the points go to")
     for name, summary in (("list", "one line per history series"), ("show", "the points of the selected history series")):
         sub = _add_parser(commands, name, summary, parser)
         _store_argument(sub)
-        _selection_arguments(sub)
+        selection_arguments(sub)
         _output_arguments(sub)
+        if name == "show":
+            html_arguments(sub.add_argument_group("html"))
     changes = _add_parser(commands, "changes", "change points of every history series", parser)
     source = changes.add_argument_group("input")
     _store_argument(source, "the results store whose history is read (unless --csv)")
     _csv_arguments(source, required=False)
-    _selection_arguments(changes, csv=True)
+    selection_arguments(changes, csv=True)
     detect = changes.add_argument_group("detection")
     detect.add_argument("--max-p", type=_p_value, default=MAX_P, metavar="P", help=f"significance of a change after correcting for the choice of the split (default: {MAX_P:g})")
     detect.add_argument("--min-segment", type=positive_int, default=MIN_SIZE, metavar="N", help=f"fewest points on each side of a change (default: {MIN_SIZE})")

@@ -150,7 +150,41 @@ def listing(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
 def show(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     view = history_view(args.store or DEFAULT_STORE, _selection(args))
     write_output(render_show(view, args.format), args.output, stdout)
+    if args.html:
+        write_history_html(view, args.html, args.repo_url, stderr)
     return 0
+
+
+def write_history_html(view: HistoryView, path: str, repo_url: str | None, stderr: IO[str]) -> None:
+    """The selected series as an HTML page at ``path``; commits link to ``repo_url`` or to
+    the web page of the recorded project's GitHub or GitLab remote."""
+    from rigorbench.analysis.history_report import history_page, remote_web_url, web_url
+    from rigorbench.files import write_text
+    from rigorbench.report.history_html import render_history_html
+    from rigorbench.terminal import printable
+
+    if repo_url is not None and web_url(repo_url) is None:
+        stderr.write(printable(f"rigorbench: note: --repo-url {repo_url[:80]}: not an http(s) address; commits are not links") + "\n")
+    elif repo_url is None:
+        repo_url = remote_web_url(_recorded_remote(view))
+    page = history_page(view.store, view.selection, list(view.series), view.total, repo_url)
+    write_text(path, render_history_html(page))
+    stderr.write(printable(f"history: {len(page.series)} series in {path}") + "\n")
+
+
+def _recorded_remote(view: HistoryView) -> str | None:
+    """The git remote of the project the newest recorded run of the shown points measured."""
+    from rigorbench.experiment.versions import remote_url
+
+    run_ids = sorted({p.run_id for s in view.series for p in s.points if p.run_id is not None}, reverse=True)
+    if not run_ids:
+        return None
+    with ResultStore.read(view.store) as store:
+        for run_id in run_ids:
+            project = Path(store.run(run_id).project)
+            if project.is_dir():
+                return remote_url(project)
+    return None
 
 
 def changes(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import shlex
 from pathlib import Path
 from typing import IO
 
 from rigorbench.cli.ab import add_experiment_arguments, run_settings_from
 from rigorbench.cli.common import add_build_arguments, before_build, build_spec_from
-from rigorbench.cli.parser import UsageError
+from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.experiment.options import DEFAULT_TRIALS, QUICK_TRIALS
 from rigorbench.store import DEFAULT_STORE
 from rigorbench.store.location import masked
@@ -28,6 +27,10 @@ point's time is the commit's time; a directory's commit is its git HEAD, marked 
 it has uncommitted changes, and a directory outside git needs --commit. The kind of machine
 comes from the recorded environment.
 
+Ctrl-C or a crash loses at most the running trial: 'rigorbench record --resume RUN_ID --store
+DB' runs only the trials still missing, and the points are added when the run is complete,
+once (resuming a run whose points are in the history adds nothing).
+
 Progress goes to standard error, the points added to standard output.
 exit status: 0 success, 1 lint findings stopped the run (--strict), 2 bad usage or input
 """
@@ -37,12 +40,14 @@ examples:
   rigorbench record . --branch main --trials 5
   rigorbench record examples/jmh-demo --rev v2 --quick --bench 'Prime.*'
   rigorbench record /tmp/build/bench --commit 3f2c1e0 --time 2026-11-24T21:00:00Z --store {DEFAULT_STORE}
+  rigorbench record --resume 4 --store .rigorbench/results.db
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     version = parser.add_argument_group("version")
-    version.add_argument("path", metavar="PATH", help="the benchmark project: a Maven or Gradle project with JMH benchmarks (the repository root or any module)")
+    version.add_argument("path", nargs="?", metavar="PATH", help="the benchmark project: a Maven or Gradle project with JMH benchmarks (the repository root or any module)")
+    version.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted record run from --store, then add its points (once)")
     version.add_argument("--rev", metavar="REV|DIR", help="the version to run: a git revision or a directory (default: PATH as it is)")
     version.add_argument("--label", metavar="NAME", help="the version's label in the stored run (default: the short commit)")
     history = parser.add_argument_group("history")
@@ -82,15 +87,17 @@ def _version(args: argparse.Namespace):
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
     from rigorbench.analysis import history_points as hp
-    from rigorbench.analysis.dataset import dataset_from_store
     from rigorbench.analysis.settings import DEFAULT_SEED
     from rigorbench.cli.history_commands import resolve_origin
     from rigorbench.cli.prelint import LintFailed
-    from rigorbench.errors import Interrupted
     from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
     from rigorbench.experiment.progress import make_reporter
     from rigorbench.store import ResultStore
 
+    if args.resume is not None:
+        return _resume(args, stdout, stderr)
+    if not args.path:
+        raise UsageError("record: give PATH (the benchmark project), or --resume RUN_ID --store DB")
     source, commit, dirty = _version(args)
     repo = None if args.commit else str(Path(args.path))
     origin = resolve_origin(commit, time=args.time, branch=args.branch, repo=repo, dirty=dirty,
@@ -98,7 +105,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     label = args.label or (origin.commit[:12] if len(origin.commit) == 40 else origin.commit)
     trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
     plan = ExperimentPlan(args.path, "jmh", (VersionSpec(label, source, build_spec_from(args)),), trials, "rmit",
-                          DEFAULT_SEED, run_settings_from(args), min_versions=1)
+                          DEFAULT_SEED, run_settings_from(args), min_versions=1, notes=hp.record_notes(origin, label))
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     reporter = make_reporter(stderr)
     hook, _ = before_build(args, reporter)
@@ -108,23 +115,55 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         except LintFailed as error:
             stderr.write(f"rigorbench: {error}\n")
             return 1
-        except Interrupted as error:
-            run_id = store.latest_run().run_id
-            branch = f" --branch {shlex.quote(origin.branch)}" if origin.branch else ""
-            raise Interrupted(f"{error}; then add it to the history: rigorbench history add --run {run_id} "
-                              f"--store {shlex.quote(masked(store_path))}{branch}") from None
         reporter.close()
-        data = dataset_from_store(store, result.run_id, label)
-        points = hp.points_of(data, origin, f"run {result.run_id} ({label})", run_id=result.run_id, label=label)
-        store.add_points(points)
-    return _report(points, origin, result, store_path, stdout)
+        points, added = hp.add_run_points(store, result.run_id, label, origin)
+    return _report(points, added, result, store_path, stdout)
 
 
-def _report(points, origin, result, store_path: str, stdout: IO[str]) -> int:
+_NOT_WITH_RESUME = ("path", "rev", "label", "commit", "time", "machine")
+
+
+def _resume(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    """Run the trials an interrupted record run is missing, then add its points once,
+    where the first session would have added them."""
+    from rigorbench import api
+    from rigorbench.analysis import history_points as hp
+    from rigorbench.experiment.progress import make_reporter
+    from rigorbench.experiment.runner import ExperimentResult
+    from rigorbench.store import ResultStore
+
+    given = [("PATH" if name == "path" else f"--{name}") for name in _NOT_WITH_RESUME if getattr(args, name)]
+    if args.branch:
+        given.append("--branch")
+    if given:
+        raise UsageError(f"record --resume continues the run as it was started: {', '.join(given)} cannot be changed")
+    if not args.store:
+        raise UsageError("--resume needs --store DB (the store that holds the run)")
+    with ResultStore.open(args.store, create=False) as store:
+        info = store.run(args.resume)
+        origin, label = hp.recorded_origin(info.settings, f"run {args.resume} in {args.store}")
+        missing = len(info.schedule) - len(store.finished(args.resume))
+        if missing:
+            reporter = make_reporter(stderr)
+            result = api.resume_experiment(args.resume, store, reporter)
+            reporter.close()
+        else:   # every trial is stored: nothing to build or run again
+            if info.status != "finished":
+                store.finish_run(args.resume, status="finished", wall_seconds=info.wall_seconds,
+                                 harness_seconds=info.harness_seconds)
+            result = ExperimentResult(args.resume, 0, 0, 0.0, 0.0)
+        points, added = hp.add_run_points(store, args.resume, label, origin)
+    return _report(points, added, result, args.store, stdout)
+
+
+def _report(points, added: bool, result, store_path: str, stdout: IO[str]) -> int:
     from rigorbench.analysis.history import Selection, stored_series
     from rigorbench.report.history_points import HistoryView, render_show
 
-    stdout.write(f"run {result.run_id}: {result.executed} trials ({result.failed} failed), stored in {masked(store_path)}\n")
+    stdout.write(f"run {result.run_id}: {result.executed} trials ({result.failed} failed), stored in {store_path}\n")
+    if not added:
+        stdout.write(f"run {result.run_id}: its points were already in the history; nothing added\n")
+        return 0
     series = stored_series(points, Selection())
     stdout.write(render_show(HistoryView(masked(store_path), Selection(), tuple(series), len(points))))
     return 0

@@ -16,7 +16,9 @@ from rigorbench.cli.common import (
     write_output,
 )
 from rigorbench.cli.parser import UsageError, positive_int
+from rigorbench.cli.history_options import html_arguments, selection_arguments
 from rigorbench.errors import UserError
+from rigorbench.store import DEFAULT_STORE
 
 
 DESCRIPTION = """\
@@ -32,6 +34,10 @@ needs no network to view, with the plots people judge benchmark data by:
   scaling        for a benchmark run at several values of a numeric parameter: the
                  mean against it on log-log axes with CI error bars and the fitted
                  growth exponent
+history        with --history: each series of the store's per-commit history over its
+                 commits with per-point CI bars, the segments between change points at
+                 their levels, the change points marked slower or faster, regressions
+                 first, commits as links to the repository (see 'rigorbench history')
 --format csv writes every plotted iteration series as one CSV table instead; --data-dir
 writes whitespace-separated columns with '#' comments, one file per benchmark, for gnuplot.
 
@@ -48,6 +54,7 @@ examples:
   rigorbench report --store .rigorbench/results.db --version v2 --html v2.html
   rigorbench report trial1.json trial2.json --one-version --format csv -o series.csv
   rigorbench report old.json new.json --data-dir plots/    # then: gnuplot, 'using 1:2'
+  rigorbench report --history --store .rigorbench/results.db --branch main --html history.html
 """
 
 
@@ -68,6 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("--format", choices=("html", "csv"), default="html", help="html (default), or csv: the iteration series, one row per iteration")
     output.add_argument("-o", "--output", metavar="FILE", help="write --format's output to FILE (csv: default standard output)")
     output.add_argument("--data-dir", metavar="DIR", help="also write gnuplot-ready columns, one file per benchmark and scaling plot, to DIR")
+    history = parser.add_argument_group("history")
+    history.add_argument("--history", action="store_true", help=f"report the per-commit history of --store (default: {DEFAULT_STORE}) instead of one run: series, segments, change points")
+    html_arguments(history, html=False)
+    selection_arguments(parser, title="history selection")
+
+
+_HISTORY_ONLY = ("bench", "metric", "branch", "since", "repo_url")
 
 
 def _datasets(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
@@ -127,6 +141,11 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("say where to write: --html FILE, --format csv, or --data-dir DIR")
     if args.html and args.output and args.format == "html":
         raise UsageError("--html FILE and --output FILE name the same HTML file; give one")
+    if args.history:
+        return _history(args, stderr)
+    given = [f"--{name.replace('_', '-')}" for name in _HISTORY_ONLY if getattr(args, name) is not None]
+    if given:
+        raise UsageError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} with --history")
     datasets, facts = _datasets(args)
     lint = lint_results(args.lint)
     page = api.report_page(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "report", "analysing"),
@@ -141,4 +160,19 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if args.data_dir:
         written = write_data_dir(page, args.data_dir)
         stderr.write(f"report: {len(written)} files in {args.data_dir}\n")
+    return 0
+
+
+def _history(args: argparse.Namespace, stderr: IO[str]) -> int:
+    from rigorbench.analysis.history import Selection
+    from rigorbench.cli.history_commands import history_view, write_history_html
+
+    others = [name for name, given in (("FILE", args.files), ("--baseline/--contender", args.baseline or args.contender),
+                                       ("--run", args.run), ("--version", args.version_label), ("--lint", args.lint),
+                                       ("--format csv", args.format != "html"), ("--data-dir", args.data_dir)) if given]
+    if others:
+        raise UsageError(f"--history reports a store's history: {', '.join(others)} do{'es' if len(others) == 1 else ''} not go with it")
+    selection = Selection(args.bench, tuple(args.metric) if args.metric else None, args.branch, args.since)
+    view = history_view(args.store or DEFAULT_STORE, selection)
+    write_history_html(view, args.html or args.output, args.repo_url, stderr)
     return 0

@@ -10,6 +10,7 @@ it is what a naive before/after measurement does.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 
@@ -39,6 +40,9 @@ class ExperimentPlan:
     seed: int
     settings: RunSettings
     min_versions: int = 2         # 1 for 'record', which runs one version for the history
+    # Kept with the run's settings: the command that resumes it ("command", default "ab")
+    # and what that command needs then ('record' keeps where its history points go).
+    notes: Mapping[str, object] | None = None
 
     def __post_init__(self) -> None:
         labels = [v.label for v in self.versions]

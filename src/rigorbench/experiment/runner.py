@@ -10,6 +10,7 @@ runs only the (trial, version) pairs the store does not have, so no trial is sto
 from __future__ import annotations
 
 import contextlib
+import shlex
 import shutil
 import tempfile
 import time
@@ -155,6 +156,7 @@ def start_experiment(
             "build": {v.label: v.build.as_dict() for v in plan.versions},
             "not_run": {name: list(labels) for name, labels in selection.partial.items()},
             "build_cache": build_cache,
+            **(plan.notes or {}),
         }
         run_id = store.create_run(
             harness=plan.harness, project=str(project), order=plan.order, seed=plan.seed, settings=settings,
@@ -253,12 +255,19 @@ def execute_run(
         reporter.close()
         raise Interrupted(
             f"interrupted; {len(store.finished(run.run_id))} of {len(run.schedule)} trials are stored. "
-            f"Resume with: rigorbench ab --resume {run.run_id} --store {store.path}"
+            f"Resume with: rigorbench {resume_command(run)} --resume {run.run_id} --store {shlex.quote(str(store.path))}"
         ) from None
     wall = time.monotonic() - wall_start
     _finish(store, run, "finished", wall, harness_total)
     reporter.close()
     return ExperimentResult(run.run_id, executed, failed, wall, harness_total)
+
+
+def resume_command(run: RunInfo) -> str:
+    """The command that resumes ``run``: the one that started it, when it noted itself
+    (``record``), else ``ab``."""
+    command = run.settings.get("command")
+    return command if command in ("record",) else "ab"
 
 
 def failed_without_samples(outcome: TrialOutcome) -> TrialOutcome:

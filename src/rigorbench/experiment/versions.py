@@ -129,3 +129,17 @@ def commit_facts(repository: Path, revision: str) -> CommitFacts:
     if shown.returncode != 0 or not shown.stdout.strip():
         raise UserError(f"{revision}: git cannot show the time of commit {commit}")
     return CommitFacts(commit, shown.stdout.strip())
+
+
+def remote_url(path: Path) -> str | None:
+    """The URL of the git remote ``origin`` (else of the first remote) of the repository
+    holding ``path``; None outside git or without a remote."""
+    try:
+        names = _git(["remote"], path)
+    except UserError:
+        return None
+    remotes = names.stdout.split() if names.returncode == 0 else []
+    if not remotes:
+        return None
+    found = _git(["remote", "get-url", "--", "origin" if "origin" in remotes else remotes[0]], path)
+    return found.stdout.strip() or None if found.returncode == 0 else None

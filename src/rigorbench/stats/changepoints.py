@@ -279,3 +279,13 @@ def change_points(values: Sequence[float], errors: Sequence[float] | None = None
         ChangePoint(c, _level(s, bounds[i], c, confidence), _level(s, c, bounds[i + 2], confidence), p)
         for i, (c, p) in enumerate(merged)
     ]
+
+
+def segment_levels(values: Sequence[float], errors: Sequence[float] | None, starts: Sequence[int],
+                   confidence: float = 0.95) -> list[Level]:
+    """The level of each segment of a series cut before the points ``starts`` (the indices
+    of its change points, in order), measured as :func:`change_points` measures the levels
+    beside a change; a series without change points is one segment."""
+    s = _prepare(values, errors)
+    bounds = [0, *starts, s.x.size]
+    return [_level(s, a, b, confidence) for a, b in zip(bounds, bounds[1:]) if b > a]

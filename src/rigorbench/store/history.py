@@ -68,6 +68,11 @@ def insert_points(conn: sqlite3.Connection, points: Sequence[HistoryPoint], path
     return len(points)
 
 
+def points_of_run(conn: sqlite3.Connection, run_id: int, label: str) -> int:
+    """How many stored points came from version ``label`` of run ``run_id``."""
+    return conn.execute("SELECT COUNT(*) FROM history_points WHERE run_id = ? AND label = ?", (run_id, label)).fetchone()[0]
+
+
 def select_points(conn: sqlite3.Connection) -> list[HistoryPoint]:
     """Every stored point, grouped by series (case, metric, branch, machine), oldest first."""
     rows = conn.execute(_SELECT).fetchall()

@@ -431,10 +431,15 @@ class ResultStore:
 
     # -- history (rigorbench.store.history) ----------------------------------------------
 
-    def add_points(self, points: Sequence[HistoryPoint], *, dry_run: bool = False) -> int:
+    def add_points(self, points: Sequence[HistoryPoint], *, dry_run: bool = False,
+                   once_for: tuple[int, str] | None = None) -> int:
         """Store history points, all or none; ``dry_run`` checks that they can be (no
-        point already stored) and rolls back."""
+        point already stored) and rolls back. With ``once_for=(run_id, label)``, nothing is
+        stored (0 returned) when the history already has points of that run's version: a
+        run adds its points once, however often it is resumed."""
         with self._transaction() as conn:
+            if once_for is not None and history.points_of_run(conn, *once_for):
+                return 0
             count = history.insert_points(conn, points, self.path)
             if dry_run:
                 conn.execute("ROLLBACK")
