@@ -14,13 +14,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from rigorbench.cli import main
 from rigorbench.store import ResultStore
+from tests.e2e.killing import wait_for_trials
 
 pytestmark = pytest.mark.e2e
 
@@ -126,14 +126,7 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(project, tmp_pa
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and child.poll() is None:
-            if db.exists():
-                with ResultStore.open(db, create=False) as store:
-                    if store.latest_run() and len(store.finished(1)) >= 2:
-                        break
-            time.sleep(0.5)
-        assert child.poll() is None, "the run ended before it could be killed"
+        wait_for_trials(child, db, 2, poll_s=0.5)
     finally:
         os.killpg(child.pid, signal.SIGKILL)  # the whole group: rigorbench and its JMH
         child.wait()

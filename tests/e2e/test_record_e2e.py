@@ -16,13 +16,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from rigorbench.cli import main
 from rigorbench.store import ResultStore
+from tests.e2e.killing import wait_for_trials
 
 pytestmark = pytest.mark.e2e
 
@@ -110,14 +110,7 @@ def test_record_killed_mid_run_resumes_with_the_missing_trials_and_adds_one_poin
             "--store", str(db), *tiny]
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and child.poll() is None:
-            if db.exists():
-                with ResultStore.open(db, create=False) as store:
-                    if store.latest_run() and len(store.finished(1)) >= 1:
-                        break
-            time.sleep(0.2)
-        assert child.poll() is None, "the record ended before it could be killed"
+        wait_for_trials(child, db, 1)
     finally:
         # A crash of the machine: rigorbench, and JMH in the process group it started for it.
         harness = child_pids(child.pid)

@@ -29,7 +29,7 @@ from rigorbench.errors import InputError, UserError
 from rigorbench.formats.gbench import GbenchJsonReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.process import describe_command, run_streamed, tail
-from rigorbench.harness.repetitions import Tables, add_process, outcome
+from rigorbench.harness.repetitions import Tables, add_process, outcome, progress_of, read_or_empty, run_checked
 
 BUILD_DIR = ".rigorbench-gbench"
 TAIL_LINES = 20
@@ -42,15 +42,7 @@ _RUNNING = re.compile(r"^(BM_\S+|\w+/\S+)\s")
 
 def is_gbench_project(folder: Path) -> bool:
     """A CMakeLists.txt that links Google Benchmark."""
-    return any("benchmark::benchmark" in _read(path) for path in _cmake_lists(folder))
-
-
-def _run(command: list[str], cwd: Path, what: str) -> float:
-    run = run_streamed(command, cwd=cwd)
-    if run.returncode != 0:
-        raise HarnessError(f"{what} failed: `{describe_command(command)}` exited with code {run.returncode}"
-                           f" (in {cwd}); last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
-    return run.seconds
+    return any("benchmark::benchmark" in read_or_empty(path) for path in _cmake_lists(folder))
 
 
 class GbenchHarness:
@@ -62,7 +54,7 @@ class GbenchHarness:
             raise HarnessError(f"{project_dir}: no CMakeLists.txt here; the Google Benchmark harness builds a CMake project")
         if spec.command or spec.jar or spec.module or spec.java_home:
             raise UserError("the Google Benchmark harness takes no build command, jar, module or java_home")
-        targets = [name for path in _cmake_lists(project_dir) if "benchmark::benchmark" in (text := _read(path))
+        targets = [name for path in _cmake_lists(project_dir) if "benchmark::benchmark" in (text := read_or_empty(path))
                    for name in _EXECUTABLE.findall(text)]
         if not targets:
             raise HarnessError(f"{project_dir}: no add_executable(...) in a CMakeLists.txt that links benchmark::benchmark")
@@ -70,10 +62,10 @@ class GbenchHarness:
         started = time.monotonic()
         configure = ["cmake", "-S", str(project_dir), "-B", str(out), "-DCMAKE_BUILD_TYPE=Release"]
         log(f"$ {describe_command(configure)}")
-        _run(configure, project_dir, "configuring with CMake")
+        run_checked(configure, project_dir, "configuring with CMake")
         compile_ = ["cmake", "--build", str(out), "--parallel"]
         log(f"$ {describe_command(compile_)}")
-        _run(compile_, project_dir, "building with CMake")
+        run_checked(compile_, project_dir, "building with CMake")
         binaries = [found for name in dict.fromkeys(targets) if (found := _find(out, name)) is not None]
         if not binaries:
             raise HarnessError(f"{project_dir}: the build made none of {', '.join(targets)}")
@@ -114,7 +106,7 @@ class GbenchHarness:
                 result_path = work_dir / f"result-{fork + 1}-{number}.json"
                 result_path.unlink(missing_ok=True)
                 run = run_streamed([str(exe), *arguments, f"--benchmark_out={result_path}", "--benchmark_out_format=json"],
-                                   cwd=build.project_dir, on_line=_progress(on_progress, fork, settings.forks),
+                                   cwd=build.project_dir, on_line=progress_of(on_progress, _RUNNING, fork, settings.forks),
                                    log_path=work_dir / f"console-{fork + 1}-{number}.log", timeout_s=left)
                 lines += run.lines
                 if result_path.is_file():
@@ -159,13 +151,6 @@ def trial_arguments(settings: RunSettings) -> list[str]:
     return arguments
 
 
-def _progress(on_progress: Callable[[Progress], None], fork: int, forks: int) -> Callable[[str], None]:
-    def feed(line: str) -> None:
-        match = _RUNNING.match(line)
-        on_progress(Progress(benchmark=match.group(1) if match else None, fork=fork + 1, forks=forks, line=line))
-    return feed
-
-
 def _cmake_lists(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("CMakeLists.txt") if BUILD_DIR not in p.parts and "build" not in p.parts[len(folder.parts):-1]]
 
@@ -175,10 +160,3 @@ def _find(out: Path, name: str) -> Path | None:
         if path.is_file() and "CMakeFiles" not in path.parts and shutil.which(str(path)):
             return path
     return None
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""

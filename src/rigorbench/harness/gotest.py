@@ -30,7 +30,7 @@ from rigorbench.errors import InputError, UserError
 from rigorbench.formats.gobench import GoBenchReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.process import describe_command, run_streamed, tail
-from rigorbench.harness.repetitions import Tables, add_process, outcome
+from rigorbench.harness.repetitions import Tables, add_process, outcome, progress_of, read_or_empty, run_checked
 
 OUT_DIR, MANIFEST = ".rigorbench-go", "manifest.json"
 TAIL_LINES = 20
@@ -47,11 +47,7 @@ def go_env() -> dict[str, str]:
 
 
 def _go(args: list[str], cwd: Path, what: str) -> list[str]:
-    run = run_streamed(["go", *args], cwd=cwd, env=go_env())
-    if run.returncode != 0:
-        raise HarnessError(f"{what} failed: `{describe_command(['go', *args])}` exited with code {run.returncode}"
-                           f" (in {cwd}); last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
-    return list(run.lines)
+    return run_checked(["go", *args], cwd, what, env=go_env())
 
 
 class GoHarness:
@@ -74,7 +70,7 @@ class GoHarness:
             if len(parts) != 3:
                 continue
             import_path, directory, files = parts
-            if not any(_BENCH_FUNC.search(_read(Path(directory) / f)) for f in files.split(",") if f):
+            if not any(_BENCH_FUNC.search(read_or_empty(Path(directory) / f)) for f in files.split(",") if f):
                 continue
             binary = out / f"{len(packages)}.test"
             log(f"$ go test -c -o {binary} {import_path}")
@@ -121,7 +117,7 @@ class GoHarness:
                     return outcome(TIMEOUT, tables, started, environment, failures, lines, "stopped at the trial timeout")
                 log = work_dir / f"console-{fork + 1}-{number}.log"
                 run = run_streamed([package["binary"], *command_tail], cwd=Path(package["dir"]), env=go_env(),
-                                   on_line=_progress(on_progress, fork, settings.forks), log_path=log, timeout_s=left)
+                                   on_line=progress_of(on_progress, _RUNNING, fork, settings.forks), log_path=log, timeout_s=left)
                 lines += run.lines
                 self._collect(run.lines, str(log), fork, settings.warmup_iterations, tables, environment, failures)
                 if run.timed_out:
@@ -208,13 +204,6 @@ def _failures(lines) -> list[str]:
     return found
 
 
-def _progress(on_progress: Callable[[Progress], None], fork: int, forks: int) -> Callable[[str], None]:
-    def feed(line: str) -> None:
-        match = _RUNNING.match(line)
-        on_progress(Progress(benchmark=match.group(1) if match else None, fork=fork + 1, forks=forks, line=line))
-    return feed
-
-
 def _manifest(build: Build) -> list[dict]:
     return json.loads((Path(build.artifact) / MANIFEST).read_text(encoding="utf-8"))
 
@@ -224,10 +213,3 @@ def _compiled(pattern: str) -> re.Pattern:
         return re.compile(pattern)
     except re.error as error:
         raise UserError(f"bad benchmark pattern {pattern!r}: {error}") from None
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""

@@ -27,6 +27,7 @@ from rigorbench.errors import InputError, UserError
 from rigorbench.formats.pyperf import PyperfJsonReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.process import describe_command, run_streamed, tail
+from rigorbench.harness.repetitions import read_or_empty, run_checked
 
 VENV_DIR, DEFAULT_SCRIPT, RESULT_FILE = ".rigorbench-pyperf", "bench.py", "result.json"
 TAIL_LINES = 20
@@ -37,15 +38,7 @@ _RUNNING = re.compile(r"^(\S+): ")
 
 def is_pyperf_project(folder: Path) -> bool:
     script = folder / DEFAULT_SCRIPT
-    return script.is_file() and "pyperf" in _read(script)
-
-
-def _run(command: list[str], cwd: Path, what: str) -> float:
-    run = run_streamed(command, cwd=cwd)
-    if run.returncode != 0:
-        raise HarnessError(f"{what} failed: `{describe_command(command)}` exited with code {run.returncode}"
-                           f" (in {cwd}); last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
-    return run.seconds
+    return script.is_file() and "pyperf" in read_or_empty(script)
 
 
 class PyperfHarness:
@@ -63,11 +56,11 @@ class PyperfHarness:
         python = venv / "bin" / "python"
         if not python.is_file():
             log(f"$ {sys.executable} -m venv {venv}")
-            _run([sys.executable, "-m", "venv", str(venv)], project_dir, "creating the version's virtual environment")
+            run_checked([sys.executable, "-m", "venv", str(venv)], project_dir, "creating the version's virtual environment")
         packages = ["pyperf"] + ([str(project_dir)] if any((project_dir / f).is_file() for f in ("pyproject.toml", "setup.py")) else [])
         command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *packages]
         log(f"$ {describe_command(command)}")
-        _run(command, project_dir, "installing into the version's virtual environment")
+        run_checked(command, project_dir, "installing into the version's virtual environment")
         versions = run_streamed([str(python), "-c", "import platform, pyperf; print(platform.python_version(), pyperf.__version__)"],
                                 cwd=project_dir)
         python_version, _, pyperf_version = (versions.lines[0] if versions.lines else "").partition(" ")
@@ -133,10 +126,3 @@ def trial_arguments(settings: RunSettings) -> list[str]:
 def _benchmark(line: str) -> str | None:
     match = _RUNNING.match(line)
     return match.group(1) if match else None
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""

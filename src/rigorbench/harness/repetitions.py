@@ -1,15 +1,19 @@
-"""What harnesses that run a benchmark binary once per fork share (Go, Google Benchmark):
-one process's result file becomes one fork of the trial, its first ``warmup`` iterations
-kept as warmup iterations, and the forks' tables become the trial's outcome."""
+"""What the harnesses that run a build tool and then a benchmark program share (Go, Google
+Benchmark, pyperf): a build step that fails as one clear error, one process's result file as
+one fork of the trial (its first ``warmup`` iterations kept as warmup iterations), the forks'
+tables as the trial's outcome, and progress from the program's output lines."""
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
 import numpy as np
 
-from rigorbench.harness.base import TrialOutcome
-from rigorbench.harness.process import tail
+from rigorbench.harness.base import HarnessError, Progress, TrialOutcome
+from rigorbench.harness.process import describe_command, run_streamed, tail
 from rigorbench.model import ResultFile, SampleTable, Series
 
 TAIL_LINES = 20
@@ -38,3 +42,30 @@ def outcome(status: str, tables: Tables, started: float, environment: dict, fail
     return TrialOutcome(status=status, series=series, harness_seconds=time.monotonic() - started,
                         environment=environment, failures=tuple(dict.fromkeys(failures)),
                         output_tail=tail(lines, TAIL_LINES), message=message)
+
+
+def run_checked(command: list[str], cwd: Path, what: str, env: Mapping[str, str] | None = None) -> list[str]:
+    """Run a build step; its output lines, or HarnessError with the command and its last lines."""
+    run = run_streamed(command, cwd=cwd, env=env)
+    if run.returncode != 0:
+        raise HarnessError(f"{what} failed: `{describe_command(command)}` exited with code {run.returncode}"
+                           f" (in {cwd}); last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
+    return list(run.lines)
+
+
+def progress_of(on_progress: Callable[[Progress], None], running: re.Pattern, fork: int | None = None,
+                forks: int | None = None) -> Callable[[str], None]:
+    """An ``on_line`` that reports each output line, with the benchmark ``running`` finds in it."""
+    def feed(line: str) -> None:
+        match = running.match(line)
+        on_progress(Progress(benchmark=match.group(1) if match else None,
+                             fork=None if fork is None else fork + 1, forks=forks, line=line))
+    return feed
+
+
+def read_or_empty(path: Path) -> str:
+    """A source file's text for a look at what it declares ("" when it cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
