@@ -69,10 +69,13 @@ def _process_pool(workers: int) -> Executor | None:
         return None
 
 
-def ordered_map(function: Callable[[T], R], items: Sequence[T], workers: int, *, threads: bool = False) -> Iterator[R]:
+def ordered_map(function: Callable[[T], R], items: Sequence[T], workers: int, *, threads: bool = False,
+                thread_fallback: bool = True) -> Iterator[R]:
     """``function`` of every item, in order, on ``workers`` processes (threads when
-    ``threads``; this process alone when ``workers`` is 1). ``function`` must be a module's
-    top-level function for processes. An error stops the items not yet started."""
+    ``threads``; this process alone when ``workers`` is 1). Where forking is not safe the items
+    run on threads, or one after another without ``thread_fallback`` (matplotlib draws in one
+    thread per process). ``function`` must be a module's top-level function for processes. An
+    error stops the items not yet started."""
     if workers <= 1 or len(items) <= 1:
         yield from map(function, items)
         return
@@ -81,6 +84,9 @@ def ordered_map(function: Callable[[T], R], items: Sequence[T], workers: int, *,
     from concurrent.futures.process import BrokenProcessPool
 
     pool = None if threads else _process_pool(workers)
+    if pool is None and not (threads or thread_fallback):
+        yield from map(function, items)
+        return
     if pool is None:
         pool = ThreadPoolExecutor(max_workers=workers)
     try:

@@ -176,10 +176,15 @@ def test_figures_drawn_in_a_process_pool_or_here_are_the_same(tmp_path, monkeypa
     monkeypatch.setattr(plots, "_workers", lambda: 2)
     pooled = list(plots.all_case_figures(report.cases, report.settings))
 
-    def no_semaphores(*args, **kwargs):
-        raise NotImplementedError("sem_open is not available")
+    from rigorbench import parallel
 
-    monkeypatch.setattr(plots, "ProcessPoolExecutor", no_semaphores)   # as in sandboxes without /dev/shm
+    # No fork (a sandbox without semaphores, or other threads alive): drawn here, one by one.
+    monkeypatch.setattr(parallel, "_process_pool", lambda workers: None)
+
+    def no_threads(*args, **kwargs):
+        raise AssertionError("matplotlib must not draw on threads")
+
+    monkeypatch.setattr("concurrent.futures.ThreadPoolExecutor", no_threads)
     here = list(plots.all_case_figures(report.cases, report.settings))
     assert here == pooled == [plots.case_figures(case, report.settings) for case in report.cases]
 

@@ -54,8 +54,7 @@ class GbenchHarness:
             raise HarnessError(f"{project_dir}: no CMakeLists.txt here; the Google Benchmark harness builds a CMake project")
         if spec.command or spec.jar or spec.module or spec.java_home:
             raise UserError("the Google Benchmark harness takes no build command, jar, module or java_home")
-        targets = [name for path in _cmake_lists(project_dir) if "benchmark::benchmark" in (text := read_or_empty(path))
-                   for name in _EXECUTABLE.findall(text)]
+        targets = _targets(project_dir)
         if not targets:
             raise HarnessError(f"{project_dir}: no add_executable(...) in a CMakeLists.txt that links benchmark::benchmark")
         out = project_dir / BUILD_DIR
@@ -66,15 +65,15 @@ class GbenchHarness:
         compile_ = ["cmake", "--build", str(out), "--parallel"]
         log(f"$ {describe_command(compile_)}")
         run_checked(compile_, project_dir, "building with CMake")
-        binaries = [found for name in dict.fromkeys(targets) if (found := _find(out, name)) is not None]
-        if not binaries:
+        build = Build(project_dir, out, {}, time.monotonic() - started)
+        if not self.executables(build):
             raise HarnessError(f"{project_dir}: the build made none of {', '.join(targets)}")
         cmake = run_streamed(["cmake", "--version"], cwd=project_dir)
-        versions = {"cmake": cmake.lines[0] if cmake.lines else "", "benchmarks": ", ".join(p.name for p in binaries)}
-        return Build(project_dir, out, versions, time.monotonic() - started)
+        return Build(project_dir, out, {"cmake": cmake.lines[0] if cmake.lines else ""}, build.seconds)
 
     def executables(self, build: Build) -> list[Path]:
-        return [found for name in build.tool_versions["benchmarks"].split(", ") if (found := _find(Path(build.artifact), name))]
+        """The built benchmark targets (the CMakeLists name them; the build folder holds them)."""
+        return [found for name in _targets(Path(build.project_dir)) if (found := _find(Path(build.artifact), name))]
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         found = []
@@ -149,6 +148,12 @@ def trial_arguments(settings: RunSettings) -> list[str]:
     if settings.threads is not None:
         raise UserError("--threads is not passed to Google Benchmark (threads are set per benchmark in its code)")
     return arguments
+
+
+def _targets(project_dir: Path) -> list[str]:
+    """``add_executable`` targets of the CMakeLists that link Google Benchmark, once each."""
+    return list(dict.fromkeys(name for path in _cmake_lists(project_dir) if "benchmark::benchmark" in (text := read_or_empty(path))
+                              for name in _EXECUTABLE.findall(text)))
 
 
 def _cmake_lists(folder: Path) -> list[Path]:

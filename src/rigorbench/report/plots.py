@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import re
-from concurrent.futures import ProcessPoolExecutor
 from html import escape
 from typing import Iterator, Sequence
 
@@ -31,6 +30,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CasePage, ScalingGroup, VersionView  # noqa: E402
 from rigorbench.analysis.settings import Settings  # noqa: E402
+from rigorbench import parallel  # noqa: E402
 from rigorbench.cpus import usable_cpus  # noqa: E402
 
 _STYLE = {
@@ -324,14 +324,8 @@ def all_case_figures(cases: Sequence[CasePage], settings: Settings) -> Iterator[
     workers = min(_workers(), len(cases) // (_MIN_PARALLEL_CASES // 2) or 1)
     if len(cases) < _MIN_PARALLEL_CASES or workers < 2:
         return (case_figures(case, settings) for case in cases)
-    return _in_pool(cases, settings, workers)
+    return parallel.ordered_map(_drawn, [(case, settings) for case in cases], workers, thread_fallback=False)
 
 
-def _in_pool(cases: Sequence[CasePage], settings: Settings, workers: int) -> Iterator[list[tuple[str, str]]]:
-    try:
-        pool = ProcessPoolExecutor(max_workers=workers)
-    except (OSError, NotImplementedError):   # no semaphores (some sandboxes): draw here
-        yield from (case_figures(case, settings) for case in cases)
-        return
-    with pool:
-        yield from pool.map(case_figures, cases, [settings] * len(cases), chunksize=4)
+def _drawn(work: tuple[CasePage, Settings]) -> list[tuple[str, str]]:
+    return case_figures(*work)
