@@ -11,7 +11,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import numpy as np
 
@@ -108,6 +108,9 @@ class ComparisonResult:
     mismatches: tuple[Mismatch, ...] = ()
     failed_in_baseline: tuple[str, ...] = ()
     failed_in_contender: tuple[str, ...] = ()
+    # An adaptive run's design (analysis/sequential.py, SequentialDesign.as_dict()): the
+    # per-look level and when each benchmark was decided. None for a fixed design.
+    sequential: Mapping | None = None
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for c in self.comparisons if c.verdict == verdict)

@@ -16,7 +16,7 @@ from rigorbench.stats import BootstrapRule, DecisionRule, WilcoxonRule
 DEFAULT_SEED = 20_240_601
 STATISTICS = ("mean", "median")
 TESTS = ("bootstrap", "wilcoxon")
-INTERVALS = ("expanded", "percentile")   # stats/bootstrap.py: the small-sample correction, or none
+INTERVALS = ("expanded", "percentile", "t")   # stats/bootstrap.py: the small-sample correction, none, or SE x t
 CORRECTIONS = ("none", "holm", "bonferroni")
 
 
@@ -64,7 +64,8 @@ class Settings:
     @property
     def interval_label(self) -> str:
         """How the CIs were made, as every output's settings line names it."""
-        return "expanded for few trials" if self.interval == "expanded" else "plain percentile"
+        return {"expanded": "expanded for few trials", "percentile": "plain percentile",
+                "t": "bootstrap standard error x t quantile"}[self.interval]
 
     def decision_rule(self) -> DecisionRule:
         if self.test == "wilcoxon":

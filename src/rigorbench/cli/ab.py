@@ -19,7 +19,7 @@ from rigorbench.cli.common import (
 )
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.experiment.options import (
-    DEFAULT_SETTINGS, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
+    DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
@@ -54,6 +54,7 @@ examples:
   rigorbench ab . --base main --contender HEAD --trials 5 --bench 'Parse.*' --fail-on regression
   rigorbench ab . --module benchmarks --base v1.2 --contender HEAD --bench 'Queue.*' --list
   rigorbench ab . --base HEAD~1 --contender HEAD --java /usr/lib/jvm/temurin-21 --build-command "./build.sh bench"
+  rigorbench ab . --base main --contender HEAD --until-decided --max-trials 15 --max-time 1h
   rigorbench ab --resume 3 --store .rigorbench/results.db
 """
 
@@ -91,7 +92,43 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     exp.add_argument("--store", metavar="DB", help=f"results store: a SQLite file or a postgresql://user@host/db URL (default: PATH/{DEFAULT_STORE})")
     if not single:
         exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
+        add_sequential_arguments(parser)
     add_lint_arguments(exp)
+
+
+def add_sequential_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--until-decided`` and its budget (ab and run)."""
+    group = parser.add_argument_group(
+        "adaptive experiment",
+        "With --until-decided, every benchmark is compared again after each trial from --min-trials on; one whose "
+        "verdict is slower, faster or unchanged is not run in later trials. Every look decides at the same stricter "
+        "level (Pocock's boundary), so the chance of a false slower/faster over all looks stays 1 - --confidence. "
+        "See docs/adaptive.md.",
+    )
+    group.add_argument("--until-decided", action="store_true", help="add trials one at a time until every benchmark is decided or a budget is spent")
+    group.add_argument("--min-trials", type=positive_int, metavar="N", help=f"trials before the first look (default: {DEFAULT_MIN_TRIALS}, the fewest a trustworthy interval needs)")
+    group.add_argument("--max-trials", type=positive_int, metavar="N", help=f"trials at most (default: {DEFAULT_MAX_TRIALS})")
+    group.add_argument("--max-time", metavar="DURATION", help="no new trial once it would end after DURATION of running (e.g. 30m, 2h); default: no limit")
+
+
+def sequential_design_from(args: argparse.Namespace):
+    """The stopping rule of --until-decided, or None; its options alone are refused."""
+    from rigorbench.analysis.sequential import SequentialDesign
+    from rigorbench.cli.common import settings_from
+
+    given = [f"--{name.replace('_', '-')}" for name in ("min_trials", "max_trials", "max_time") if getattr(args, name, None) is not None]
+    if not getattr(args, "until_decided", False):
+        if given:
+            raise UsageError(f"{given[0]} goes with --until-decided")
+        return None
+    if args.trials is not None:
+        raise UsageError("--trials fixes the number of trials; with --until-decided give --min-trials and --max-trials")
+    return SequentialDesign(
+        min_trials=args.min_trials or DEFAULT_MIN_TRIALS,
+        max_trials=args.max_trials or max(DEFAULT_MAX_TRIALS, args.min_trials or 0),
+        max_seconds=seconds(args.max_time, "--max-time") if args.max_time else None,
+        analysis=settings_from(args),
+    )
 
 
 def add_jmh_arguments(exp: argparse._ArgumentGroup) -> None:
@@ -143,7 +180,10 @@ def _plan(args: argparse.Namespace) -> ExperimentPlan:
     from rigorbench.harness import detect_harness
 
     harness = detect_harness(Path(args.path), args.base) if args.harness == "auto" else args.harness
-    return ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args))
+    design = sequential_design_from(args)
+    if design is not None:
+        trials = design.min_trials
+    return ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args), until_decided=design)
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:

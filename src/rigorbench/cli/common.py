@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING
 
 from rigorbench.analysis.gate import parse_fail_on
@@ -63,7 +64,8 @@ def add_resampling_arguments(group: argparse._ArgumentGroup) -> None:
         "--interval", choices=INTERVALS, default=None,
         help="bootstrap CI method: expanded (default) widens the percentile interval for few trials "
         "(Student t with the trials' degrees of freedom, Hesterberg 2015), so 5 trials keep the "
-        "nominal coverage; percentile is the uncorrected interval (too narrow below about 10 trials)",
+        "nominal coverage; percentile is the uncorrected interval (too narrow below about 10 trials); "
+        "t is the bootstrap standard error times the same t quantile, for levels above 99%% (--until-decided's)",
     )
 
 
@@ -283,16 +285,23 @@ def before_build(args: argparse.Namespace, reporter) -> tuple[object, dict]:
 def conclude(store, result, baseline: str, contenders: list[str], args, stdout, reporter, lint_results: dict) -> int:
     """Say what the experiment cost, then compare each contender with the baseline."""
     from rigorbench import api
+    from rigorbench.analysis.sequential import SequentialDesign
     from rigorbench.experiment.progress import format_duration
+    from rigorbench.experiment.sequential import KEY as SEQUENTIAL_KEY
 
     reporter.message(
         f"run {result.run_id}: {result.executed} trials in {format_duration(result.wall_seconds)}"
         f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time;"
         f" stored in {store.path}"
     )
-    settings = settings_from(args)
+    settings, sequential = settings_from(args), None
+    run = store.run(result.run_id)
+    if SEQUENTIAL_KEY in run.settings:   # decided at the looks' level, as the experiment stopped on
+        design = SequentialDesign.from_dict(run.settings[SEQUENTIAL_KEY])
+        settings, sequential = replace(design.look_settings, allow_mismatch=settings.allow_mismatch), run.settings[SEQUENTIAL_KEY]
     code = 0
     for label, comparison, base, contender in api.finish_experiment(store, result.run_id, baseline, contenders, settings):
+        comparison = replace(comparison, sequential=sequential)
         code = max(code, finish_comparison(comparison, args, stdout))
         if args.html:
             path = html_path(args.html, label, len(contenders))

@@ -18,6 +18,11 @@ DEFAULT_SETTINGS = RunSettings(forks=2, warmup_iterations=5, iterations=10, warm
 QUICK_TRIALS = 5
 QUICK_SETTINGS = RunSettings(forks=2, warmup_iterations=3, iterations=5, warmup_time="200ms", iteration_time="200ms")
 
+# --until-decided: the first look after 3 trials (the fewest a trustworthy interval needs,
+# stats/bootstrap.py MIN_EXPANDED_UNITS), at most 20 (where issue 18's design stops).
+DEFAULT_MIN_TRIALS = 3
+DEFAULT_MAX_TRIALS = 20
+
 _JMH_TIME = re.compile(r"^\d+\s*(ns|us|ms|s|m|min|h|hr|d|day)$")
 _SECONDS = {"ms": 0.001, "s": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600}
 

@@ -10,13 +10,16 @@ it is what a naive before/after measurement does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
 from rigorbench.errors import UserError
 from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.store.api import Execution
+
+if TYPE_CHECKING:
+    from rigorbench.analysis.sequential import SequentialDesign
 
 ORDERS = ("rmit", "sequential")
 
@@ -43,6 +46,9 @@ class ExperimentPlan:
     # Kept with the run's settings: the command that resumes it ("command", default "ab")
     # and what that command needs then ('record' keeps where its history points go).
     notes: Mapping[str, object] | None = None
+    # ab --until-decided: trials added one at a time until each benchmark is decided
+    # (analysis/sequential.py); ``trials`` is then the first look's.
+    until_decided: "SequentialDesign | None" = None
 
     def __post_init__(self) -> None:
         labels = [v.label for v in self.versions]
@@ -55,6 +61,8 @@ class ExperimentPlan:
             raise UserError(f"--trials must be at least 1, got {self.trials}")
         if self.order not in ORDERS:
             raise UserError(f"--order: unknown value {self.order!r}; allowed values are {', '.join(ORDERS)}")
+        if self.until_decided is not None and self.order != "rmit":
+            raise UserError("--until-decided needs --order rmit: every trial must run every version")
         if self.settings.forks < 1:
             raise UserError("--forks must be at least 1: with 0 forks JMH measures inside its own JVM (Costa et al.'s FORK bad practice)")
 

@@ -25,6 +25,7 @@ from rigorbench.errors import Interrupted, UserError
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.selection import Selection, cases, cases_in, estimated_seconds, exact_includes, select_benchmarks
+from rigorbench.experiment.sequential import KEY as SEQUENTIAL_KEY, execute_until_decided
 from rigorbench.experiment.versions import PreparedVersion, cache_scope, checkout_root, prepare_version, remove_worktree
 from rigorbench.harness import get_harness
 from rigorbench.harness.base import DONE, FAILED, Build, BuildSpec, Harness, HarnessError, RunSettings, TrialOutcome
@@ -158,13 +159,24 @@ def start_experiment(
             "build_cache": build_cache,
             **(plan.notes or {}),
         }
+        design = plan.until_decided
+        if design is not None:
+            design = replace(design, benchmarks={n: cases(selection.params[n], run_settings) for n in selection.common})
+            settings[SEQUENTIAL_KEY] = design.as_dict()
         run_id = store.create_run(
             harness=plan.harness, project=str(project), order=plan.order, seed=plan.seed, settings=settings,
             versions=[builds[v.label][0].info for v in plan.versions], schedule=plan.schedule(),
             tool_version=__version__,
         )
+        benchmarks = f"{len(plan.versions)} versions x {len(selection.common)} benchmark{'s' if len(selection.common) != 1 else ''}"
+        if design is not None:
+            reporter.message(
+                f"run {run_id}: {benchmarks}, order {plan.order}, seed {plan.seed}; {design.describe()}; "
+                f"about {format_duration(estimated_seconds(selection, run_settings, 1))} per trial of every benchmark"
+            )
+            return execute_until_decided(store, run_id, harness, builds, reporter)
         reporter.message(
-            f"run {run_id}: {plan.trials} trials x {len(plan.versions)} versions x {len(selection.common)} benchmark{'s' if len(selection.common) != 1 else ''},"
+            f"run {run_id}: {plan.trials} trials x {benchmarks},"
             f" order {plan.order}, seed {plan.seed}; about {format_duration(estimated_seconds(selection, run_settings, plan.trials))}"
         )
         return execute_run(store, store.run(run_id), harness, builds, reporter, cases_in(selection, run_settings))
@@ -207,6 +219,8 @@ def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter) -> Ex
                 )
         done = len(store.finished(run_id))
         reporter.message(f"resuming run {run_id}: {done} of {len(run.schedule)} trials already stored")
+        if SEQUENTIAL_KEY in run.settings:
+            return execute_until_decided(store, run_id, harness, builds, reporter)
         return execute_run(store, run, harness, builds, reporter)
 
 
@@ -220,17 +234,20 @@ def _listed_cases(harness: Harness, build: Build, settings: RunSettings) -> int:
 
 def execute_run(
     store: ResultStore, run: RunInfo, harness: Harness, builds: dict, reporter: Reporter, cases_per_trial: int | None = None,
+    *, settings: RunSettings | None = None, trials_shown: int | None = None,
 ) -> ExperimentResult:
     """Run the executions the store does not have yet; ``cases_per_trial`` (listed again
-    when not given) sizes the progress bar."""
-    settings = RunSettings.from_dict(run.settings["run"])
+    when not given) sizes the progress bar. ``settings`` replaces the run's own harness
+    settings (``--until-decided`` runs only the benchmarks still open); ``trials_shown`` is
+    the trial count progress shows (default: the run's)."""
+    settings = settings or RunSettings.from_dict(run.settings["run"])
     finished = store.finished(run.run_id)
     pending = [e for e in run.schedule if (e.trial, e.label) not in finished]
     first_build = builds[run.versions[0].label][1]
     if cases_per_trial is None:
         cases_per_trial = _listed_cases(harness, first_build, settings)
     iterations = max(1, cases_per_trial) * settings.forks * (settings.warmup_iterations + settings.iterations)
-    reporter.start(len(pending), int(run.settings.get("trials", 1)), iterations)
+    reporter.start(len(pending), trials_shown or int(run.settings.get("trials", 1)), iterations)
     work_root = store.work_dir / "runs" / str(run.run_id)
     wall_start, harness_total, failed, executed = time.monotonic(), 0.0, 0, 0
     try:

@@ -73,6 +73,22 @@ def document_head(command: str, settings=None) -> dict:
     return {**head, **(settings.as_dict() if settings is not None else {})}
 
 
+def sequential_object(design: dict) -> dict:
+    """An adaptive run's stopping rule and each benchmark's fate: ``decided_after`` trials,
+    or null when it was still undecided at the budget."""
+    retired = design.get("retired", {})
+    return {
+        "rule": "pocock",
+        "min_trials": design["min_trials"], "max_trials": design["max_trials"], "max_seconds": design.get("max_seconds"),
+        "confidence": design.get("analysis", {}).get("confidence"), "confidence_per_look": design["confidence_per_look"],
+        "benchmarks": [
+            {"benchmark": name, "verdict": retired[name]["verdict"] if name in retired else "inconclusive",
+             "decided_after": retired[name]["trials"] if name in retired else None}
+            for name in design.get("benchmarks", {})
+        ],
+    }
+
+
 def render_json(report: ComparisonResult) -> str:
     from rigorbench.analysis.compare import ordered   # regressions first, as in every output
 
@@ -91,6 +107,8 @@ def render_json(report: ComparisonResult) -> str:
         "failed_in_baseline": list(report.failed_in_baseline),
         "failed_in_contender": list(report.failed_in_contender),
     }
+    if report.sequential is not None:
+        document["sequential"] = sequential_object(report.sequential)
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary, ordered
 from rigorbench.stats import Verdict
@@ -194,8 +195,31 @@ def comparison_settings_line(report: ComparisonResult) -> str:
     )
 
 
+def sequential_note(design: Mapping) -> str:
+    """When an adaptive run decided each benchmark, grouped by trials: "decided after 3
+    trials: A faster, B slower; after 6: C unchanged; undecided at the budget: D"."""
+    retired = design.get("retired", {})
+    by_trials: dict[int, list[str]] = {}
+    for name in design.get("benchmarks", {}):
+        if name in retired:
+            by_trials.setdefault(int(retired[name]["trials"]), []).append(f"{_short(name)} {retired[name]['verdict']}")
+    groups = [f"after {k} trials: {', '.join(v)}" for k, v in sorted(by_trials.items())]
+    undecided = [_short(name) for name in design.get("benchmarks", {}) if name not in retired]
+    if undecided:
+        groups.append(f"undecided at the budget: {', '.join(undecided)}")
+    return (f"until decided ({design['min_trials']} to {design['max_trials']} trials; every look at "
+            f"{design['confidence_per_look'] * 100:.2f}%, Pocock's boundary for "
+            f"{design.get('analysis', {}).get('confidence', 0.99) * 100:g}% over the looks): decided " + "; ".join(groups))
+
+
+def _short(name: str) -> str:
+    return ".".join(name.rsplit(".", 2)[-2:])
+
+
 def summary_notes(report: ComparisonResult, options: TableOptions = TableOptions()) -> list[str]:
     notes = [verdict_counts(report), comparison_settings_line(report)]
+    if report.sequential is not None:
+        notes.append(sequential_note(report.sequential))
     if options.only_changed:
         notes.append("only slower and faster benchmarks are shown (--only-changed)")
     if any(not c.verdict_supported for c in report.comparisons):

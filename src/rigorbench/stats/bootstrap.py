@@ -44,6 +44,16 @@ callers say so (``analysis/compare.py``: the ``few_units`` warning marks every v
 ``interval="percentile"`` gives the uncorrected interval. Measured coverage of both, at 3 to
 20 trials: ``docs/statistics.md`` and ``tests/stats/test_coverage.py``.
 
+High levels (issue 18): an adaptive experiment decides each look at 99.8% or so. The
+percentile interval cannot reach that far with few units: its bounds can never pass the
+most extreme resample, and with 3 trials a quarter of a percent of resamples is a couple of
+repeats of the largest trial. ``interval="t"`` therefore reads only the spread of the
+bootstrap distribution: ``estimate x exp(+/- t_df x sd(log resamples) x sqrt(n/(n-1)))``, the
+same t quantile, degrees of freedom and variance correction as the expanded interval (so the
+two agree where the percentile interval is reliable), the normal-theory interval with a
+bootstrap standard error (Efron & Tibshirani 1993, section 12.2). ``ab --until-decided``
+decides with it; ``tests/analysis/test_sequential.py`` measures its A/A error.
+
 Reproducibility: ``bootstrap_distribution`` draws from ``SeedSequence(seed)``; in
 ``bootstrap_ratio`` the baseline draws from ``SeedSequence(seed).spawn(2)[0]`` and the
 contender from ``[1]``. The work of a version is split into chunks whose size depends only
@@ -55,7 +65,7 @@ the seed, never on the number of threads or the machine.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -72,9 +82,10 @@ _CHUNK_VALUES = 1 << 18
 
 Seed = int | np.random.SeedSequence
 
-# The interval methods: "expanded" (default, the small-sample correction above) and
-# "percentile" (the plain percentile interval of the bootstrap distribution).
-INTERVALS = ("expanded", "percentile")
+# The interval methods: "expanded" (default, the small-sample correction above),
+# "percentile" (the plain percentile interval of the bootstrap distribution) and "t"
+# (the bootstrap standard error with the t quantile, for high levels; see above).
+INTERVALS = ("expanded", "percentile", "t")
 # Fewest top-level units per version the expanded interval corrects for (see above).
 MIN_EXPANDED_UNITS = 3
 
@@ -116,6 +127,27 @@ class RatioEstimate:
     @property
     def interval(self) -> ConfidenceInterval:
         return ConfidenceInterval(self.estimate, self.low, self.high, self.confidence)
+
+    def at(self, confidence: float, method: str | None = None) -> ConfidenceInterval:
+        """The interval at ``confidence`` from the same resamples, by ``method`` (default: the
+        estimate's own); an adaptive experiment's A/A check reads several of one draw."""
+        method = method or self.method
+        _check_interval(method)
+        units = (self.baseline_units, self.contender_units)
+        if method == "percentile":
+            low, high = percentile_interval(self.distribution, confidence)
+        else:
+            variances = (_relative_variance(self.baseline_distribution), _relative_variance(self.contender_distribution))
+            factor = expansion_factor(confidence, units, variances)
+            if method == "t":
+                low, high = t_interval(self.distribution, self.estimate, confidence, factor)
+            else:
+                low, high = expanded(self.estimate, *percentile_interval(self.distribution, confidence), factor)
+        return ConfidenceInterval(self.estimate, low, high, confidence)
+
+    def with_confidence(self, confidence: float) -> "RatioEstimate":
+        interval = self.at(confidence)
+        return replace(self, low=interval.low, high=interval.high, confidence=confidence)
 
 
 def _check_statistic(statistic: str) -> None:
@@ -275,10 +307,25 @@ def expanded(estimate: float, low: float, high: float, factor: float) -> tuple[f
     return min(wide[0], low), max(wide[1], high)
 
 
+def t_interval(distribution: np.ndarray, estimate: float, confidence: float, factor: float) -> tuple[float, float]:
+    """``estimate`` +/- ``factor`` x the normal quantile x the bootstrap standard error: on the
+    log scale when the estimate and every resample are positive, else on the plain scale.
+    ``factor`` is :func:`expansion_factor`'s (t over normal quantile, variance correction)."""
+    half = factor * float(ndtri(1 - (1 - confidence) / 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if estimate > 0 and np.all(distribution > 0):
+            sd = float(np.std(np.log(distribution)))
+            return float(estimate * np.exp(-half * sd)), float(estimate * np.exp(half * sd))
+        sd = float(np.std(distribution))
+        return estimate - half * sd, estimate + half * sd
+
+
 def interval_of(distribution: np.ndarray, estimate: float, confidence: float, *, units: int,
                 interval: str = "expanded") -> tuple[float, float]:
     """One version's interval from its bootstrap distribution, by the method ``interval``."""
     _check_interval(interval)
+    if interval == "t":
+        return t_interval(distribution, estimate, confidence, expansion_factor(confidence, [units]))
     low, high = percentile_interval(distribution, confidence)
     if interval == "percentile":
         return low, high
@@ -329,11 +376,8 @@ def bootstrap_ratio(
         ratios = dist_c / dist_b  # element-wise, never sorted: the draws are independent
         estimate = float(point(np.asarray(contender, dtype=np.float64))
                          / point(np.asarray(baseline, dtype=np.float64)))
-    low, high = percentile_interval(ratios, confidence)
     units = (top_units(hb), top_units(hc))
-    if interval == "expanded":
-        factor = expansion_factor(confidence, units, (_relative_variance(dist_b), _relative_variance(dist_c)))
-        low, high = expanded(estimate, low, high, factor)
     for array in (ratios, dist_b, dist_c):
         array.setflags(write=False)
-    return RatioEstimate(estimate, low, high, confidence, ratios, dist_b, dist_c, interval, *units)
+    found = RatioEstimate(estimate, np.nan, np.nan, confidence, ratios, dist_b, dist_c, interval, *units)
+    return found.with_confidence(confidence)

@@ -296,10 +296,12 @@ class ResultStore:
             if not updated:
                 raise self._no_run(run_id)
 
-    def extend_run(self, run_id: int, executions: Sequence[Execution]) -> None:
+    def extend_run(self, run_id: int, executions: Sequence[Execution], settings_update: Mapping | None = None) -> None:
         """Plan more trials of a run's versions (``bisect`` adds trials to a probe that is
-        not decided yet): the schedule grows, the settings' trial count follows, and the run
-        is ``running`` until it is finished again. Nothing stored is changed."""
+        not decided yet, ``ab --until-decided`` one trial at a time): the schedule grows, the
+        settings' trial count follows, top-level keys of ``settings_update`` replace the
+        settings' own (in the same transaction), and the run is ``running`` until it is
+        finished again. No stored trial is changed."""
         with self._transaction() as conn:
             info = self._run_info(conn, run_id)
             schedule = [*info.schedule, *executions]
@@ -308,7 +310,7 @@ class ResultStore:
                 "INSERT INTO schedule (run_id, position, trial, label) VALUES (?, ?, ?, ?)",
                 [(run_id, e.position, e.trial, e.label) for e in executions],
             )
-            settings = {**info.settings, "trials": len({e.trial for e in schedule})}
+            settings = {**info.settings, **(settings_update or {}), "trials": len({e.trial for e in schedule})}
             conn.execute("UPDATE runs SET settings = ?, status = 'running' WHERE id = ?", (json.dumps(settings), run_id))
 
     def _run_info(self, conn: sqlite3.Connection, run_id: int) -> RunInfo:

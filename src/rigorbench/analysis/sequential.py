@@ -1,0 +1,133 @@
+"""Decide benchmarks as an adaptive experiment goes: which are decided after this trial, which stay open.
+
+``ab --until-decided`` looks at every benchmark after each trial from ``min_trials`` on
+(every version run once per trial, in RMIT order as always). A benchmark whose verdict is
+``slower``, ``faster`` or ``unchanged`` at the sequential level is *retired*: later trials do
+not run it. The experiment ends when every benchmark is retired, or at ``max_trials``, or
+when the next trial would pass ``max_seconds``.
+
+The level: every look uses the same nominal confidence, Pocock's for the planned looks
+``min_trials..max_trials`` at the user's overall ``--confidence``
+(:mod:`rigorbench.stats.sequential`), so the chance of any false ``slower``/``faster`` over all
+looks stays at the fixed design's ``1 - confidence``. ``compare`` of the stored run at that
+level gives the verdicts the experiment stopped on: a retired benchmark's data ends at the
+trial it was decided in.
+
+A benchmark is decided when every one of its cases (``@Param`` combinations) is, on its
+primary metric, with at least :data:`MIN_EXPANDED_UNITS` trials per version (below that no
+interval is trustworthy). Only the bootstrap rule decides ``unchanged`` from evidence, so
+only it can drive the experiment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from typing import Mapping
+
+from rigorbench.analysis.compare import ComparisonResult, top_units
+from rigorbench.analysis.settings import Settings
+from rigorbench.errors import UserError
+from rigorbench.experiment.options import DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS
+from rigorbench.stats import Verdict
+from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
+from rigorbench.stats.sequential import looks_between, per_look_confidence
+
+DECIDED = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED)
+
+
+@dataclass(frozen=True)
+class Retirement:
+    """A benchmark decided at a look: its verdict and the trials it took."""
+
+    verdict: str          # a Verdict value; "mixed" when its cases differ (say, one slower, one unchanged)
+    trials: int
+
+
+@dataclass(frozen=True)
+class SequentialDesign:
+    """The stopping rule of an adaptive experiment, as stored with the run."""
+
+    min_trials: int = DEFAULT_MIN_TRIALS
+    max_trials: int = DEFAULT_MAX_TRIALS
+    max_seconds: float | None = None
+    analysis: Settings = Settings()    # the user's; its confidence is the overall level
+    retired: Mapping[str, Retirement] = field(default_factory=dict)
+    benchmarks: Mapping[str, int] = field(default_factory=dict)   # run: name -> its cases
+
+    def __post_init__(self) -> None:
+        if self.min_trials < MIN_EXPANDED_UNITS:
+            raise UserError(f"--min-trials must be at least {MIN_EXPANDED_UNITS}: no interval from fewer trials is trustworthy")
+        if self.max_trials < self.min_trials:
+            raise UserError(f"--max-trials ({self.max_trials}) must be at least --min-trials ({self.min_trials})")
+        if self.max_seconds is not None and self.max_seconds <= 0:
+            raise UserError("--max-time must be positive")
+        check_settings(self.analysis)
+
+    @property
+    def confidence(self) -> float:
+        return self.analysis.confidence
+
+    @property
+    def looks(self) -> tuple[int, ...]:
+        return looks_between(self.min_trials, self.max_trials)
+
+    @property
+    def per_look(self) -> float:
+        """The confidence every look decides at (Pocock's nominal level)."""
+        return per_look_confidence(self.confidence, self.looks)
+
+    @property
+    def look_settings(self) -> Settings:
+        """The analysis settings of every look, and of the final comparison: the per-look
+        level, with the ``t`` interval (stats/bootstrap.py: the percentile interval cannot
+        reach 99.8% with few trials and lets through about three times the false verdicts)."""
+        return replace(self.analysis, confidence=self.per_look, interval="t")
+
+    def describe(self) -> str:
+        budget = f", at most {self.max_seconds:g} s" if self.max_seconds else ""
+        return (f"until decided: {self.min_trials} to {self.max_trials} trials{budget}; each look at "
+                f"{self.per_look * 100:.2f}% confidence (Pocock's boundary for {self.confidence * 100:g}% over "
+                f"{len(self.looks)} looks)")
+
+    def as_dict(self) -> dict:
+        return {
+            "min_trials": self.min_trials, "max_trials": self.max_trials, "max_seconds": self.max_seconds,
+            "confidence_per_look": self.per_look, "analysis": asdict(self.analysis),
+            "retired": {name: {"verdict": r.verdict, "trials": r.trials} for name, r in sorted(self.retired.items())},
+            "benchmarks": dict(self.benchmarks),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "SequentialDesign":
+        retired = {name: Retirement(str(r["verdict"]), int(r["trials"])) for name, r in (data.get("retired") or {}).items()}
+        return cls(int(data["min_trials"]), int(data["max_trials"]), data.get("max_seconds"),
+                   Settings(**data.get("analysis", {})), retired,
+                   {str(k): int(v) for k, v in (data.get("benchmarks") or {}).items()})
+
+
+def check_settings(settings: Settings) -> None:
+    """Only the bootstrap rule decides ``unchanged`` from evidence; the rank rule cannot retire."""
+    if settings.test != "bootstrap":
+        raise UserError("--until-decided needs the bootstrap rule (--test bootstrap): the rank rule's "
+                        "'unchanged' only means no evidence of a change, so it cannot stop a benchmark")
+
+
+def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int) -> dict[str, Retirement]:
+    """The benchmarks of ``open_benchmarks`` decided by ``result`` (compared at the look's
+    level on ``trials`` complete trials), with their verdicts."""
+    verdicts: dict[str, list[str]] = {name: [] for name in open_benchmarks}
+    undecided: set[str] = set()
+    for c in result.comparisons:
+        name = c.case.name
+        if name not in verdicts or not c.metric.primary:
+            continue
+        units = min(top_units(c.baseline)[0], top_units(c.contender)[0])
+        if c.verdict in DECIDED and c.verdict_supported and units >= MIN_EXPANDED_UNITS:
+            verdicts[name].append(c.verdict.value)
+        else:
+            undecided.add(name)
+    decided = {}
+    for name, found in verdicts.items():
+        if found and name not in undecided:
+            decided[name] = Retirement(found[0] if len(set(found)) == 1 else "mixed", trials)
+    return decided

@@ -1,0 +1,127 @@
+"""The adaptive experiment's stopping rule: its design, its looks, and its A/A error rate."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.special import stdtr
+
+from rigorbench.analysis.compare import compare_datasets
+from rigorbench.analysis.dataset import Dataset
+from rigorbench.analysis.sequential import Retirement, SequentialDesign, look
+from rigorbench.analysis.sequential_aa import Trial, simulate_aa
+from rigorbench.analysis.settings import Settings
+from rigorbench.errors import UserError
+from rigorbench.model import BenchmarkCase, Metric, SampleTable
+from rigorbench.stats.sequential import looks_between, per_look_confidence
+
+TIME = Metric("time", "ns/op", higher_is_better=False, primary=True)
+
+
+def _table(rng, trials: int, scale: float, sd_trial: float = 0.02) -> SampleTable:
+    rows = []
+    for t in range(trials):
+        level = scale * rng.lognormal(0, sd_trial)
+        for f in range(2):
+            rows += [(t, f, i, level * rng.lognormal(0, 0.01)) for i in range(5)]
+    trial, fork, iteration, value = map(np.asarray, zip(*rows))
+    return SampleTable.build(value, trial=trial, fork=fork, iteration=iteration)
+
+
+def _datasets(rng, trials: int, changes: dict[str, float]) -> tuple[Dataset, Dataset]:
+    base, cont = {}, {}
+    for name, change in changes.items():
+        case = BenchmarkCase("jmh", name)
+        base[(case, TIME)] = _table(rng, trials, 100.0)
+        cont[(case, TIME)] = _table(rng, trials, 100.0 * (1 + change))
+    return Dataset("a", base, origin="store"), Dataset("b", cont, origin="store")
+
+
+def test_a_look_retires_decided_benchmarks_and_keeps_the_rest_open():
+    rng = np.random.default_rng(3)
+    design = SequentialDesign(3, 10, analysis=Settings(threshold=0.1, resamples=2000))
+    base, cont = _datasets(rng, 6, {"p.Big.slower": 0.5, "p.Same.same": 0.0, "p.Edge.edge": 0.1})
+    result = compare_datasets(base, cont, design.look_settings)
+    decided = look(result, ("p.Big.slower", "p.Same.same", "p.Edge.edge"), 6)
+    assert decided["p.Big.slower"] == Retirement("slower", 6)
+    assert decided["p.Same.same"] == Retirement("unchanged", 6)
+    assert "p.Edge.edge" not in decided      # a change at the threshold is neither
+    # only benchmarks still open are decided
+    assert set(look(result, ("p.Same.same",), 6)) == {"p.Same.same"}
+
+
+def test_too_few_trials_decide_nothing():
+    rng = np.random.default_rng(4)
+    base, cont = _datasets(rng, 2, {"p.Big.slower": 0.5})
+    result = compare_datasets(base, cont, Settings(resamples=500))
+    assert look(result, ("p.Big.slower",), 2) == {}
+
+
+def test_design_round_trips_through_the_store_settings_and_names_its_level():
+    design = SequentialDesign(3, 12, 600.0, Settings(confidence=0.95, threshold=0.02), {"x": Retirement("faster", 5)}, {"x": 1, "y": 2})
+    again = SequentialDesign.from_dict(design.as_dict())
+    assert again == design
+    assert design.per_look == pytest.approx(per_look_confidence(0.95, looks_between(3, 12)))
+    assert design.look_settings.confidence == design.per_look and design.look_settings.threshold == 0.02
+    assert design.look_settings.interval == "t"
+    assert "Pocock" in design.describe() and "3 to 12 trials" in design.describe()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"min_trials": 2}, "--min-trials must be at least 3"),
+    ({"min_trials": 5, "max_trials": 4}, "--max-trials (4) must be at least --min-trials (5)"),
+    ({"max_seconds": 0}, "--max-time must be positive"),
+    ({"analysis": Settings(test="wilcoxon")}, "needs the bootstrap rule"),
+])
+def test_bad_designs_are_refused(kwargs, message):
+    with pytest.raises(UserError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        SequentialDesign(**kwargs)
+
+
+def _trial_dominated(rng, count: int, sd_trial: float) -> list[Trial]:
+    trials = []
+    for _ in range(count):
+        level = rng.lognormal(0, sd_trial)
+        values = np.concatenate([level * rng.lognormal(0, 0.01) * rng.lognormal(0, 0.005, 5) for _ in range(2)])
+        trials.append(Trial(values, np.repeat([0, 1], 5)))
+    return trials
+
+
+def test_aa_false_verdicts_of_the_sequential_rule_stay_within_the_fixed_designs():
+    """Synthetic A/A with trial-dominated variance (the hard case for few trials), decided
+    with the real bootstrap: the sequential rule's false slower/faster rate stays with the
+    fixed 10-trial design's, and looking after every trial at 99% (naive) does worse."""
+    rng = np.random.default_rng(11)
+    result = simulate_aa(_trial_dominated(rng, 40, 0.04), experiments=200, max_trials=10, seed=7)
+    fixed, sequential, naive = (result.false[d] for d in ("fixed", "sequential", "naive"))
+    print(result.false, result.wilson("sequential"), result.trials_used)
+    assert sequential <= fixed + 3
+    assert naive >= sequential
+    assert result.wilson("sequential")[0] <= 0.01
+
+
+def _welch_p(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two-sided Welch p-values of trial means, row by row."""
+    k = a.shape[1]
+    va, vb = a.var(axis=1, ddof=1) / k, b.var(axis=1, ddof=1) / k
+    se2 = va + vb
+    df = se2 * se2 / ((va * va + vb * vb) / (k - 1))
+    return 2 * stdtr(df, -np.abs(a.mean(axis=1) - b.mean(axis=1)) / np.sqrt(se2))
+
+
+@pytest.mark.parametrize("first, last", [(3, 10), (3, 20), (5, 12)])
+def test_per_look_level_holds_the_overall_rate_for_trial_means(first, last):
+    """200,000 A/A experiments of lognormal trial means (a Welch t-test at every look, which
+    the ``t`` interval reproduces): any-look false rate at the per-look level is the overall
+    1%, where looking at 99% every time is three to five times that."""
+    rng = np.random.default_rng(first * 100 + last)
+    a, b = rng.lognormal(0, 0.04, (2, 200_000, last))
+    level = per_look_confidence(0.99, looks_between(first, last))
+    sequential = np.zeros(len(a), dtype=bool)
+    naive = np.zeros(len(a), dtype=bool)
+    for k in looks_between(first, last):
+        p = _welch_p(np.log(a[:, :k]), np.log(b[:, :k]))
+        sequential |= p < 1 - level
+        naive |= p < 0.01
+    assert sequential.mean() == pytest.approx(0.01, abs=0.0015)
+    assert naive.mean() > 2.5 * sequential.mean()

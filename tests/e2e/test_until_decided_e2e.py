@@ -1,0 +1,98 @@
+"""``rigorbench ab --until-decided`` on the real example: real Maven, real JMH, real SQLite.
+
+What short runs on a noisy machine show reliably: with ``--threshold 99%`` every real
+benchmark is "unchanged" at the first look (its interval lies far inside 1 +/- 99%), and a
+benchmark that fails in every trial (``--param size=0`` breaks StatsBenchmark's setup) is never
+decided, so it alone runs on to ``--max-trials``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rigorbench.cli import main
+from rigorbench.store import ResultStore
+from tests.e2e.killing import wait_for_trials
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["--forks", "1", "--warmup-iterations", "1", "--iterations", "2", "--warmup-time", "100ms",
+        "--iteration-time", "100ms", "--resamples", "1000", "--no-prof-gc", "--no-lint"]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    target = tmp_path_factory.mktemp("e2e") / "jmh-demo"
+    shutil.copytree(ROOT / "examples" / "jmh-demo", target, ignore=shutil.ignore_patterns("target", ".rigorbench"))
+    return target
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def trials_of(store: ResultStore, label: str, benchmark: str) -> set[int]:
+    return {int(t) for s in store.load_series(1, label) if benchmark in s.case.name for t in s.samples.trial}
+
+
+def test_benchmarks_decided_at_the_first_look_end_the_run(project, tmp_path):
+    db = tmp_path / "results.db"
+    code, out, err = cli("ab", str(project), "--base", "v1", "--contender", "v2", "--bench", "PrimeCountBenchmark",
+                         "--until-decided", "--max-trials", "5", "--threshold", "99%", "--store", str(db),
+                         "--format", "json", *TINY)
+    assert code == 0, err
+    doc = json.loads(out)
+    sequential = doc["sequential"]
+    assert sequential["min_trials"] == 3 and sequential["max_trials"] == 5
+    assert [b["decided_after"] for b in sequential["benchmarks"]] == [3]
+    assert [b["verdict"] for b in sequential["benchmarks"]] == ["unchanged"]
+    # the final comparison is made at the looks' level, not at the overall 99%
+    assert doc["confidence"] == pytest.approx(sequential["confidence_per_look"]) and doc["confidence"] > 0.99
+    assert "every benchmark decided after 3 trials" in err
+    with ResultStore.open(db, create=False) as store:
+        assert len(store.executions(1)) == 6 and store.run(1).status == "finished"
+    # compare of the stored run at that level gives the verdict the run stopped on
+    code, out, err = cli("compare", "--store", str(db), "--run", "1", "--confidence", str(doc["confidence"]),
+                         "--threshold", "99%", "--resamples", "1000", "--format", "json")
+    assert [c["verdict"] for c in json.loads(out)["comparisons"]] == ["unchanged"], err
+
+
+def test_open_benchmarks_run_on_alone_and_survive_kill_9_and_resume(project, tmp_path):
+    db = tmp_path / "results.db"
+    argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
+            "--bench", "StatsBenchmark|PrimeCountBenchmark", "--param", "size=0", "--until-decided",
+            "--max-trials", "5", "--threshold", "99%", "--store", str(db), *TINY]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    try:
+        wait_for_trials(child, db, 7, poll_s=0.3)   # into trial 4: PrimeCount is retired by then
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+
+    code, out, err = cli("ab", "--resume", "1", "--store", str(db), "--format", "json")
+    assert code in (0, 1), err
+    assert "stopped at --max-trials 5: 1 benchmark still undecided" in err
+    fates = {b["benchmark"].rsplit(".", 2)[-2]: b for b in json.loads(out)["sequential"]["benchmarks"]}
+    assert fates["PrimeCountBenchmark"]["decided_after"] == 3
+    assert fates["StatsBenchmark"] == {**fates["StatsBenchmark"], "verdict": "inconclusive", "decided_after": None}
+    with ResultStore.open(db, create=False) as store:
+        keys = [(e.trial, e.label) for e in store.executions(1)]
+        assert sorted(keys) == sorted((t, v) for t in range(5) for v in ("v1", "v2"))   # none lost, none twice
+        for label in ("v1", "v2"):
+            assert trials_of(store, label, "PrimeCountBenchmark") == {0, 1, 2}   # not run after it was decided
+        later = [e for e in store.executions(1) if e.trial >= 3]
+        assert later and all(any("StatsBenchmark" in f for f in e.failures) for e in later)
+        assert store.run(1).status == "finished"
