@@ -34,6 +34,9 @@ verdict:
 'slower' and 'faster' are meant in the user's sense, for time (lower is better) and
 throughput (higher is better) alike.
 
+A stored run of 'ab --until-decided' is compared at the level and with the interval its
+looks decided with (docs/adaptive.md), unless --confidence or --interval is given.
+
 exit status: 0 no failure condition met, 1 --fail-on condition met, 2 bad usage or input
 """
 
@@ -72,9 +75,17 @@ def _sides(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
 
-    settings = settings_from(args)
+    settings, sequential = settings_from(args), None
     if args.store:
-        baseline, contender = _from_store(args)
+        baseline, contender, sequential = _from_store(args)
+        if sequential is not None and args.confidence is None and args.interval is None:
+            # an adaptive run is read at the level and by the interval its looks decided with
+            from rigorbench.analysis.sequential import SequentialDesign
+
+            design = SequentialDesign.from_dict(sequential)
+            settings = replace(settings, confidence=design.per_look, interval="t")
+        elif sequential is not None:
+            sequential = None   # other settings than the run's: not its sequential verdicts
     else:
         baseline_files, contender_files = _sides(args)
         baseline = api.load_results(baseline_files, args.baseline_label)
@@ -83,7 +94,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         baseline = replace(baseline, label="baseline")
         contender = replace(contender, label="contender")
     progress = progress_printer(stderr, "compare", "comparing")
-    return finish_comparison(api.compare(baseline, contender, settings, progress=progress, jobs=args.jobs), args, stdout)
+    result = api.compare(baseline, contender, settings, progress=progress, jobs=args.jobs)
+    return finish_comparison(replace(result, sequential=sequential), args, stdout)
 
 
 def _from_store(args: argparse.Namespace):
@@ -92,6 +104,7 @@ def _from_store(args: argparse.Namespace):
 
     if args.files or not (args.baseline and args.contender) or len(args.baseline) + len(args.contender) != 2:
         raise UsageError("with --store, give one version label each: --baseline LABEL --contender LABEL")
+    labels = [args.baseline[0], args.contender[0]]
     with ResultStore.read(args.store) as store:
-        baseline, contender = api.load_stored(store, [args.baseline[0], args.contender[0]], args.run)
-        return baseline, contender
+        baseline, contender = api.load_stored(store, labels, args.run)
+        return baseline, contender, api.stored_run(store, labels, args.run).settings.get("until_decided")

@@ -22,6 +22,7 @@ from typing import Callable, Iterator
 from rigorbench import __version__
 from rigorbench.files import safe_name
 from rigorbench.errors import Interrupted, UserError
+from rigorbench.experiment.machine_lock import one_trial_at_a_time
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.selection import Selection, cases, cases_in, estimated_seconds, exact_includes, select_benchmarks
@@ -257,8 +258,9 @@ def execute_run(
             work_dir = work_root / f"{execution.position:03d}-trial{execution.trial + 1}-{safe_name(execution.label, 40, 'version')}"
             work_dir.mkdir(parents=True, exist_ok=True)
             environment = _environment(version, build)
-            started = now_iso()
-            outcome = failed_without_samples(harness.run_trial(build, settings, work_dir, reporter.progress))
+            with one_trial_at_a_time(reporter.message):
+                started = now_iso()
+                outcome = failed_without_samples(harness.run_trial(build, settings, work_dir, reporter.progress))
             store.record_execution(run.run_id, execution, TrialRecord(
                 outcome.status, started, now_iso(), outcome.harness_seconds, outcome.series,
                 {**environment, **outcome.environment}, outcome.failures, outcome.output_tail, outcome.message,

@@ -203,13 +203,13 @@ def sequential_note(design: Mapping) -> str:
     for name in design.get("benchmarks", {}):
         if name in retired:
             by_trials.setdefault(int(retired[name]["trials"]), []).append(f"{_short(name)} {retired[name]['verdict']}")
-    groups = [f"after {k} trials: {', '.join(v)}" for k, v in sorted(by_trials.items())]
+    groups = [f"decided after {k} trials: {', '.join(v)}" for k, v in sorted(by_trials.items())]
     undecided = [_short(name) for name in design.get("benchmarks", {}) if name not in retired]
     if undecided:
         groups.append(f"undecided at the budget: {', '.join(undecided)}")
     return (f"until decided ({design['min_trials']} to {design['max_trials']} trials; every look at "
             f"{design['confidence_per_look'] * 100:.2f}%, Pocock's boundary for "
-            f"{design.get('analysis', {}).get('confidence', 0.99) * 100:g}% over the looks): decided " + "; ".join(groups))
+            f"{design.get('analysis', {}).get('confidence', 0.99) * 100:g}% over the looks): " + "; ".join(groups))
 
 
 def _short(name: str) -> str:

@@ -1,0 +1,46 @@
+"""One benchmark trial at a time on a machine.
+
+Two trials that run at once measure each other: they share the CPUs, caches and memory
+bandwidth. JMH guards against it with a lock file of its own and exits at once when another
+JMH holds it, which turned every trial of a second concurrent ``rigorbench`` into a failed
+one. rigorbench takes its own machine-wide lock around each trial instead, and waits for it:
+two experiments started together interleave their trials instead of measuring each other or
+failing. The lock is an ``flock`` on a file in the system's temporary directory, released by
+the kernel when the process ends, however it ends (``kill -9`` included).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterator
+
+LOCK_NAME = "rigorbench-trial.lock"
+
+
+def lock_path() -> Path:
+    return Path(os.environ.get("RIGORBENCH_LOCK_DIR") or tempfile.gettempdir()) / LOCK_NAME
+
+
+@contextlib.contextmanager
+def one_trial_at_a_time(say: Callable[[str], None]) -> Iterator[None]:
+    """Hold the machine's trial lock for the body; ``say`` once when another trial holds it."""
+    path = lock_path()
+    try:
+        handle = open(path, "a+")
+    except OSError:          # an unwritable temporary directory must not stop the experiment
+        yield
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            say(f"waiting: another rigorbench trial is running on this machine (lock {path})")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
