@@ -41,8 +41,9 @@ Measures, per benchmark and rule:
 - **measured in warmup**: the share of measured values that lie before the study's steady
   start of their fork, or in a fork the study calls never steady.
 
-Run: ``python benchmarks/replay_stopping.py [--verbose] [--jobs N] [NAME_SUBSTRING ...]``
-(about 2-4 minutes on 2 CPUs).  Needs ``../shared/data``.
+Run: ``python benchmarks/replay_stopping.py [--verbose] [--jobs N] [--first-fork K]
+[NAME_SUBSTRING ...]`` (under a minute on 2 CPUs).  ``--first-fork 5`` replays on forks 5-9
+(then 0-4): a replicate on other forks of the same benchmarks.  Needs ``../shared/data``.
 """
 
 from __future__ import annotations
@@ -175,10 +176,16 @@ def measured_in_warmup(replay: Replay, starts: list[int]) -> float:
     return early / total if total else 0.0
 
 
-def replay_benchmark(job: tuple[str, int]) -> dict:
-    """Every rule on one benchmark: {rule: {saved, error, in_warmup, flagged, forks}}."""
-    name, index = job
+def replay_benchmark(job: tuple[str, int] | tuple[str, int, int]) -> dict:
+    """Every rule on one benchmark: {rule: {saved, error, in_warmup, flagged, forks}}.
+
+    ``job`` is (name, index[, first_fork]): the forks are taken in the order first_fork,
+    first_fork + 1, ... (modulo 10), so that a second replay on forks 5-9 is a replicate;
+    fork numbers in the result are positions in that order.
+    """
+    name, index, first = (*job, 0) if len(job) == 2 else job
     series, starts = load(name)
+    series, starts = np.roll(series, -first, axis=0), list(np.roll(starts, -first))
     reference = reference_mean(series, starts)
     seeds = np.random.SeedSequence([SEED, index]).spawn(len(RULES))
     replays = [replay_jmh(series)]
@@ -255,17 +262,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="replay only benchmarks whose name contains one of these")
     parser.add_argument("--verbose", action="store_true", help="per-benchmark errors and measured ranges")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: every usable CPU)")
+    parser.add_argument("--first-fork", type=int, default=0, choices=range(FULL_FORKS),
+                        help="take the forks from this one on, in a circle (5: a replicate on forks 5-9)")
     args = parser.parse_args(argv)
     if not DATA.is_dir():
         print(f"no data at {DATA}", file=sys.stderr)
         return 2
-    chosen = [(n, i) for i, n in enumerate(names()) if not args.names or any(s in n for s in args.names)]
+    chosen = [(n, i, args.first_fork) for i, n in enumerate(names())
+              if not args.names or any(s in n for s in args.names)]
     if not chosen:
         print("no benchmark matches", file=sys.stderr)
         return 2
     results = list(ordered_map(replay_benchmark, chosen, workers_for(len(chosen), args.jobs, min_series=2)))
     rows = summarize(results)
-    print(f"{len(results)} benchmarks of {DATA.name}, {FULL_FORKS} forks x {FULL_ITERATIONS} iterations each\n")
+    print(f"{len(results)} benchmarks of {DATA.name}, {FULL_FORKS} forks x {FULL_ITERATIONS} iterations each; "
+          f"forks taken from fork {args.first_fork} on\n")
     print(markdown_table(rows))
     skipped = [r["name"] for r in results if r["reference"] is None]
     if skipped:
