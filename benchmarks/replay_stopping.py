@@ -21,6 +21,9 @@ and a 1 s iteration is 10.  Rules:
   pilot's own measurement counts from ``max(1000, chosen warmup)``.  Five forks in all, as
   JMH's defaults.  A pilot that never settles is flagged; the later forks then warm up for the
   pilot's whole length (1500 values), and the pilot contributes no measurement.
+- ``oracle-warmup`` (not a rule, a floor): forks 0-4, 500 values each from the study's own
+  steady start of that fork (from 2500 for a fork the study calls never steady).  Its error
+  is what remains with a perfect warmup: 5 forks of 10 and 500 values each.
 
 Pilot length: the study's steady-state starts have median 34, 75th percentile 422 and 90th
 percentile 1551 (of 460 steady forks); a pilot of 1500 values sees starts up to 1250 (the
@@ -83,7 +86,7 @@ LAABER_MIN_WARMUP, LAABER_MAX_WARMUP, LAABER_MEASUREMENT = 5, 50, 50   # 1 s ite
 LAABER_MIN_FORKS, LAABER_MAX_FORKS = 2, 5
 PILOT_WARMUP, MEASUREMENT, FORKS = 1000, 500, 5
 WRONG = 0.05
-RULES = ("jmh-defaults", "laaber-cov", "laaber-rciw", "laaber-kld", "ours")
+RULES = ("jmh-defaults", "laaber-cov", "laaber-rciw", "laaber-kld", "ours", "oracle-warmup")
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,17 @@ def replay_ours(series: np.ndarray, seed: np.random.SeedSequence) -> Replay:
     return Replay("ours", tuple(runs), flagged=not choice.reached)
 
 
+def replay_oracle(starts: list[int]) -> Replay:
+    """Not a rule: forks 0-4 measured for 500 values from the study's own steady start (from
+    the last sixth, 2500, for a fork the study calls never steady).  Its error is what is left
+    when the warmup is known exactly: five forks of ten, and 500 values of each."""
+    runs = []
+    for f in range(JMH_FORKS):
+        start = min(starts[f], FULL_ITERATIONS - MEASUREMENT) if starts[f] >= 0 else FULL_ITERATIONS - MEASUREMENT
+        runs.append(ForkRun(f, start + MEASUREMENT, start, start + MEASUREMENT))
+    return Replay("oracle-warmup", tuple(runs))
+
+
 def measured_in_warmup(replay: Replay, starts: list[int]) -> float:
     """Share of measured values before the study's steady start of their fork (or in a fork
     the study calls never steady)."""
@@ -190,7 +204,7 @@ def replay_benchmark(job: tuple[str, int] | tuple[str, int, int]) -> dict:
     seeds = np.random.SeedSequence([SEED, index]).spawn(len(RULES))
     replays = [replay_jmh(series)]
     replays += [replay_laaber(series, c, s) for c, s in zip(("cov", "rciw", "kld"), seeds[1:4])]
-    replays.append(replay_ours(series, seeds[4]))
+    replays += [replay_ours(series, seeds[4]), replay_oracle(starts)]
     out = {"name": name, "reference": reference, "rules": {}}
     for r in replays:
         measured = r.measured(series)

@@ -57,6 +57,9 @@ def test_time_saved_and_errors_are_proportions_and_jmh_matches_its_arithmetic(re
         assert r["reference"] == pytest.approx(steady.mean())
         estimate = series[:5, 500:1000].mean()
         assert jmh["error"] == pytest.approx(abs(estimate - steady.mean()) / steady.mean())
+        oracle = r["rules"]["oracle-warmup"]["forks"]
+        assert [f[2] for f in oracle] == [min(s, 2500) if s >= 0 else 2500 for s in starts[:5]]
+        assert r["rules"]["oracle-warmup"]["in_warmup"] == pytest.approx(sum(s < 0 for s in starts[:5]) / 5)
 
 
 def test_ours_never_measures_before_its_chosen_warmup(results):
