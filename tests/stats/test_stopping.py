@@ -6,8 +6,25 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
-from rigorbench.stats.stopping import MARGIN, MIN_MARGIN, WarmupChoice, auto_warmup, plateau_drifts, warmup_margin
+from rigorbench.stats.stopping import (
+    CRITERIA,
+    MARGIN,
+    MIN_MARGIN,
+    CovCriterion,
+    KldCriterion,
+    RciwCriterion,
+    WarmupChoice,
+    auto_warmup,
+    coefficient_of_variation,
+    far_outliers,
+    first_stable,
+    kld_similarity,
+    plateau_drifts,
+    relative_ci_width,
+    warmup_margin,
+)
 
 
 def noisy(level, seed: int, cv: float = 0.02) -> np.ndarray:
@@ -96,21 +113,6 @@ def test_same_seed_same_choice_and_bad_settings_rejected():
 
 
 # -- Laaber et al.'s criteria ------------------------------------------------------------------
-
-from scipy import stats as scipy_stats  # noqa: E402
-
-from rigorbench.stats.stopping import (  # noqa: E402
-    CRITERIA,
-    CovCriterion,
-    KldCriterion,
-    RciwCriterion,
-    coefficient_of_variation,
-    far_outliers,
-    first_stable,
-    kld_similarity,
-    relative_ci_width,
-)
-
 
 def test_cov_matches_scipy_and_the_cumulative_steps_match_a_recomputation():
     x = noisy(np.ones(200), seed=11, cv=0.05)
