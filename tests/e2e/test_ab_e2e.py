@@ -214,3 +214,24 @@ def test_power_on_a_real_aa_run(project, tmp_path):
     assert narrow["detection_rate"]["100"] >= 0.9
     assert all(bench["detection_rate"][k] <= narrow["detection_rate"][k] for k in narrow["detection_rate"])
     assert bench["false_positive_rate"] <= narrow["false_positive_rate"]
+
+
+def test_a_trial_waits_for_another_jmh_holding_its_lock(project, tmp_path):
+    """JMH exits at once when another JMH holds its lock file; the trial waits for it instead
+    of being stored as failed. The lock is JMH's own (java.io.tmpdir/jmh.lock, an fcntl lock)."""
+    import fcntl
+    import tempfile
+    import threading
+
+    lock = open(Path(tempfile.gettempdir()) / "jmh.lock", "a+")
+    fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    release = threading.Timer(4.0, lambda: (fcntl.lockf(lock, fcntl.LOCK_UN), lock.close()))
+    release.start()
+    try:
+        code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--trials", "1", "--bench", "PrimeCountBenchmark",
+                            "--store", str(tmp_path / "results.db"), "--format", "json", "--no-lint", *TINY)
+    finally:
+        release.join()
+    assert code in (0, 1), err
+    assert "2 trials in" in err and "(0 failed)" in err
+    assert [c["benchmark"].rsplit(".", 2)[-2] for c in json.loads(out)["comparisons"]] == ["PrimeCountBenchmark"]

@@ -19,7 +19,7 @@ from rigorbench.cli.common import (
 )
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.experiment.options import (
-    DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
+    DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, PILOT_WARMUP, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
@@ -92,6 +92,10 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     exp.add_argument("--store", metavar="DB", help=f"results store: a SQLite file or a postgresql://user@host/db URL (default: PATH/{DEFAULT_STORE})")
     if not single:
         exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
+        exp.add_argument("--warmup", choices=("auto",), help="auto: choose each benchmark's warmup from a pilot fork per version "
+                         "(analyze's steady-state detector plus a margin), instead of --warmup-iterations for all; "
+                         "a benchmark whose pilot never settles is flagged (docs/adaptive.md)")
+        exp.add_argument("--pilot-warmup", type=positive_int, metavar="N", help=f"warmup iterations of the pilot fork of --warmup auto (default: {PILOT_WARMUP})")
         add_sequential_arguments(parser)
     add_lint_arguments(exp)
 
@@ -183,7 +187,19 @@ def _plan(args: argparse.Namespace) -> ExperimentPlan:
     design = sequential_design_from(args)
     if design is not None:
         trials = design.min_trials
-    return ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args), until_decided=design)
+    return ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args), until_decided=design,
+                          pilot_warmup=pilot_warmup_from(args))
+
+
+def pilot_warmup_from(args: argparse.Namespace) -> int | None:
+    """The pilot fork's warmup under --warmup auto, else None."""
+    if getattr(args, "warmup", None) != "auto":
+        if getattr(args, "pilot_warmup", None) is not None:
+            raise UsageError("--pilot-warmup goes with --warmup auto")
+        return None
+    if args.warmup_iterations is not None:
+        raise UsageError("--warmup auto chooses each benchmark's warmup iterations; leave out --warmup-iterations")
+    return args.pilot_warmup or PILOT_WARMUP
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import IO
 
 from rigorbench.cli.common import add_html_argument, add_lint_arguments, add_output_arguments, add_statistics_arguments, fail_on_conditions
+from rigorbench.cli.ab import add_sequential_arguments
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 
 
@@ -33,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run of this experiment's store")
     parser.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only some have), estimate the run's duration, and stop")
     parser.add_argument("--no-build-cache", action="store_true", help="always build (the file's [build] cache = false does the same)")
+    add_sequential_arguments(parser)
     add_lint_arguments(parser.add_argument_group("lint"))
     add_statistics_arguments(parser)
     add_output_arguments(parser)
@@ -58,6 +61,19 @@ def _apply_file_settings(args: argparse.Namespace, compare: dict) -> None:
         setattr(args, key, value)
 
 
+def _adaptive(config, args: argparse.Namespace):
+    """The plan with the file's until_decided design, the command line's options first."""
+    from rigorbench.cli.ab import sequential_design_from
+
+    file = config.sequential or {}
+    for key in ("until_decided", "min_trials", "max_trials", "max_time"):
+        if getattr(args, key, None) in (None, False) and key in file:
+            setattr(args, key, file[key])
+    args.trials = None
+    design = sequential_design_from(args)
+    return replace(config.plan, until_decided=design, trials=design.min_trials) if design else config.plan
+
+
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
     from rigorbench.cli.common import before_build, conclude
@@ -80,6 +96,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         reporter.close()
         stdout.write(render_selection(selection, plan.settings, plan.trials))
         return 0
+    config = replace(config, plan=_adaptive(config, args))
     labels = [v.label for v in config.plan.versions]
     contenders = [label for label in labels if label != config.baseline]
     with ResultStore.open(config.store) as store:

@@ -7,6 +7,10 @@
     seed = 1
     store = ".rigorbench/results.db"  # relative to this file, or postgresql://user@host/db
     baseline = "v1"                 # the label the others are compared with (default: the first)
+    until_decided = true            # adaptive: trials until each benchmark is decided (docs/adaptive.md)
+    min_trials = 3                  #   the first look; trials is then not used
+    max_trials = 20
+    max_time = "2h"
 
     [[versions]]
     label = "v1"
@@ -35,6 +39,8 @@
     jvm_args = ["-Xmx1g"]
     profilers = ["gc"]
     timeout = "10m"
+    warmup = "auto"                # each benchmark's warmup from a pilot fork (instead of warmup_iterations)
+    pilot_warmup = 30
 
     [compare]                      # the same names as the compare options
     threshold = "1%"
@@ -54,7 +60,7 @@ from pathlib import Path
 
 from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import InputError, UserError
-from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, jmh_time, parse_params, seconds, settings_with
+from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, PILOT_WARMUP, jmh_time, parse_params, seconds, settings_with
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.config_schema import ConfigKeyError, check_table, check_top, key_line
 from rigorbench.files import read_input
@@ -70,6 +76,9 @@ class ExperimentConfig:
     baseline: str
     compare: dict = field(default_factory=dict)
     build_cache: bool = True
+    # until_decided, min_trials, max_trials, max_time of [experiment] when until_decided is
+    # set: the design needs the [compare] settings, so the command makes it (cli/run.py)
+    sequential: dict | None = None
 
 
 def load_config(path: str | Path) -> ExperimentConfig:
@@ -117,17 +126,25 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
     base_dir = path.parent
     project = base_dir / str(experiment.get("project", "."))
     settings = _keyed(_run_settings, jmh)
+    if jmh.get("warmup") == "auto" and "warmup_iterations" in jmh:
+        raise ConfigKeyError("warmup", "warmup = \"auto\" chooses each benchmark's warmup iterations; leave out warmup_iterations", "jmh")
+    if "pilot_warmup" in jmh and jmh.get("warmup") != "auto":
+        raise ConfigKeyError("pilot_warmup", "pilot_warmup goes with warmup = \"auto\"", "jmh")
     plan = ExperimentPlan(
         str(project), str(experiment.get("harness", "jmh")), tuple(specs),
         int(experiment.get("trials", DEFAULT_TRIALS)), str(experiment.get("order", "rmit")),
         int(experiment.get("seed", DEFAULT_SEED)), settings,
+        pilot_warmup=int(jmh.get("pilot_warmup", PILOT_WARMUP)) if jmh.get("warmup") == "auto" else None,
     )
+    sequential = {k: experiment[k] for k in ("until_decided", "min_trials", "max_trials", "max_time") if k in experiment}
+    if sequential and not sequential.get("until_decided"):
+        raise ConfigKeyError(next(iter(sequential)), "min_trials, max_trials and max_time go with until_decided = true", "experiment")
     baseline = str(experiment.get("baseline", specs[0].label))
     if baseline not in {s.label for s in specs}:
         raise ConfigKeyError("baseline", f"baseline {baseline!r} is not one of the version labels")
     store = str(experiment.get("store", ".rigorbench/results.db"))
     store = store if is_postgres(store) else base_dir / store   # a server's URL, or a file next to this one
-    return ExperimentConfig(path, plan, store, baseline, dict(compare), build_table.get("cache", True))
+    return ExperimentConfig(path, plan, store, baseline, dict(compare), build_table.get("cache", True), sequential or None)
 
 
 def _build_spec(table: dict, command_key: str, index: int | None = None) -> BuildSpec:

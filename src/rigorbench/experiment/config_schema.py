@@ -91,6 +91,7 @@ TABLES: dict[str, dict[str, Check]] = {
     "experiment": {
         "project": string, "trials": integer(1), "order": one_of(*ORDERS), "seed": integer(0, 2**63 - 1),
         "store": string, "baseline": string, "harness": string,
+        "until_decided": boolean, "min_trials": integer(3), "max_trials": integer(3), "max_time": string,
     },
     "build": {"command": command, "jar": string, "module": string, "java_home": string, "cache": boolean},
     "versions": {
@@ -101,7 +102,7 @@ TABLES: dict[str, dict[str, Check]] = {
         "forks": integer(1), "warmup_iterations": integer(0), "iterations": integer(1),
         "warmup_time": string, "iteration_time": string, "include": strings, "params": param_values,
         "jvm_args": strings, "profilers": strings, "timeout": string_or_number, "mode": string,
-        "time_unit": string, "threads": integer(1),
+        "time_unit": string, "threads": integer(1), "warmup": one_of("auto"), "pilot_warmup": integer(1),
     },
     "compare": {
         "threshold": string_or_number, "confidence": string_or_number, "resamples": integer(1),

@@ -23,6 +23,9 @@ QUICK_SETTINGS = RunSettings(forks=2, warmup_iterations=3, iterations=5, warmup_
 DEFAULT_MIN_TRIALS = 3
 DEFAULT_MAX_TRIALS = 20
 
+# --warmup auto: warmup iterations of the pilot fork, generous next to JMH's default of 5.
+PILOT_WARMUP = 30
+
 _JMH_TIME = re.compile(r"^\d+\s*(ns|us|ms|s|m|min|h|hr|d|day)$")
 _SECONDS = {"ms": 0.001, "s": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600}
 

@@ -49,6 +49,8 @@ class ExperimentPlan:
     # ab --until-decided: trials added one at a time until each benchmark is decided
     # (analysis/sequential.py); ``trials`` is then the first look's.
     until_decided: "SequentialDesign | None" = None
+    # --warmup auto: the pilot fork's warmup iterations (None: the configured warmup for all)
+    pilot_warmup: int | None = None
 
     def __post_init__(self) -> None:
         labels = [v.label for v in self.versions]

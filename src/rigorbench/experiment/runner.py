@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from rigorbench import __version__
 from rigorbench.files import safe_name
@@ -27,6 +27,7 @@ from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.selection import Selection, cases, cases_in, estimated_seconds, exact_includes, select_benchmarks
 from rigorbench.experiment.sequential import KEY as SEQUENTIAL_KEY, execute_until_decided
+from rigorbench.experiment.warmup import KEY as WARMUP_KEY, describe, invocations, merged, run_pilots
 from rigorbench.experiment.versions import PreparedVersion, cache_scope, checkout_root, prepare_version, remove_worktree
 from rigorbench.harness import get_harness
 from rigorbench.harness.base import DONE, FAILED, Build, BuildSpec, Harness, HarnessError, RunSettings, TrialOutcome
@@ -160,6 +161,13 @@ def start_experiment(
             "build_cache": build_cache,
             **(plan.notes or {}),
         }
+        if plan.pilot_warmup is not None:
+            work_root = store.work_dir / "runs" / f"pilot-{now_iso().replace(':', '')}"
+            choices = run_pilots(harness, builds, run_settings, selection.common, work_root, reporter, plan.pilot_warmup)
+            for line in describe(choices, plan.pilot_warmup):
+                reporter.message(line)
+            settings[WARMUP_KEY] = choices
+            settings["pilot_warmup"] = plan.pilot_warmup
         design = plan.until_decided
         if design is not None:
             design = replace(design, benchmarks={n: cases(selection.params[n], run_settings) for n in selection.common})
@@ -235,13 +243,16 @@ def _listed_cases(harness: Harness, build: Build, settings: RunSettings) -> int:
 
 def execute_run(
     store: ResultStore, run: RunInfo, harness: Harness, builds: dict, reporter: Reporter, cases_per_trial: int | None = None,
-    *, settings: RunSettings | None = None, trials_shown: int | None = None,
+    *, settings: RunSettings | None = None, trials_shown: int | None = None, names: Sequence[str] | None = None,
 ) -> ExperimentResult:
     """Run the executions the store does not have yet; ``cases_per_trial`` (listed again
     when not given) sizes the progress bar. ``settings`` replaces the run's own harness
-    settings (``--until-decided`` runs only the benchmarks still open); ``trials_shown`` is
-    the trial count progress shows (default: the run's)."""
+    settings and ``names`` (exact benchmark names) its benchmarks (``--until-decided`` runs
+    only the benchmarks still open); ``trials_shown`` is the trial count progress shows
+    (default: the run's). With ``--warmup auto`` a trial is one harness run per chosen warmup."""
     settings = settings or RunSettings.from_dict(run.settings["run"])
+    choices = run.settings.get(WARMUP_KEY)
+    runs = invocations(settings, choices, names if names is not None else list(choices or ()))
     finished = store.finished(run.run_id)
     pending = [e for e in run.schedule if (e.trial, e.label) not in finished]
     first_build = builds[run.versions[0].label][1]
@@ -260,7 +271,9 @@ def execute_run(
             environment = _environment(version, build)
             with one_trial_at_a_time(reporter.message):
                 started = now_iso()
-                outcome = failed_without_samples(harness.run_trial(build, settings, work_dir, reporter.progress))
+                outcome = failed_without_samples(merged([
+                    harness.run_trial(build, one, _part(work_dir, one, len(runs)), reporter.progress) for one in runs
+                ]))
             store.record_execution(run.run_id, execution, TrialRecord(
                 outcome.status, started, now_iso(), outcome.harness_seconds, outcome.series,
                 {**environment, **outcome.environment}, outcome.failures, outcome.output_tail, outcome.message,
@@ -280,6 +293,15 @@ def execute_run(
     _finish(store, run, "finished", wall, harness_total)
     reporter.close()
     return ExperimentResult(run.run_id, executed, failed, wall, harness_total)
+
+
+def _part(work_dir: Path, settings: RunSettings, parts: int) -> Path:
+    """Where one of a trial's harness runs keeps its files (the trial's own directory when it is the only one)."""
+    if parts == 1:
+        return work_dir
+    part = work_dir / f"warmup{settings.warmup_iterations}"
+    part.mkdir(exist_ok=True)
+    return part
 
 
 def resume_command(run: RunInfo) -> str:

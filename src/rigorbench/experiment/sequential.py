@@ -88,7 +88,8 @@ def execute_until_decided(store: ResultStore, run_id: int, harness: Harness, bui
         settings = replace(RunSettings.from_dict(run.settings["run"]), include=exact_includes(open_names))
         cases = sum(design.benchmarks[n] for n in open_names)
         started = time.monotonic()
-        result = execute_run(store, run, harness, builds, reporter, cases, settings=settings, trials_shown=design.max_trials)
+        result = execute_run(store, run, harness, builds, reporter, cases, settings=settings, trials_shown=design.max_trials,
+                             names=open_names)
         executed, failed = executed + result.executed, failed + result.failed
         wall, harness_seconds = wall + result.wall_seconds, harness_seconds + result.harness_seconds
         trial_seconds = time.monotonic() - started

@@ -180,15 +180,34 @@ class JmhHarness:
         result_path.unlink(missing_ok=True)  # a file left by an earlier attempt must not pass for this one's
         command = trial_command(self.launch(build), settings, result_path)
         (work_dir / COMMAND_FILE).write_text(describe_command(command) + "\n", encoding="utf-8")
-        tracker = ConsoleTracker()
-        try:
-            run = run_streamed(
-                command, cwd=build.project_dir, on_line=lambda line: on_progress(tracker.feed(line)),
-                log_path=log_path, timeout_s=settings.timeout_s, grace_s=self.kill_grace_s,
-            )
-        except HarnessError as error:  # java could not be started
-            return TrialOutcome(status=FAILED, series=(), harness_seconds=0.0, message=str(error))
-        return trial_outcome(run, tracker, result_path, log_path, settings.timeout_s)
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            tracker = ConsoleTracker()
+            try:
+                run = run_streamed(
+                    command, cwd=build.project_dir, on_line=lambda line: on_progress(tracker.feed(line)),
+                    log_path=log_path, timeout_s=settings.timeout_s, grace_s=self.kill_grace_s,
+                )
+            except HarnessError as error:  # java could not be started
+                return TrialOutcome(status=FAILED, series=(), harness_seconds=0.0, message=str(error))
+            if run.returncode == 0 or not _lock_held(log_path) or time.monotonic() > deadline:
+                return trial_outcome(run, tracker, result_path, log_path, settings.timeout_s)
+            # Another JMH (not a rigorbench trial: those wait for each other) holds JMH's
+            # lock; JMH gave up at once. Wait for it rather than store a failed trial.
+            time.sleep(LOCK_RETRY_S)
+
+
+# Another JMH on the machine: retry every LOCK_RETRY_S seconds for up to LOCK_WAIT_S.
+LOCK_RETRY_S = 5.0
+LOCK_WAIT_S = 1800.0
+_LOCK_MESSAGE = "Unable to acquire the JMH lock"
+
+
+def _lock_held(log_path: Path) -> bool:
+    try:
+        return _LOCK_MESSAGE in log_path.read_text(encoding="utf-8", errors="replace")[-4000:]
+    except OSError:
+        return False
 
 
 def trial_command(launch: Sequence[str], settings: RunSettings, result_path: Path) -> list[str]:
