@@ -125,3 +125,35 @@ def test_per_look_level_holds_the_overall_rate_for_trial_means(first, last):
         naive |= p < 0.01
     assert sequential.mean() == pytest.approx(0.01, abs=0.0015)
     assert naive.mean() > 2.5 * sequential.mean()
+
+
+def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
+    """40 real trials of examples/jmh-demo v1 (a shared 2-core machine, tests/testdata/jmh/
+    aa-demo.db.gz): A/A experiments drawn from them, for every case of the example."""
+    import gzip
+    import shutil
+    from pathlib import Path
+
+    from rigorbench.analysis.dataset import iteration_observations
+    from rigorbench.analysis.sequential_aa import trials_from_levels
+    from rigorbench.store import ResultStore
+
+    db = tmp_path / "aa.db"
+    with gzip.open(Path(__file__).resolve().parents[1] / "testdata" / "jmh" / "aa-demo.db.gz", "rb") as source, open(db, "wb") as target:
+        shutil.copyfileobj(source, target)
+    pools: dict[str, list[Trial]] = {}
+    with ResultStore.open(db, create=False) as store:
+        for label in ("A", "B"):
+            for series in store.load_series(1, label):
+                if series.metric.primary:
+                    obs = iteration_observations(series.samples)
+                    pools.setdefault(series.case.display_name, []).extend(trials_from_levels(obs.values, obs.levels))
+    assert len(pools) == 4 and all(len(trials) == 40 for trials in pools.values())
+    false = {"sequential": 0, "fixed": 0, "naive": 0}
+    for i, trials in enumerate(pools.values()):
+        result = simulate_aa(trials, experiments=15, max_trials=10, seed=i)
+        for design in false:
+            false[design] += result.false[design]
+    print(false)
+    assert false["sequential"] <= false["fixed"] + 2      # of 60 experiments (benchmarks/sequential_aa.py runs more)
+    assert false["naive"] >= false["sequential"]
