@@ -38,13 +38,14 @@ on Barrett et al., *Virtual machine warmup blows hot and cold* (OOPSLA 2017):
    outliers included, as in the study (its walk-back reads the unfiltered series between
    change points found on the filtered one): a segment whose level is uncertain because
    of its outliers does not count as different (comparing filtered segments, as
-   rigorbench did before, agreed with the study on fewer benchmarks: see below).  The steady state starts at the
-   first segment of that agreeing tail (0 when every segment agrees).  Then the late-burst
+   rigorbench did before, agreed with the study on fewer benchmarks: see below).  The
+   steady state starts at the first segment of that agreeing tail (0 when every segment
+   agrees).  Then the late-burst
    check (:func:`_late_burst`): a segmentation parsimonious enough for the whole series
    misses short bursts near its end, which the study's finer segmentations see as a late
    segment -- the fork then has not settled.  So the part after the cut (below) is read in
-   windows of :data:`TAIL_WINDOW` (150) iterations of the input, and a window that differs from the
-   last segment by the same test moves the start there.
+   windows of :data:`TAIL_WINDOW` (150) iterations of the input, and a window that differs
+   from the last segment by the same test moves the start there.
 5. A fork has reached steady state when that start lies in the first ``last_fraction`` of
    the series (iteration < 2500 of 3000, as in the study).  A benchmark is ``steady`` when
    every fork is, ``none`` when no fork is and ``inconsistent`` otherwise (the study calls
