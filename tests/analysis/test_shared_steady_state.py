@@ -6,11 +6,12 @@ The study classified 50 JMH benchmarks (10 forks x 3000 iterations each) per for
 see the agreement, the confusion matrix and how far the starts are apart.  Skips when
 ``../shared/data`` is absent.
 
-Two measurements: on all 50 benchmarks (the data the settings were chosen on: 0.952 of forks,
-0.80 of benchmarks), and cross-validated by project (``benchmarks/steady_cv.py``): the
+Two measurements: on all 50 benchmarks (the data the settings were chosen on: 0.950 of forks,
+0.84 of benchmarks), and cross-validated by project (``benchmarks/steady_cv.py``): the
 settings chosen on four folds, agreement measured on the fifth. Issue 16's goals for the
-held-out folds are >= 0.92 of forks (met: 0.948) and >= 0.80 of benchmarks (not met: 0.76,
-against 0.72 for the fixed penalty used before); the test guards the figures reached.
+held-out folds are >= 0.92 of forks (met: 0.946) and >= 0.80 of benchmarks (met, with no
+margin: 0.80, against 0.78 for the fixed penalty used before); the test guards the figures
+reached.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def test_agreement_with_the_study_meets_the_goals():
     print(f"median |start difference| over {result['both_steady']} forks both call steady: "
           f"{result['median_start_gap']:.1f} iterations")
     assert result["fork"] >= 0.94
-    assert result["benchmark"] >= 0.78
+    assert result["benchmark"] >= 0.82
 
 
 def test_cross_validated_agreement_on_benchmarks_the_settings_were_not_chosen_on():
@@ -100,5 +101,5 @@ def test_cross_validated_agreement_on_benchmarks_the_settings_were_not_chosen_on
           f"benchmark {fixed['benchmark']:.3f}")
     assert len(rows) == cv.FOLDS and crops["benchmarks"] == len(NAMES)
     assert crops["fork"] >= 0.92                 # issue 16's goal
-    assert crops["benchmark"] >= 0.76            # the goal is 0.80: not reached
+    assert crops["benchmark"] >= 0.80            # issue 16's goal (reached with no margin)
     assert crops["benchmark"] > fixed["benchmark"] and crops["fork"] > fixed["fork"]

@@ -77,6 +77,19 @@ def test_same_seed_same_result_and_default_is_deterministic():
     assert detect_steady_state(x) == detect_steady_state(x)
 
 
+def test_segments_are_compared_as_measured_with_their_outliers():
+    """The filter only feeds the segmentation: the walk-back reads the input's segments, so
+    segment_means are the input's means between change points, outliers included (as the
+    study compares them)."""
+    x = noisy(np.where(np.arange(N) < 800, 1.5, 1.0), seed=8)
+    x[[1000, 1500, 2000]] *= 50  # outliers: dropped from the segmentation, not from the means
+    result = detect_steady_state(x)
+    bounds = [0, *result.change_points, N]
+    assert result.segment_means == tuple(float(x[a:b].mean()) for a, b in zip(bounds, bounds[1:]))
+    assert result.segment_means[-1] > 1.04 * np.median(x[800:])  # three points at 50x lift it
+    assert result.reached and abs(result.start - 800) <= 10
+
+
 def test_start_is_an_index_of_the_input_even_with_outliers_removed_before_it():
     level = np.where(np.arange(N) < 800, 1.5, 1.0)
     x = noisy(level, seed=8)
