@@ -9,7 +9,7 @@ fixed design (one look at 10 trials, 99%, expanded interval) and naive peeking (
 the mean trials per version each design ran.
 
 Data sets:
-- ``example``: ``tests/testdata/jmh/aa-demo.db.gz``, 40 real trials of ``examples/jmh-demo`` v1
+- ``example``: ``tests/testdata/stores/aa-demo.db.gz``, 40 real trials of ``examples/jmh-demo`` v1
   (``rigorbench ab --base v1 --contender v1 --trials 20 --quick``; 4 cases);
 - ``impact``: ``../shared/data/jmh-impact-dev``, the original benchmarks' 5 JMH runs each
   (Costa et al.), one trial per console log;
@@ -39,7 +39,7 @@ from rigorbench.analysis.sequential_aa import DESIGNS, AAResult, Trial, simulate
 from rigorbench.store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "tests" / "testdata" / "jmh" / "aa-demo.db.gz"
+EXAMPLE = ROOT / "tests" / "testdata" / "stores" / "aa-demo.db.gz"
 SHARED = ROOT.parent / "shared" / "data"
 
 

@@ -128,7 +128,7 @@ def test_per_look_level_holds_the_overall_rate_for_trial_means(first, last):
 
 
 def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
-    """40 real trials of examples/jmh-demo v1 (a shared 2-core machine, tests/testdata/jmh/
+    """40 real trials of examples/jmh-demo v1 (a shared 2-core machine, tests/testdata/stores/
     aa-demo.db.gz): A/A experiments drawn from them, for every case of the example."""
     import gzip
     import shutil
@@ -139,7 +139,7 @@ def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
     from rigorbench.store import ResultStore
 
     db = tmp_path / "aa.db"
-    with gzip.open(Path(__file__).resolve().parents[1] / "testdata" / "jmh" / "aa-demo.db.gz", "rb") as source, open(db, "wb") as target:
+    with gzip.open(Path(__file__).resolve().parents[1] / "testdata" / "stores" / "aa-demo.db.gz", "rb") as source, open(db, "wb") as target:
         shutil.copyfileobj(source, target)
     pools: dict[str, list[Trial]] = {}
     with ResultStore.open(db, create=False) as store:

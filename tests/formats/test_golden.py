@@ -16,7 +16,9 @@ from rigorbench.formats.dump import dump_result_file
 
 TESTDATA = Path(__file__).resolve().parents[1] / "testdata"
 GOLDEN = Path(__file__).resolve().parent / "golden"
-INPUTS = sorted(p for p in TESTDATA.glob("*/*") if p.is_file() and not p.name.startswith(".")) if TESTDATA.is_dir() else []
+# Every harness output file; stores/ holds results stores (SQLite), not harness output.
+INPUTS = sorted(p for p in TESTDATA.glob("*/*") if p.is_file() and not p.name.startswith(".")
+                and p.parent.name != "stores") if TESTDATA.is_dir() else []
 
 
 def golden_name(path: Path) -> str:
