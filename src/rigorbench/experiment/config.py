@@ -39,8 +39,8 @@
     jvm_args = ["-Xmx1g"]
     profilers = ["gc"]
     timeout = "10m"
-    warmup = "auto"                # each benchmark's warmup from a pilot fork (instead of warmup_iterations)
-    pilot_warmup = 30
+    # warmup = "auto"              # each benchmark's warmup from a pilot fork, instead of
+    # pilot_warmup = 30            #   warmup_iterations (the two are refused together)
 
     [compare]                      # the same names as the compare options
     threshold = "1%"

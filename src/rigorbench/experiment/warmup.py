@@ -5,7 +5,7 @@ warmup (``--pilot-warmup``, default :data:`PILOT_WARMUP` iterations). The pilot'
 goes through :func:`rigorbench.stats.stopping.auto_warmup` (analyze's steady-state detector
 plus a margin). A benchmark's warmup is the largest chosen for any of its cases in any
 version, so the versions are measured alike. A benchmark whose pilot never settled is
-*flagged* (said at once, stored, shown by ``rigorbench runs``) and warms up for the pilot's
+*flagged* (said at once and stored with the run) and warms up for the pilot's
 whole length, the most that was observed. The choices are stored with the run before its
 first trial, so ``--resume`` uses them without a new pilot.
 
