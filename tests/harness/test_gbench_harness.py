@@ -82,3 +82,20 @@ def test_ab_of_the_demo_finds_the_planted_changes(tmp_path):
     # estimate shows it even when 3 short trials on a loaded machine leave it inconclusive.
     assert found[("BM_SumVector", "10000")]["verdict"] in ("slower", "inconclusive")
     assert found[("BM_SumVector", "10000")]["ratio"]["estimate"] > 1.5
+
+
+def test_progress_names_each_benchmark_once_not_its_aggregate_lines():
+    from rigorbench.experiment.progress import PlainReporter
+    from rigorbench.harness.gbench import _RUNNING
+    from rigorbench.harness.repetitions import progress_of
+
+    stream = io.StringIO()
+    feed = progress_of(PlainReporter(stream).progress, _RUNNING, 0, 1)
+    for line in ["BM_SumVector/size:1000        350 ns   349 ns   2000000",
+                 "BM_SumVector/size:1000        351 ns   350 ns   2000000",
+                 "BM_SumVector/size:1000_mean   350 ns   350 ns         2",
+                 "BM_SumVector/size:1000_cv    0.20 %  0.20 %         2",
+                 "BM_JoinWords_stddev          12.1 ns  12.0 ns         2",
+                 "----------------------------------------------------"]:
+        feed(line)
+    assert stream.getvalue().split() == ["BM_SumVector/size:1000", "BM_JoinWords"]

@@ -37,7 +37,9 @@ LIST_TIMEOUT_S = 60.0
 _EXECUTABLE = re.compile(r"add_executable\s*\(\s*([A-Za-z0-9_.+-]+)")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ns|us|ms|s)")
 _SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-_RUNNING = re.compile(r"^(BM_\S+|\w+/\S+)\s")
+# A console line of a running benchmark; the library's aggregate lines (NAME_mean, _median,
+# _stddev, _cv after the repetitions) name the same benchmark, so progress does not list them again.
+_RUNNING = re.compile(r"^(BM_\S+?|\w+/\S+?)(?:_(?:mean|median|stddev|cv))?\s")
 
 
 def is_gbench_project(folder: Path) -> bool:
