@@ -291,8 +291,10 @@ def conclude(store, result, baseline: str, contenders: list[str], args, stdout, 
 
     reporter.message(
         f"run {result.run_id}: {result.executed} trials in {format_duration(result.wall_seconds)}"
-        f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time;"
-        f" stored in {store.path}"
+        f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time"
+        + (f" (after waiting {format_duration(result.waited_seconds)} for other experiments' trials on this machine)"
+           if result.waited_seconds >= 1 else "")
+        + f"; stored in {store.path}"
     )
     settings, sequential = settings_from(args), None
     run = store.run(result.run_id)

@@ -15,6 +15,7 @@ import contextlib
 import fcntl
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -26,21 +27,28 @@ def lock_path() -> Path:
 
 
 @contextlib.contextmanager
-def one_trial_at_a_time(say: Callable[[str], None]) -> Iterator[None]:
-    """Hold the machine's trial lock for the body; ``say`` once when another trial holds it."""
+def one_trial_at_a_time(say: Callable[[str], None]) -> Iterator[float]:
+    """Hold the machine's trial lock for the body; ``say`` once when another trial holds it.
+
+    Yields the seconds spent waiting for the lock (0 when it was free), so that the time other
+    experiments' trials took is not counted as this experiment's overhead.
+    """
     path = lock_path()
     try:
         handle = open(path, "a+")
     except OSError:          # an unwritable temporary directory must not stop the experiment
-        yield
+        yield 0.0
         return
     with handle:
+        waited = 0.0
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             say(f"waiting: another rigorbench trial is running on this machine (lock {path})")
+            started = time.monotonic()
             fcntl.flock(handle, fcntl.LOCK_EX)
+            waited = time.monotonic() - started
         try:
-            yield
+            yield waited
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)

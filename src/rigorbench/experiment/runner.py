@@ -44,11 +44,14 @@ class ExperimentResult:
     failed: int                   # of which did not finish cleanly (failed or timeout)
     wall_seconds: float           # of the executions run by this call
     harness_seconds: float        # inside harness processes during those executions
+    waited_seconds: float = 0.0   # waiting for other experiments' trials on this machine (machine_lock)
 
     @property
     def overhead(self) -> float:
-        """Share of wall time spent outside harness processes (orchestration overhead)."""
-        return 1 - self.harness_seconds / self.wall_seconds if self.wall_seconds > 0 else 0.0
+        """Share of wall time spent outside harness processes (orchestration overhead), not
+        counting the time spent waiting for other experiments' trials."""
+        own = self.wall_seconds - self.waited_seconds
+        return max(0.0, 1 - self.harness_seconds / own) if own > 0 else 0.0
 
 
 def now_iso() -> str:
@@ -261,7 +264,7 @@ def execute_run(
     iterations = max(1, cases_per_trial) * settings.forks * (settings.warmup_iterations + settings.iterations)
     reporter.start(len(pending), trials_shown or int(run.settings.get("trials", 1)), iterations)
     work_root = store.work_dir / "runs" / str(run.run_id)
-    wall_start, harness_total, failed, executed = time.monotonic(), 0.0, 0, 0
+    wall_start, harness_total, waited_total, failed, executed = time.monotonic(), 0.0, 0.0, 0, 0
     try:
         for execution in pending:
             reporter.execution_started(execution)
@@ -269,7 +272,8 @@ def execute_run(
             work_dir = work_root / f"{execution.position:03d}-trial{execution.trial + 1}-{safe_name(execution.label, 40, 'version')}"
             work_dir.mkdir(parents=True, exist_ok=True)
             environment = _environment(version, build)
-            with one_trial_at_a_time(reporter.message):
+            with one_trial_at_a_time(reporter.message) as waited:
+                waited_total += waited
                 started = now_iso()
                 outcome = failed_without_samples(merged([
                     harness.run_trial(build, one, _part(work_dir, one, len(runs)), reporter.progress) for one in runs
@@ -292,7 +296,7 @@ def execute_run(
     wall = time.monotonic() - wall_start
     _finish(store, run, "finished", wall, harness_total)
     reporter.close()
-    return ExperimentResult(run.run_id, executed, failed, wall, harness_total)
+    return ExperimentResult(run.run_id, executed, failed, wall, harness_total, waited_total)
 
 
 def _part(work_dir: Path, settings: RunSettings, parts: int) -> Path:

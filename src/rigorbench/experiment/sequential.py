@@ -79,7 +79,7 @@ def execute_until_decided(store: ResultStore, run_id: int, harness: Harness, bui
     from rigorbench.experiment.runner import ExperimentResult, execute_run
 
     executed = failed = 0
-    wall = harness_seconds = 0.0
+    wall = harness_seconds = waited = 0.0
     while True:
         run = store.run(run_id)
         design = design_of(run)
@@ -92,6 +92,7 @@ def execute_until_decided(store: ResultStore, run_id: int, harness: Harness, bui
                              names=open_names)
         executed, failed = executed + result.executed, failed + result.failed
         wall, harness_seconds = wall + result.wall_seconds, harness_seconds + result.harness_seconds
+        waited += result.waited_seconds
         trial_seconds = time.monotonic() - started
         run = store.run(run_id)
         trials = complete_trials(store, run)
@@ -106,7 +107,7 @@ def execute_until_decided(store: ResultStore, run_id: int, harness: Harness, bui
             store.finish_run(run_id, status="finished", wall_seconds=run.wall_seconds, harness_seconds=run.harness_seconds)
             reporter.message(reason)
             reporter.close()
-            return ExperimentResult(run_id, executed, failed, wall, harness_seconds)
+            return ExperimentResult(run_id, executed, failed, wall, harness_seconds, waited)
         labels = [v.label for v in run.versions]
         extra = make_schedule(labels, 1, run.order, run.seed + 1000 * trials)
         offset = len(run.schedule)
