@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -37,8 +38,11 @@ COMMON = ["--base", "v1", "--contender", "v2", "--quick", "--threshold", "20%", 
 
 def run_ab(project: Path, store: Path, extra: list[str]) -> tuple[float, dict]:
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), *COMMON, "--store", str(store), *extra]
+    # A machine lock of its own: the wall time measured is this design's, not also the time spent
+    # waiting for trials of other experiments on a shared machine (their load is shared by both designs).
+    env = {**os.environ, "RIGORBENCH_LOCK_DIR": str(store.parent)}
     started = time.monotonic()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
     seconds = time.monotonic() - started
     if done.returncode not in (0, 1):
         sys.stderr.write(done.stderr[-3000:])
