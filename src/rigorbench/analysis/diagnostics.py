@@ -35,7 +35,7 @@ DEFAULT_CYCLE_NS = 1.0      # "one clock cycle" when the CPU's clock was not rec
 
 LEVEL_ADVICE = {
     "iteration": "variance is inside each fork's iteration series: run more or longer iterations",
-    "fork": "variance is between forks (JIT and memory layout differ per JVM): run more forks",
+    "fork": "variance is between forks (each process gets its own JIT decisions, memory layout and address randomization): run more forks",
     "trial": "variance is between trials (the machine changes over time): run more trials ('rigorbench run --trials')",
     "instance": "variance is between machines: run on more instances and keep them in the comparison",
 }
