@@ -29,6 +29,10 @@ class FakeHarness:
     def build(self, project_dir: Path, spec, log, cache=None) -> Build:
         return Build(project_dir, project_dir / "fake.jar", {"jmh": "fake"}, 0.0)
 
+    def exact_includes(self, names) -> tuple[str, ...]:
+        from rigorbench.harness.jmh import jmh_exact_includes
+        return jmh_exact_includes(names)
+
     def list_benchmarks(self, build, settings) -> list[ListedBenchmark]:
         names = ["demo.Bench.a", *self.extra.get(build.project_dir.name, [])]
         return [ListedBenchmark(name, (("size", ("1", "2")),)) for name in names]

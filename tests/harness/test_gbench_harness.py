@@ -56,8 +56,13 @@ def test_build_lists_and_runs_one_trial_with_forks_as_processes(tmp_path):
     shutil.copytree(DEMO / "v1", project)
     harness = get_harness("gbench")
     build = harness.build(project, BuildSpec(), log=lambda line: None)
-    names = [b.name for b in harness.list_benchmarks(build, settings())]
-    assert names == ["BM_SumVector/size:1000", "BM_SumVector/size:10000", "BM_JoinWords", "BM_Broken"]
+    listed = harness.list_benchmarks(build, settings())       # families, as the results name them
+    assert [(b.name, b.params) for b in listed] == [("BM_SumVector", (("size", ("1000", "10000")),)),
+                                                    ("BM_JoinWords", ()), ("BM_Broken", ())]
+    # A family's exact include selects all its instances and no other family (the adaptive
+    # experiments and --warmup auto select benchmarks this way).
+    only = settings(include=harness.exact_includes(["BM_SumVector"]))
+    assert [(b.name, b.params) for b in harness.list_benchmarks(build, only)] == [("BM_SumVector", (("size", ("1000", "10000")),))]
     outcome = harness.run_trial(build, settings(include=("BM_JoinWords", "BM_Broken")), tmp_path / "work", lambda e: None)
     assert outcome.status == DONE and outcome.failures == ("BM_Broken: the input file is missing",)
     time = next(s for s in outcome.series if s.metric.primary)
@@ -99,3 +104,12 @@ def test_progress_names_each_benchmark_once_not_its_aggregate_lines():
                  "----------------------------------------------------"]:
         feed(line)
     assert stream.getvalue().split() == ["BM_SumVector/size:1000", "BM_JoinWords"]
+
+
+def test_exact_includes_escape_the_family_name_and_match_only_its_instances():
+    import re
+
+    (pattern,) = get_harness("gbench").exact_includes(["BM_a.b(x)"])
+    # POSIX extended syntax agrees with Python's on these constructs.
+    assert re.search(pattern, "BM_a.b(x)") and re.search(pattern, "BM_a.b(x)/size:8/real_time")
+    assert not re.search(pattern, "BM_aXb(x)") and not re.search(pattern, "BM_a.b(x)2")

@@ -122,3 +122,11 @@ def test_a_folder_without_a_module_or_benchmarks_is_a_clear_error(tmp_path):
     (tmp_path / "x.go").write_text("package empty\n")
     with pytest.raises(HarnessError, match="no package of this module has a func Benchmark"):
         harness.build(tmp_path, BuildSpec(), log=lambda line: None)
+
+
+def test_exact_includes_select_a_benchmark_with_all_its_sub_benchmarks_and_no_other():
+    import re
+
+    (pattern,) = get_harness("go").exact_includes(["BenchmarkAdler32"])
+    assert first_level(pattern) == pattern                  # one level: sub-benchmarks (its cases) all run
+    assert re.search(pattern, "BenchmarkAdler32") and not re.search(pattern, "BenchmarkAdler32Slow")

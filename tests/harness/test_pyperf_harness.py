@@ -59,3 +59,13 @@ def test_ab_of_the_demo_runs_pyperf_per_version_and_finds_the_planted_changes(tm
     assert int(table.warmup.sum()) == 6 and int((~table.warmup).sum()) == 18
     assert any(e.get("perf_version") for e in v2.environments)
     assert (tmp_path / "pyperf-demo" / "v2" / ".rigorbench-pyperf" / "bin" / "python").is_file()
+
+
+@pytest.mark.parametrize("adaptive", [["--until-decided"], ["--warmup", "auto"]])
+def test_adaptive_options_are_refused_before_building_since_pyperf_runs_every_benchmark(tmp_path, adaptive):
+    shutil.copytree(DEMO, tmp_path / "pyperf-demo", ignore=shutil.ignore_patterns(".rigorbench-pyperf"))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["ab", str(tmp_path / "pyperf-demo"), "--base", "v1", "--contender", "v2", *adaptive,
+                 "--store", str(tmp_path / "r.db")], out, err)
+    assert code == 2 and "pyperf has no filter of its own" in err.getvalue() and "Traceback" not in err.getvalue()
+    assert not list((tmp_path / "pyperf-demo").rglob(".rigorbench-pyperf"))     # nothing was built

@@ -139,7 +139,7 @@ def _select(builds: dict, harness: Harness, settings: RunSettings, reporter: Rep
     for name, difference in selection.param_differences.items():
         reporter.message(f"warning: {name} has other @Param values per version ({difference}); unmatched cases are not compared")
     if selection.partial:
-        settings = replace(settings, include=exact_includes(selection.common))
+        settings = replace(settings, include=exact_includes(selection.common, harness))
     return settings, selection
 
 
@@ -152,6 +152,10 @@ def start_experiment(
     project = Path(plan.project)
     if not project.is_dir():
         raise UserError(f"{plan.project}: no such project directory")
+    if plan.until_decided is not None or plan.pilot_warmup is not None:
+        # Both run a subset of the benchmarks in a harness run: refused before anything is
+        # built when the harness cannot select one (pyperf scripts run all theirs).
+        harness.exact_includes(())
     for warning in fitness_warnings(capture_environment(), plan.settings):
         reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
     cache_dir = build_cache_dir(store) if build_cache else None
@@ -255,7 +259,7 @@ def execute_run(
     (default: the run's). With ``--warmup auto`` a trial is one harness run per chosen warmup."""
     settings = settings or RunSettings.from_dict(run.settings["run"])
     choices = run.settings.get(WARMUP_KEY)
-    runs = invocations(settings, choices, names if names is not None else list(choices or ()))
+    runs = invocations(settings, choices, names if names is not None else list(choices or ()), harness)
     finished = store.finished(run.run_id)
     pending = [e for e in run.schedule if (e.trial, e.label) not in finished]
     first_build = builds[run.versions[0].label][1]

@@ -85,7 +85,7 @@ def execute_until_decided(store: ResultStore, run_id: int, harness: Harness, bui
         design = design_of(run)
         names = tuple(design.benchmarks)
         open_names = tuple(n for n in names if n not in design.retired)
-        settings = replace(RunSettings.from_dict(run.settings["run"]), include=exact_includes(open_names))
+        settings = replace(RunSettings.from_dict(run.settings["run"]), include=exact_includes(open_names, harness))
         cases = sum(design.benchmarks[n] for n in open_names)
         started = time.monotonic()
         result = execute_run(store, run, harness, builds, reporter, cases, settings=settings, trials_shown=design.max_trials,

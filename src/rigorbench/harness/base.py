@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from rigorbench.harness.cache import BuildCache
@@ -181,6 +181,10 @@ class Harness(Protocol):
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """The benchmarks ``settings`` selects, with their parameters."""
+
+    def exact_includes(self, names: Sequence[str]) -> tuple[str, ...]:
+        """Include patterns (``RunSettings.include``) that select exactly ``names`` as
+        ``list_benchmarks`` names them; UserError when the harness cannot run a subset."""
 
     def run_trial(
         self,

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from rigorbench.errors import InputError, UserError
-from rigorbench.formats.gbench import GbenchJsonReader
+from rigorbench.formats.gbench import GbenchJsonReader, split_name
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.process import describe_command, run_streamed, tail
 from rigorbench.harness.repetitions import Tables, add_process, outcome, progress_of, read_or_empty, run_checked
@@ -77,15 +77,27 @@ class GbenchHarness:
         """The built benchmark targets (the CMakeLists name them; the build folder holds them)."""
         return [found for name in _targets(Path(build.project_dir)) if (found := _find(Path(build.artifact), name))]
 
+    def exact_includes(self, names) -> tuple[str, ...]:
+        """A filter per family that matches its every instance (``BM_Sum`` and ``BM_Sum/size:8``)
+        and nothing else: the family name with the regex characters escaped (POSIX extended)."""
+        return tuple("^" + re.sub(r"([.\[\](){}*+?|^$\\])", r"\\\1", name) + "(/.*)?$" for name in names)
+
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
-        found = []
+        """The families the executables list (``--benchmark_list_tests``), each with its
+        arguments as parameters, as the results name them (``BM_Sum`` with ``size`` 100, 1000)."""
+        families: dict[str, dict[str, list[str]]] = {}
         for exe in self.executables(build):
             command = [str(exe), "--benchmark_list_tests=true", f"--benchmark_filter={bench_filter(settings.include)}"]
             run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S)
             if run.timed_out or run.returncode != 0:
                 raise HarnessError(f"{exe.name}: listing benchmarks failed; last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
-            found += [ListedBenchmark(line.strip()) for line in run.lines if line.strip()]
-        return found
+            for line in filter(None, map(str.strip, run.lines)):
+                family, params = split_name(line)
+                values = families.setdefault(family, {})
+                for key, value in params.items():
+                    if value not in values.setdefault(key, []):
+                        values[key].append(value)
+        return [ListedBenchmark(name, tuple((k, tuple(v)) for k, v in params.items())) for name, params in families.items()]
 
     def run_trial(self, build: Build, settings: RunSettings, work_dir: Path,
                   on_progress: Callable[[Progress], None]) -> TrialOutcome:

@@ -83,6 +83,11 @@ class GoHarness:
         module = _go(["list", "-m", "-f", "{{.Path}} (go {{.GoVersion}})"], project_dir, "go list -m")
         return Build(project_dir, out, {"go": version, "go_module": " ".join(module).strip()}, time.monotonic() - started)
 
+    def exact_includes(self, names) -> tuple[str, ...]:
+        """``^Name$`` per benchmark: ``-test.bench`` matches it against the first level of the
+        name, so every sub-benchmark of ``Name`` runs (they are its parameter cases)."""
+        return tuple(f"^{re.escape(name)}$" for name in names)
+
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """``-test.list ^Benchmark`` of every binary, filtered by the include patterns."""
         patterns = [_compiled(first_level(p)) for p in settings.include]

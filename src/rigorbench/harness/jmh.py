@@ -42,6 +42,11 @@ _BENCHMARK_NAME = re.compile(r"[\w$.]+")
 _PARAM_LINE = re.compile(r'^\s+param "([^"]+)" = \{(.*)\}\s*$')
 
 
+
+def jmh_exact_includes(names) -> tuple[str, ...]:
+    """JMH include regexes (Java syntax) that match exactly ``names``."""
+    return tuple("^" + name.replace(".", r"\.").replace("$", r"\$") + "$" for name in names)
+
 class JmhHarness:
     """Builds a version's JMH benchmark jar (Maven, Gradle or a given command) and runs it.
 
@@ -153,6 +158,9 @@ class JmhHarness:
         jar = str(Path(build.artifact).resolve())
         java = list(build.java_command or self.java_command)
         return [*java, "-cp", jar, build.main_class] if build.main_class else [*java, "-jar", jar]
+
+    def exact_includes(self, names) -> tuple[str, ...]:
+        return jmh_exact_includes(names)
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """``-lp [include...]``: the benchmarks JMH would run, with their parameters."""

@@ -67,6 +67,11 @@ class PyperfHarness:
         return Build(project_dir, script, {"python": python_version, "pyperf": pyperf_version, "venv": str(venv)},
                      time.monotonic() - started)
 
+    def exact_includes(self, names) -> tuple[str, ...]:
+        raise UserError("pyperf scripts run all their benchmarks (pyperf has no filter of its own), so "
+                        "this needs a subset rigorbench cannot select: select benchmarks in the script, "
+                        "or leave out --until-decided and --warmup auto")
+
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """pyperf cannot list a script's benchmarks without running them: one quick run (one
         process, one value, the least time) says which there are."""
