@@ -50,6 +50,25 @@ def test_a_look_retires_decided_benchmarks_and_keeps_the_rest_open():
     assert set(look(result, ("p.Same.same",), 6)) == {"p.Same.same"}
 
 
+def test_a_benchmark_that_measured_nothing_in_a_version_is_retired_as_failed():
+    rng = np.random.default_rng(5)
+    base, cont = _datasets(rng, 3, {"p.Big.slower": 0.5, "p.Broken.crash": 0.0})
+    cont = Dataset("b", {k: v for k, v in cont.series.items() if k[0].name != "p.Broken.crash"}, origin="store")
+    result = compare_datasets(base, cont, Settings(resamples=500))
+    decided = look(result, ("p.Big.slower", "p.Broken.crash"), 3)
+    assert decided["p.Broken.crash"] == Retirement("failed", 3)      # not run again until the budget
+    assert decided["p.Big.slower"].verdict == "slower"
+
+
+def test_sub_benchmarks_are_decided_for_the_benchmark_the_harness_lists():
+    # Go lists BenchmarkJoin; its results are BenchmarkJoin/concat and BenchmarkJoin/builder.
+    rng = np.random.default_rng(6)
+    base, cont = _datasets(rng, 4, {"BenchmarkJoin/concat": 0.8, "BenchmarkJoin/builder": 0.6, "BenchmarkItoa": 0.0})
+    result = compare_datasets(base, cont, Settings(threshold=0.1, resamples=1000))
+    decided = look(result, ("BenchmarkJoin", "BenchmarkItoa"), 4)
+    assert decided == {"BenchmarkJoin": Retirement("slower", 4), "BenchmarkItoa": Retirement("unchanged", 4)}
+
+
 def test_too_few_trials_decide_nothing():
     rng = np.random.default_rng(4)
     base, cont = _datasets(rng, 2, {"p.Big.slower": 0.5})

@@ -39,7 +39,8 @@ DECIDED = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED)
 class Retirement:
     """A benchmark decided at a look: its verdict and the trials it took."""
 
-    verdict: str          # a Verdict value; "mixed" when its cases differ (say, one slower, one unchanged)
+    verdict: str          # a Verdict value; "mixed" when its cases differ (say, one slower, one unchanged);
+                          # "failed" when no case has a comparison (it measured nothing in a version)
     trials: int
 
 
@@ -112,14 +113,28 @@ def check_settings(settings: Settings) -> None:
                         "'unchanged' only means no evidence of a change, so it cannot stop a benchmark")
 
 
+def listed_name(case_name: str, listed) -> str | None:
+    """The benchmark of ``listed`` (names as the harness lists them) that a result's case
+    belongs to: the same name, or a sub-benchmark of it (Go's ``BenchmarkJoin/concat`` runs
+    under ``BenchmarkJoin``); None when none does."""
+    if case_name in listed:
+        return case_name
+    parts = case_name.split("/")
+    return next((prefix for i in range(len(parts) - 1, 0, -1) if (prefix := "/".join(parts[:i])) in listed), None)
+
+
 def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int) -> dict[str, Retirement]:
     """The benchmarks of ``open_benchmarks`` decided by ``result`` (compared at the look's
-    level on ``trials`` complete trials), with their verdicts."""
+    level on ``trials`` complete trials), with their verdicts.
+
+    A benchmark without any comparison has measured nothing in a version in all ``trials``
+    (it fails there): it is retired as ``failed`` rather than run again until the budget.
+    """
     verdicts: dict[str, list[str]] = {name: [] for name in open_benchmarks}
     undecided: set[str] = set()
     for c in result.comparisons:
-        name = c.case.name
-        if name not in verdicts or not c.metric.primary:
+        name = listed_name(c.case.name, verdicts)
+        if name is None or not c.metric.primary:
             continue
         units = min(top_units(c.baseline)[0], top_units(c.contender)[0])
         if c.verdict in DECIDED and c.verdict_supported and units >= MIN_EXPANDED_UNITS:
@@ -130,4 +145,6 @@ def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int
     for name, found in verdicts.items():
         if found and name not in undecided:
             decided[name] = Retirement(found[0] if len(set(found)) == 1 else "mixed", trials)
+        elif not found and name not in undecided:
+            decided[name] = Retirement("failed", trials)
     return decided

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import Dataset, dataset_from_store
-from rigorbench.analysis.sequential import Retirement, SequentialDesign, look
+from rigorbench.analysis.sequential import Retirement, SequentialDesign, listed_name, look
 from rigorbench.experiment.plan import make_schedule
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.selection import exact_includes
@@ -40,7 +40,7 @@ def complete_trials(store: ResultStore, run: RunInfo) -> int:
 
 
 def _only(dataset: Dataset, names: set[str]) -> Dataset:
-    return replace(dataset, series={k: v for k, v in dataset.series.items() if k[0].name in names})
+    return replace(dataset, series={k: v for k, v in dataset.series.items() if listed_name(k[0].name, names) is not None})
 
 
 def decide(store: ResultStore, run: RunInfo, design: SequentialDesign, open_names: tuple[str, ...], trials: int) -> dict[str, Retirement]:

@@ -21,6 +21,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from rigorbench.analysis.sequential import listed_name
 from rigorbench.experiment.machine_lock import one_trial_at_a_time
 from rigorbench.experiment.options import PILOT_WARMUP
 from rigorbench.experiment.progress import Reporter
@@ -54,8 +55,8 @@ def run_pilots(harness: Harness, builds: dict, settings: RunSettings, names: Seq
         with one_trial_at_a_time(reporter.message), reporter.working(f"pilot of {label}"):
             outcome = harness.run_trial(build, pilot, work_dir, lambda event: None)
         for series in outcome.series:
-            name = series.case.name
-            if name not in choices or not series.metric.primary or not len(series.samples):
+            name = listed_name(series.case.name, choices)     # Go's sub-benchmarks count for their benchmark
+            if name is None or not series.metric.primary or not len(series.samples):
                 continue
             choice = auto_warmup(pilot_series(series))
             mine = choices[name]
