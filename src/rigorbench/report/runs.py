@@ -1,0 +1,72 @@
+"""One stored run in detail (``rigorbench runs --run N``): what it ran and what an adaptive run chose."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from rigorbench.experiment.progress import format_duration
+from rigorbench.report.table import sequential_note
+from rigorbench.terminal import printable
+
+
+def render_run(info, counts: Mapping) -> str:
+    """Text for one run: header, versions, trials, design, harness settings, then the warmup
+    chosen per benchmark (``--warmup auto``) and the fate of each benchmark (``--until-decided``)."""
+    settings = info.settings or {}
+    versions = ", ".join(_version(v) for v in info.versions)
+    wall = f", wall {format_duration(info.wall_seconds)}" if info.wall_seconds else ""
+    lines = [
+        f"run {info.run_id}: {info.status}, created {info.created}, harness {info.harness}, project {info.project}",
+        f"versions: {versions}",
+        f"trials: {counts['executions_done']} of {counts['executions_planned']} planned harness runs done "
+        f"({counts['failed']} failed), {counts['samples']} samples{wall}",
+        f"design: order {info.order}, seed {info.seed}" + (f", {settings['trials']} trials" if "trials" in settings else ""),
+    ]
+    if settings.get("run"):
+        lines.append("settings: " + _harness_settings(settings["run"], jmh=info.harness == "jmh"))
+    if settings.get("not_run"):
+        lines.append("not run (not in every version): " + ", ".join(settings["not_run"]))
+    if settings.get("warmup_auto"):
+        lines.append(f"warmup auto (pilot fork of {settings.get('pilot_warmup', '?')} warmup iterations per version):")
+        lines += [f"  {line}" for line in _warmups(settings["warmup_auto"])]
+    if settings.get("until_decided"):
+        note = sequential_note(settings["until_decided"])
+        if info.status != "finished":
+            note = note.replace("undecided at the budget", "still open")
+        lines.append(note)
+    return "".join(printable(line) + "\n" for line in lines)
+
+
+def _version(version) -> str:
+    facts = [version.source] if version.source != version.label else []
+    if version.commit:
+        facts.append(f"commit {version.commit[:12]}" + (", dirty" if version.dirty else ""))
+    return version.label + (f" ({', '.join(facts)})" if facts else "")
+
+
+def _harness_settings(run: Mapping, jmh: bool) -> str:
+    """The settings the harness used; JMH's own ones (warmup time, mode, JVM options,
+    profilers) only for JMH runs, where they mean something (the other harnesses keep the
+    first iterations of each process as warmup, at the iteration time)."""
+    warmup = f"warmup {run.get('warmup_iterations')}" + (f" x {run.get('warmup_time')}" if jmh else "")
+    parts = [f"forks {run.get('forks')}", warmup, f"iterations {run.get('iterations')} x {run.get('iteration_time')}"]
+    own = (("mode", "mode"), ("time_unit", "unit"), ("threads", "threads")) if jmh else (("threads", "threads"),)
+    for key, label in (*own, ("timeout_s", "timeout (s)")):
+        if run.get(key) is not None:
+            parts.append(f"{label} {run[key]}")
+    lists = (("include", "benchmarks"), ("jvm_args", "JVM options"), ("profilers", "profilers")) if jmh else (("include", "benchmarks"),)
+    for key, label in lists:
+        if run.get(key):
+            parts.append(f"{label} {' '.join(map(str, run[key]))}")
+    if run.get("params"):
+        parts.append("params " + " ".join(f"{k}={v}" for k, v in run["params"]))
+    return ", ".join(parts)
+
+
+def _warmups(choices: Mapping[str, Mapping]) -> list[str]:
+    lines = []
+    for name, choice in choices.items():
+        starts = ", ".join(f"{label} {'never' if start is None else start}" for label, start in choice.get("starts", {}).items())
+        state = "steady from iteration" if choice.get("reached") else "NOT steady in the pilot; steady from"
+        lines.append(f"{name}: {choice.get('warmup')} warmup iterations ({state} {starts or '-'})")
+    return lines
