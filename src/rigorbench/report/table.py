@@ -190,7 +190,7 @@ def comparison_settings_line(report: ComparisonResult) -> str:
     correction = "" if s.correction == "none" else f", p adjusted by {s.correction}"
     return (
         f"{s.statistic} ratio {report.contender_label}/{report.baseline_label}, "
-        f"{s.confidence * 100:g}% CI ({s.interval_label}) from {s.resamples} hierarchical bootstrap resamples "
+        f"{round(s.confidence * 100, 2):g}% CI ({s.interval_label}) from {s.resamples} hierarchical bootstrap resamples "
         f"(seed {s.seed}); verdict rule: {rule}{correction}"
     )
 
