@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigorbench.experiment.warmup import describe, invocations, merged, pilot_series
-from rigorbench.harness.base import DONE, FAILED, RunSettings, TrialOutcome
+from rigorbench.harness.base import DONE, FAILED, TIMEOUT, RunSettings, TrialOutcome
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
 
 TIME = Metric("time", "ns/op", higher_is_better=False, primary=True)
@@ -48,3 +48,21 @@ def test_unsettled_pilots_are_flagged_not_silently_given_the_maximum():
                       "p.B.y": {"warmup": 35, "reached": False, "starts": {"v1": None}}}, 30)
     assert lines[0] == "warmup auto: A.x: 9 warmup iterations (steady from iteration v1 7, v2 6)"
     assert lines[1].startswith("warning: B.y did not reach steady state in its pilot fork") and "35 iterations" in lines[1]
+
+
+def test_a_run_of_only_failing_benchmarks_does_not_fail_a_trial_that_measured_the_others():
+    a = Series(BenchmarkCase("gbench", "BM_Ok"), TIME, SampleTable.build([1.0]))
+    ok = TrialOutcome(DONE, (a,), 1.0, {}, (), "")
+    broken = TrialOutcome(FAILED, (), 0.5, {}, ("BM_Broken: the input file is missing",), "", "no benchmark result")
+    assert merged([broken, ok]).status == DONE                          # in either order
+    both = merged([ok, broken])
+    assert both.status == DONE and both.failures == ("BM_Broken: the input file is missing",) and both.message == ""
+    assert merged([broken, broken]).status == FAILED                    # nothing measured: failed
+    timed_out = TrialOutcome(TIMEOUT, (), 9.0, {}, (), "", "stopped at the trial timeout")
+    assert merged([ok, timed_out]).status == TIMEOUT                    # a timeout always counts
+
+
+def test_a_benchmark_its_pilot_never_measured_keeps_the_configured_warmup_and_says_why():
+    (line,) = describe({"BM_Broken": {"warmup": 5, "reached": False, "starts": {}}}, 30)
+    assert line == ("warning: BM_Broken measured nothing in its pilot forks (it failed or was not run): "
+                    "it keeps the configured 5 warmup iterations")

@@ -27,7 +27,7 @@ from rigorbench.experiment.options import PILOT_WARMUP
 from rigorbench.experiment.progress import Reporter
 from rigorbench.experiment.selection import exact_includes
 from rigorbench.files import safe_name
-from rigorbench.harness.base import DONE, Harness, RunSettings, TrialOutcome
+from rigorbench.harness.base import DONE, TIMEOUT, Harness, RunSettings, TrialOutcome
 from rigorbench.model import Series
 
 KEY = "warmup_auto"           # the choices' place in the run's settings
@@ -77,7 +77,10 @@ def describe(choices: Mapping[str, Mapping], pilot_warmup: int) -> list[str]:
     for name, choice in choices.items():
         short = ".".join(name.rsplit(".", 2)[-2:])
         starts = ", ".join(f"{label} {start}" for label, start in choice["starts"].items() if start is not None)
-        if choice["reached"]:
+        if not choice["starts"]:
+            lines.append(f"warning: {short} measured nothing in its pilot forks (it failed or was not run): it keeps "
+                         f"the configured {choice['warmup']} warmup iterations")
+        elif choice["reached"]:
             lines.append(f"warmup auto: {short}: {choice['warmup']} warmup iterations (steady from iteration {starts})")
         else:
             lines.append(f"warning: {short} did not reach steady state in its pilot fork (of {pilot_warmup} warmup "
@@ -100,10 +103,17 @@ def invocations(settings: RunSettings, choices: Mapping[str, Mapping] | None, na
 
 
 def merged(outcomes: Sequence[TrialOutcome]) -> TrialOutcome:
-    """Several harness runs of one trial as one: every series, the worst status, all failures."""
+    """Several harness runs of one trial as one: every series, the worst status, all failures.
+
+    A run that measured nothing because its benchmarks all failed (say, the only run of a
+    benchmark that always fails) adds its failures but does not fail the trial when another
+    run measured something, as one run with that benchmark among the others would not."""
     if len(outcomes) == 1:
         return outcomes[0]
-    worst = next((o for o in outcomes if o.status != DONE), outcomes[0])
+    measured = any(o.series for o in outcomes)
+    counted = [o for o in outcomes if o.status == TIMEOUT or o.series or not measured]
+    ignored = [o for o in outcomes if not any(o is c for c in counted)]
+    worst = next((o for o in counted if o.status == TIMEOUT), None) or next((o for o in counted if o.status != DONE), counted[0])
     environment: dict[str, str] = {}
     for outcome in outcomes:
         environment.update(outcome.environment)
@@ -112,7 +122,8 @@ def merged(outcomes: Sequence[TrialOutcome]) -> TrialOutcome:
         series=tuple(s for o in outcomes for s in o.series),
         harness_seconds=sum(o.harness_seconds for o in outcomes),
         environment=environment,
-        failures=tuple(f for o in outcomes for f in o.failures),
+        failures=tuple(f for o in outcomes for f in o.failures)
+        + tuple(o.message for o in ignored if not o.failures and o.message),
         output_tail="\n".join(o.output_tail for o in outcomes if o.output_tail)[-20_000:],
-        message="; ".join(o.message for o in outcomes if o.message),
+        message="; ".join(o.message for o in counted if o.message),
     )
