@@ -217,6 +217,9 @@ def trial_command(launch: Sequence[str], settings: RunSettings, result_path: Pat
              [-p name=v1,v2 ...] [-jvmArgs ARG ...] -prof gc [-prof P ...] -rf json -rff RESULT
     """
     command = [*launch, *checked_includes(settings.include)]
+    if str(settings.iteration_time).endswith("x"):
+        raise UserError(f"iteration time {settings.iteration_time!r}: JMH runs iterations for a time (such as 1s), "
+                        "not a fixed count of invocations")
     command += [
         "-f", str(settings.forks), "-wi", str(settings.warmup_iterations), "-i", str(settings.iterations),
         "-w", _option_value("warmup time", settings.warmup_time),
