@@ -58,4 +58,6 @@ def test_ab_of_the_demo_runs_pyperf_per_version_and_finds_the_planted_changes(tm
     assert sorted(set(zip(table.trial.tolist(), table.fork.tolist()))) == [(t, f) for t in range(3) for f in range(2)]
     assert int(table.warmup.sum()) == 6 and int((~table.warmup).sum()) == 18
     assert any(e.get("perf_version") for e in v2.environments)
-    assert (tmp_path / "pyperf-demo" / "v2" / ".rigorbench-pyperf" / "bin" / "python").is_file()
+    # Each version's environment is made in the build cache next to the store, not in its folder.
+    assert len(list(tmp_path.glob("**/builds/*/venv/bin/python"))) == 2
+    assert not (tmp_path / "pyperf-demo" / "v2" / ".rigorbench-pyperf").exists()
