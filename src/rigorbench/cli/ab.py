@@ -36,9 +36,9 @@ Each version is a directory (looked up inside PATH first, then as given) or a gi
 of the repository holding PATH (checked out into a temporary worktree; your working tree is
 not touched). Both are built once: a Maven project with 'mvn package' (in a multi-module
 build, 'mvn -pl MODULE -am package' from the root, where MODULE is the module that depends
-on jmh-core), a Gradle project with its wrapper's 'jmhJar' task, or --build-command. The jars
-of clean commits are cached next to the store, so a second run of the same revisions does
-not rebuild. Benchmarks that only one version has are reported and not run (--list shows
+on jmh-core), a Gradle project with its wrapper's 'jmhJar' task, or --build-command (Go
+modules, Google Benchmark and pyperf projects: see --harness and docs/harnesses.md). Builds
+are cached next to the store, so a second run of the same revisions does not rebuild. Benchmarks that only one version has are reported and not run (--list shows
 them before anything runs). Then every trial runs every version once, in
 a fresh random order (randomized multiple interleaved trials), so slow drifts of a noisy
 machine hit both alike. Every finished trial is committed to the results store at once:
