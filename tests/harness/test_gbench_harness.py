@@ -134,3 +134,21 @@ def test_ab_of_the_demo_finds_the_planted_changes(tmp_path):
     # estimate shows it even when 3 short trials on a loaded machine leave it inconclusive.
     assert found[("BM_SumVector", "10000")]["verdict"] in ("slower", "inconclusive")
     assert found[("BM_SumVector", "10000")]["ratio"]["estimate"] > 1.5
+
+
+@needs_gbench
+def test_a_fixed_count_on_a_library_before_1_8_is_refused_before_any_run_is_stored(tmp_path):
+    shutil.copytree(DEMO, tmp_path / "gbench-demo", ignore=shutil.ignore_patterns(".rigorbench-gbench"))
+    library = get_harness("gbench").build(tmp_path / "gbench-demo" / "v1", BuildSpec(), lambda line: None).tool_versions["benchmark"]
+    db = tmp_path / "r.db"
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["ab", str(tmp_path / "gbench-demo"), "--base", "v1", "--contender", "v2", "--trials", "2",
+            "--iteration-time", "100x", "--store", str(db)]
+    if suffixed_min_time(library):   # 1.8 or later (not Debian 12's 1.7.1): the count is taken
+        assert main([*argv, "--list"], out, err) == 0, err.getvalue()
+        return
+    assert main(argv, out, err) == 2 and "Traceback" not in err.getvalue()
+    assert "a fixed iteration count needs Google Benchmark 1.8 or later" in err.getvalue().splitlines()[-1]
+    from rigorbench.store import ResultStore
+    with ResultStore.open(str(db)) as store:
+        assert store.list_runs() == []

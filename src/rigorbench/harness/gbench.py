@@ -101,6 +101,9 @@ class GbenchHarness:
         return [found for name in _targets(Path(build.project_dir)) if (found := _find(Path(build.artifact), name))]
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
+        """``--benchmark_list_tests`` of every executable; first, the trials' arguments are
+        checked (a count on a 1.7 library is refused here, before anything is stored)."""
+        trial_arguments(settings, build.tool_versions.get(MIN_TIME_FORM) == SUFFIXED)
         found = []
         for exe in self.executables(build):
             command = [str(exe), "--benchmark_list_tests=true", f"--benchmark_filter={bench_filter(settings.include)}"]

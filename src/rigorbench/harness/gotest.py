@@ -115,6 +115,7 @@ class GoHarness:
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """``-test.list ^Benchmark`` of every binary, filtered by the include patterns."""
+        trial_arguments(settings)   # the trials' options are checked before anything is stored
         patterns = [_compiled(first_level(p)) for p in settings.include]
         found: list[ListedBenchmark] = []
         for package in _manifest(build):

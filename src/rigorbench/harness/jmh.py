@@ -156,6 +156,7 @@ class JmhHarness:
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """``-lp [include...]``: the benchmarks JMH would run, with their parameters."""
+        trial_command(self.launch(build), settings, Path(RESULT_FILE))   # the trials' options, checked before anything is stored
         command = [*self.launch(build), "-lp", *checked_includes(settings.include)]
         run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S, grace_s=self.kill_grace_s)
         if not run.timed_out and run.returncode != 0:

@@ -78,6 +78,7 @@ class PyperfHarness:
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """pyperf cannot list a script's benchmarks without running them: one quick run (one
         process, one value, the least time) says which there are."""
+        trial_arguments(settings)   # the trials' options are checked before anything is stored
         quick = RunSettings(forks=1, warmup_iterations=0, iterations=1, iteration_time="1ms", include=settings.include)
         with tempfile.TemporaryDirectory(prefix="rigorbench-pyperf-list-") as work:
             outcome = self.run_trial(build, quick, Path(work), lambda event: None)
