@@ -120,3 +120,5 @@ def test_a_build_in_place_is_found_once_complete_and_an_interrupted_one_is_empti
     cache.complete(entry, {"tool_versions": {"pyperf": "2.10.0"}})
     assert cache.in_place(identity) == (entry, {"tool_versions": {"pyperf": "2.10.0"}})
     assert (entry / "venv").is_dir() and BuildCache(tmp_path / "builds", None).in_place(identity) is None
+    # The environment went away but its metadata stayed: a miss, and the entry is emptied.
+    assert cache.in_place(identity, required="venv/bin/python") == (entry, None) and not (entry / "venv").exists()

@@ -175,17 +175,21 @@ class BuildCache:
             return None
         return entry
 
-    def in_place(self, identity: Mapping, by_content: bool = False) -> tuple[Path, Mapping | None] | None:
+    def in_place(self, identity: Mapping, by_content: bool = False, required: str = "") -> tuple[Path, Mapping | None] | None:
         """The folder to build into for ``identity``, and its metadata when a complete build
         is there already (None: build it, then :meth:`complete`); None when not cacheable.
-        A folder without metadata is an interrupted build and is emptied."""
+        A folder without metadata, or without the ``required`` file, is an interrupted (or
+        damaged) build and is emptied."""
         entry = self._entry(identity, by_content)
         if entry is None:
             return None
         try:
-            return entry, json.loads((entry / META).read_text(encoding="utf-8"))
+            meta = json.loads((entry / META).read_text(encoding="utf-8"))
+            if not required or (entry / required).exists():
+                return entry, meta
         except (OSError, ValueError):
-            shutil.rmtree(entry, ignore_errors=True)
+            pass
+        shutil.rmtree(entry, ignore_errors=True)
         try:
             entry.mkdir(parents=True)
         except OSError:

@@ -61,7 +61,8 @@ class PyperfHarness:
         if not script.is_file():
             raise HarnessError(f"{project_dir}: no {script.name} here; the pyperf harness runs a pyperf script")
         packages = ["pyperf"] + ([str(project_dir)] if any((project_dir / f).is_file() for f in ("pyproject.toml", "setup.py")) else [])
-        place = cache.in_place(build_identity(project_dir, script, len(packages) > 1, cache), by_content=True) if cache is not None else None
+        identity = build_identity(project_dir, script, len(packages) > 1, cache) if cache is not None else {}
+        place = cache.in_place(identity, by_content=True, required=f"{VENV_IN_CACHE}/bin/python") if cache is not None else None
         if place is not None and place[1] is not None:
             entry, meta = place
             log(f"build cache hit: {entry / VENV_IN_CACHE} (built in {meta.get('seconds', 0):.0f} s on {meta.get('built', '?')})")
@@ -135,7 +136,8 @@ def build_identity(project_dir: Path, script: Path, package: bool, cache: BuildC
     """What, besides the commit, decides the virtual environment: the Python that makes it,
     what is installed (pyperf, and the version's package, whose sources are hashed with the
     rest of the folder) and the script. pyperf itself is not pinned: a kept environment keeps
-    the pyperf it was made with (recorded with every trial); --no-build-cache makes a new one."""
+    the pyperf it was made with (recorded with every trial); with --no-build-cache the
+    environment is made, or updated, in the version's folder instead."""
     return {"harness": "pyperf", "python": sys.version, "python_path": str(Path(sys.executable).resolve()),
             "requirements": ["pyperf", *(["the version's package"] if package else [])],
             "script": cache.relative(script), "path": cache.relative(project_dir), "sources": sources_hash(project_dir)}
