@@ -67,3 +67,58 @@ def test_paths_inside_the_checkout_are_made_relative(tmp_path):
     cache = BuildCache(tmp_path, "abc", root=tmp_path / "wt")
     assert cache.relative(tmp_path / "wt" / "bench" / "target") == "bench/target"
     assert cache.relative("mvn") == "mvn" and cache.relative("/usr/bin/gradle") == "/usr/bin/gradle"
+
+
+def test_sources_hash_follows_the_sources_and_leaves_build_output_out(tmp_path):
+    from rigorbench.harness.cache import sources_hash
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.go").write_text("package a\n")
+    (tmp_path / "go.mod").write_text("module x\n")
+    first = sources_hash(tmp_path)
+    for output in (".rigorbench-go/0.test", ".git/HEAD", "__pycache__/a.pyc", "out/CMakeCache.txt", "out/bench"):
+        (tmp_path / output).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / output).write_text("built")
+    assert sources_hash(tmp_path) == first
+    (tmp_path / "pkg" / "a.go").write_text("package a // changed\n")
+    changed = sources_hash(tmp_path)
+    assert changed != first
+    (tmp_path / "pkg" / "a.go").rename(tmp_path / "pkg" / "b.go")      # same bytes, another name
+    assert sources_hash(tmp_path) not in (first, changed)
+
+
+def test_files_are_kept_and_found_only_whole_and_only_for_clean_commits(tmp_path):
+    built = tmp_path / "wt" / ".rigorbench-go"
+    built.mkdir(parents=True)
+    (built / "0.test").write_bytes(b"\x7fELF")
+    (built / "0.test").chmod(0o755)
+    (built / "manifest.json").write_text("[]")
+    identity = {"harness": "go", "sources": "abc"}
+    files = {"0.test": built / "0.test", "manifest.json": built / "manifest.json"}
+    assert BuildCache(tmp_path / "builds", None).put_files(identity, files, {}) is None      # a dirty tree
+    cache = BuildCache(tmp_path / "builds", "c0ffee")
+    assert cache.get_files(identity) is None
+    kept = cache.put_files(identity, files, {"seconds": 3.0})
+    assert (kept / "0.test").read_bytes() == b"\x7fELF" and (kept / "0.test").stat().st_mode & 0o111
+    hit = cache.get_files(identity)
+    assert hit.artifact == kept and hit.meta["files"] == ["0.test", "manifest.json"] and hit.meta["seconds"] == 3.0
+    assert cache.get_files({**identity, "sources": "abd"}) is None
+    (kept / "0.test").unlink()                         # a damaged entry is a miss
+    assert cache.get_files(identity) is None
+    assert cache.put_files(identity, {"../x": built / "0.test"}, {}) is None
+
+
+def test_a_build_in_place_is_found_once_complete_and_an_interrupted_one_is_emptied(tmp_path):
+    cache = BuildCache(tmp_path / "builds", "c0ffee")
+    identity = {"harness": "pyperf", "sources": "abc"}
+    entry, meta = cache.in_place(identity)
+    assert meta is None and entry.is_dir()
+    (entry / "venv").mkdir()                           # interrupted here: no build.json
+    entry_again, meta = cache.in_place(identity)
+    assert entry_again == entry and meta is None and not (entry / "venv").exists()
+    (entry / "venv").mkdir()
+    cache.complete(entry, {"tool_versions": {"pyperf": "2.10.0"}})
+    assert cache.in_place(identity) == (entry, {"tool_versions": {"pyperf": "2.10.0"}})
+    assert (entry / "venv").is_dir() and BuildCache(tmp_path / "builds", None).in_place(identity) is None
+    # The environment went away but its metadata stayed: a miss, and the entry is emptied.
+    assert cache.in_place(identity, required="venv/bin/python") == (entry, None) and not (entry / "venv").exists()

@@ -195,6 +195,9 @@ def test_rigorbench_folders_do_not_make_a_checkout_dirty_but_changes_anywhere_do
     for store in (tmp_path / ".rigorbench", tmp_path / "bench" / ".rigorbench" / "builds"):
         store.mkdir(parents=True)
         (store / "results.db").write_text("")
+    for built in (".rigorbench-go/0.test", ".rigorbench-gbench/CMakeCache.txt", ".rigorbench-pyperf/pyvenv.cfg"):
+        (tmp_path / "bench" / built).parent.mkdir(parents=True)
+        (tmp_path / "bench" / built).write_text("built")      # the harnesses' build folders
     assert git_info(tmp_path)[1] is False and git_info(tmp_path / "bench")[1] is False
     (tmp_path / "README").write_text("changed")  # outside the project directory, still the checkout
     assert git_info(tmp_path / "bench")[1] is True

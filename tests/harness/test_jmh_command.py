@@ -241,3 +241,15 @@ def test_java_option_takes_a_jdk_home_or_an_executable(tmp_path):
     launcher, env = JmhHarness(java_command=("java", "-Dx=1")).java_for(BuildSpec(java_home=str(home)))
     assert launcher == (str(java), "-Dx=1")
     assert env["JAVA_HOME"] == str(home) and env["PATH"].startswith(str(home / "bin"))
+
+
+def test_a_fixed_iteration_count_is_refused_for_jmh_which_runs_iterations_for_a_time(tmp_path):
+    from rigorbench.experiment.options import iteration_time
+
+    assert iteration_time("100x", "--iteration-time") == "100x" and iteration_time("200ms", "--iteration-time") == "200ms"
+    with pytest.raises(UserError, match="at least 1x"):
+        iteration_time("0x", "--iteration-time")
+    with pytest.raises(UserError, match="is not a time"):
+        iteration_time("x", "--iteration-time")
+    with pytest.raises(UserError, match="JMH runs iterations for a time"):
+        trial_command(["java", "-jar", "b.jar"], RunSettings(iteration_time="100x"), tmp_path / "r.json")

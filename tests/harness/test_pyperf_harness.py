@@ -58,7 +58,9 @@ def test_ab_of_the_demo_runs_pyperf_per_version_and_finds_the_planted_changes(tm
     assert sorted(set(zip(table.trial.tolist(), table.fork.tolist()))) == [(t, f) for t in range(3) for f in range(2)]
     assert int(table.warmup.sum()) == 6 and int((~table.warmup).sum()) == 18
     assert any(e.get("perf_version") for e in v2.environments)
-    assert (tmp_path / "pyperf-demo" / "v2" / ".rigorbench-pyperf" / "bin" / "python").is_file()
+    # Each version's environment is made in the build cache next to the store, not in its folder.
+    assert len(list(tmp_path.glob("**/builds/*/venv/bin/python"))) == 2
+    assert not (tmp_path / "pyperf-demo" / "v2" / ".rigorbench-pyperf").exists()
 
 
 @pytest.mark.parametrize("adaptive", [["--until-decided"], ["--warmup", "auto"]])
@@ -68,4 +70,4 @@ def test_adaptive_options_are_refused_before_building_since_pyperf_runs_every_be
     code = main(["ab", str(tmp_path / "pyperf-demo"), "--base", "v1", "--contender", "v2", *adaptive,
                  "--store", str(tmp_path / "r.db")], out, err)
     assert code == 2 and "pyperf has no filter of its own" in err.getvalue() and "Traceback" not in err.getvalue()
-    assert not list((tmp_path / "pyperf-demo").rglob(".rigorbench-pyperf"))     # nothing was built
+    assert not list(tmp_path.rglob("venv")) and not list(tmp_path.rglob(".rigorbench-pyperf"))   # nothing was built

@@ -19,7 +19,7 @@ from rigorbench.cli.common import (
 )
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.experiment.options import (
-    DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, PILOT_WARMUP, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, jmh_time, parse_params, seconds, settings_with,
+    DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, PILOT_WARMUP, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, iteration_time, jmh_time, parse_params, seconds, settings_with,
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
@@ -36,9 +36,9 @@ Each version is a directory (looked up inside PATH first, then as given) or a gi
 of the repository holding PATH (checked out into a temporary worktree; your working tree is
 not touched). Both are built once: a Maven project with 'mvn package' (in a multi-module
 build, 'mvn -pl MODULE -am package' from the root, where MODULE is the module that depends
-on jmh-core), a Gradle project with its wrapper's 'jmhJar' task, or --build-command. The jars
-of clean commits are cached next to the store, so a second run of the same revisions does
-not rebuild. Benchmarks that only one version has are reported and not run (--list shows
+on jmh-core), a Gradle project with its wrapper's 'jmhJar' task, or --build-command (Go
+modules, Google Benchmark and pyperf projects: see --harness and docs/harnesses.md). Builds
+are cached next to the store, so a second run of the same revisions does not rebuild. Benchmarks that only one version has are reported and not run (--list shows
 them before anything runs). Then every trial runs every version once, in
 a fresh random order (randomized multiple interleaved trials), so slow drifts of a noisy
 machine hit both alike. Every finished trial is committed to the results store at once:
@@ -77,14 +77,7 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     each = "trials (harness invocations)" if single else "trials; each runs every version once"
     exp.add_argument("--trials", type=positive_int, metavar="N", help=f"{each} (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
     exp.add_argument("--bench", action="append", metavar="REGEX", help="run only benchmarks matching REGEX (repeatable)")
-    exp.add_argument("--harness", choices=("auto", *HARNESS_NAMES), default="auto",
-                     help="the benchmark harness: jmh (Maven or Gradle JMH project), go (a Go module's "
-                     "func Benchmark...; forks are test-binary processes, iterations -test.count lines, "
-                     "--iteration-time is -test.benchtime) or gbench (a CMake project linking Google "
-                     "Benchmark; forks are processes, iterations repetitions, --iteration-time is "
-                     "--benchmark_min_time) or pyperf (a bench.py run with pyperf in a virtual environment per "
-                     "version; forks are its worker processes, --iteration-time is --min-time); default "
-                     "auto: detected from go.mod, CMakeLists.txt or bench.py")
+    add_harness_argument(exp)
     add_jmh_arguments(exp)
     if not single:
         exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
@@ -135,13 +128,35 @@ def sequential_design_from(args: argparse.Namespace):
     )
 
 
+def add_harness_argument(exp: argparse._ArgumentGroup) -> None:
+    """``--harness``, the same for ab, record and bisect."""
+    exp.add_argument("--harness", choices=("auto", *HARNESS_NAMES), default="auto",
+                     help="the benchmark harness: jmh (Maven or Gradle JMH project), go (a Go module's "
+                     "func Benchmark...; forks are test-binary processes, iterations -test.count lines, "
+                     "--iteration-time is -test.benchtime) or gbench (a CMake project linking Google "
+                     "Benchmark; forks are processes, iterations repetitions, --iteration-time is "
+                     "--benchmark_min_time: a duration, or a count such as 100x with Google Benchmark 1.8 or "
+                     "later) or pyperf (a bench.py run with pyperf in a virtual environment per "
+                     "version; forks are its worker processes, --iteration-time is --min-time); default "
+                     "auto: detected from go.mod, CMakeLists.txt or bench.py")
+
+
+def harness_from(args: argparse.Namespace, version: str | None = None) -> str:
+    """The harness ``--harness`` names, or the one detected in PATH (or its ``version`` folder)."""
+    from rigorbench.harness import detect_harness
+
+    return detect_harness(Path(args.path), version) if args.harness == "auto" else args.harness
+
+
 def add_jmh_arguments(exp: argparse._ArgumentGroup) -> None:
     """The JMH settings of every trial, the same for ab, record and bisect."""
     exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks})")
     exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
     exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {DEFAULT_SETTINGS.iterations})")
     exp.add_argument("--warmup-time", metavar="T", help=f"time per warmup iteration (default: {DEFAULT_SETTINGS.warmup_time})")
-    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {DEFAULT_SETTINGS.iteration_time})")
+    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {DEFAULT_SETTINGS.iteration_time}); "
+                     "go and gbench (Google Benchmark 1.8 or later) also take a fixed count of the benchmark's own "
+                     "iterations, such as 100x")
     exp.add_argument("--param", action="append", metavar="NAME=V1,V2", help="override a @Param (repeatable)")
     exp.add_argument("--mode", metavar="MODE", help="JMH benchmark mode (thrpt, avgt, sample, ss); default: as declared")
     exp.add_argument("--time-unit", metavar="UNIT", help="JMH output time unit (ns, us, ms, s)")
@@ -160,7 +175,7 @@ def run_settings_from(args: argparse.Namespace):
         warmup_iterations=args.warmup_iterations,
         iterations=args.iterations,
         warmup_time=jmh_time(args.warmup_time, "--warmup-time") if args.warmup_time else None,
-        iteration_time=jmh_time(args.iteration_time, "--iteration-time") if args.iteration_time else None,
+        iteration_time=iteration_time(args.iteration_time, "--iteration-time") if args.iteration_time else None,
         include=tuple(args.bench) if args.bench else None,
         params=parse_params(args.param) if args.param else None,
         mode=args.mode,
@@ -181,9 +196,7 @@ def _plan(args: argparse.Namespace) -> ExperimentPlan:
     )
     trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
     seed = args.seed if args.seed is not None else DEFAULT_SEED
-    from rigorbench.harness import detect_harness
-
-    harness = detect_harness(Path(args.path), args.base) if args.harness == "auto" else args.harness
+    harness = harness_from(args, args.base)
     design = sequential_design_from(args)
     if design is not None:
         trials = design.min_trials

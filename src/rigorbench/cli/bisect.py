@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import IO
 
 from rigorbench.analysis.settings import DEFAULT_SEED
-from rigorbench.cli.ab import add_jmh_arguments
+from rigorbench.cli.ab import add_harness_argument, add_jmh_arguments, harness_from
 from rigorbench.cli.common import add_build_arguments, add_statistics_arguments, build_spec_from, settings_from, write_output
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.store import DEFAULT_STORE
@@ -32,7 +32,7 @@ still inconclusive at --max-trials stops the bisection; the commits that may sti
 culprit are then listed instead of a culprit. Set --threshold to about half the slowdown
 you are chasing: unchanged commits then decide in a few trials.
 
-Good is built once and each probed commit once (jars are cached next to the store). Every
+Good is built once and each probed commit once (builds are cached next to the store). Every
 probe is stored as an ordinary run (see 'rigorbench runs'; 'rigorbench compare --store DB
 --baseline GOOD --contender COMMIT' with the short hashes shown). Progress goes to standard
 error, the probes and the culprit to standard output.
@@ -45,19 +45,22 @@ EPILOG = """\
 examples:
   rigorbench bisect . --good v1.4.0 --bad main --bench 'ParseBenchmark.parseLine' --threshold 10%
   rigorbench bisect bench --module bench --good HEAD~30 --bad HEAD --bench Queue.offer --max-trials 20 --format json
+  rigorbench bisect . --harness go --good v0.9.0 --bad HEAD --bench BenchmarkParse --iteration-time 100ms
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     versions = parser.add_argument_group("commits")
-    versions.add_argument("path", metavar="PATH", help="the benchmark project (a Maven or Gradle project with JMH benchmarks) inside a git repository")
+    versions.add_argument("path", metavar="PATH", help="the benchmark project inside a git repository: a Maven or Gradle project with JMH "
+                          "benchmarks, a Go module, a CMake project linking Google Benchmark, or a pyperf bench.py (see --harness)")
     versions.add_argument("--good", required=True, metavar="REV", help="a commit where the benchmark was fast (an ancestor of --bad on its first-parent history)")
     versions.add_argument("--bad", required=True, metavar="REV", help="a commit where it is slower")
     add_build_arguments(parser, listing=False)
     exp = parser.add_argument_group("experiment")
-    exp.add_argument("--bench", required=True, action="append", metavar="REGEX", help="the benchmark(s) to bisect: JMH include regex (repeatable); must match at least one benchmark at --good")
+    exp.add_argument("--bench", required=True, action="append", metavar="REGEX", help="the benchmark(s) to bisect: an include regex as 'ab --bench' takes it (repeatable); must match at least one benchmark at --good")
     exp.add_argument("--trials", type=positive_int, metavar="N", help=f"trials of the first look at each probe (default: {FIRST_TRIALS}; at least 3: fewer give no trustworthy interval)")
     exp.add_argument("--max-trials", type=positive_int, metavar="N", help=f"trials a probe may take while it is undecided (default: {MAX_TRIALS})")
+    add_harness_argument(exp)
     add_jmh_arguments(exp)
     exp.add_argument("--quick", action="store_true", help="the short JMH settings of 'ab --quick' (seconds per trial): for large regressions and demos")
     exp.add_argument("--store", metavar="DB", help=f"results store the probes are stored in (default: PATH/{DEFAULT_STORE})")
@@ -83,7 +86,8 @@ def _plan(args: argparse.Namespace):
     if most < first:
         raise UsageError(f"--max-trials ({most}) must be at least --trials ({first})")
     seed = args.seed if args.seed is not None else DEFAULT_SEED
-    return BisectPlan(args.path, args.good, args.bad, build_spec_from(args), run_settings_from(args), first, most, seed)
+    return BisectPlan(args.path, args.good, args.bad, build_spec_from(args), run_settings_from(args), first, most, seed,
+                      harness=harness_from(args))
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:

@@ -176,7 +176,9 @@ def add_build_arguments(parser: argparse.ArgumentParser, listing: bool = True) -
     build.add_argument("--build-command", metavar="CMD", help="build with CMD instead, run in each version's PATH; split like a shell command line but run without a shell (write 'sh -c \"...\"' to have one)")
     build.add_argument("--jar", metavar="PATH-OR-GLOB", help="the benchmark jar the build makes, relative to PATH (default: found in the module's target/ or build/libs/)")
     build.add_argument("--java", metavar="JDK", help="build and run with this JDK (its home directory or its java executable); recorded with the run")
-    build.add_argument("--no-build-cache", action="store_true", help="always build; by default the jars of clean commits are kept next to the store and reused")
+    build.add_argument("--no-build-cache", action="store_true", help="always build; by default builds are kept next to the store and reused: the jars and Google "
+                       "Benchmark executables of clean commits, Go test binaries and pyperf environments by a hash of their "
+                       "sources (docs/harnesses.md)")
     if listing:
         build.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only one has), estimate the run's duration, and stop")
 

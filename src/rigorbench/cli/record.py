@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import IO
 
-from rigorbench.cli.ab import add_experiment_arguments, run_settings_from
+from rigorbench.cli.ab import add_experiment_arguments, harness_from, run_settings_from
 from rigorbench.cli.common import add_build_arguments, before_build, build_spec_from
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.experiment.options import DEFAULT_TRIALS, QUICK_TRIALS
@@ -14,13 +14,14 @@ from rigorbench.store import DEFAULT_STORE
 from rigorbench.store.location import masked
 
 DESCRIPTION = f"""\
-Run one version of a JMH benchmark project, store the run, and add its results to the
-per-commit history (see 'rigorbench history').
+Run one version of a benchmark project (JMH, Go, Google Benchmark or pyperf: see
+--harness), store the run, and add its results to the per-commit history (see
+'rigorbench history').
 
 The version is --rev: a git revision of the repository holding PATH (checked out into a
 temporary worktree; your working tree is not touched) or a directory; without --rev, PATH
 itself as it is. It is built and run as one version of 'rigorbench ab' would be (the same
-build cache, trials, JMH options and results store), every finished trial committed at once.
+build cache, trials, harness options and results store), every finished trial committed at once.
 Then each benchmark case and metric becomes one history point at the version's commit: the
 mean of its measurement iterations and the mean's hierarchical bootstrap CI at 95%. The
 point's time is the commit's time; a directory's commit is its git HEAD, marked dirty when
@@ -39,6 +40,7 @@ EPILOG = f"""\
 examples:
   rigorbench record . --branch main --trials 5
   rigorbench record examples/jmh-demo --rev v2 --quick --bench 'Prime.*'
+  rigorbench record examples/go-demo --rev v1 --quick --bench Adler32
   rigorbench record /tmp/build/bench --commit 3f2c1e0 --time 2026-11-24T21:00:00Z --store {DEFAULT_STORE}
   rigorbench record --resume 4 --store .rigorbench/results.db
 """
@@ -46,7 +48,8 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     version = parser.add_argument_group("version")
-    version.add_argument("path", nargs="?", metavar="PATH", help="the benchmark project: a Maven or Gradle project with JMH benchmarks (the repository root or any module)")
+    version.add_argument("path", nargs="?", metavar="PATH", help="the benchmark project: a Maven or Gradle project with JMH benchmarks (the repository root or any module), "
+                         "a Go module, a CMake project linking Google Benchmark, or a pyperf bench.py (see --harness)")
     version.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted record run from --store, then add its points (once)")
     version.add_argument("--rev", metavar="REV|DIR", help="the version to run: a git revision or a directory (default: PATH as it is)")
     version.add_argument("--label", metavar="NAME", help="the version's label in the stored run (default: the short commit)")
@@ -104,11 +107,14 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
                             machine=args.machine, stderr=stderr)
     label = args.label or (origin.commit[:12] if len(origin.commit) == 40 else origin.commit)
     trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
-    plan = ExperimentPlan(args.path, "jmh", (VersionSpec(label, source, build_spec_from(args)),), trials, "rmit",
+    harness = harness_from(args, args.rev)
+    plan = ExperimentPlan(args.path, harness, (VersionSpec(label, source, build_spec_from(args)),), trials, "rmit",
                           DEFAULT_SEED, run_settings_from(args), min_versions=1, notes=hp.record_notes(origin, label))
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     reporter = make_reporter(stderr)
     hook, _ = before_build(args, reporter)
+    if harness != "jmh":
+        hook = None   # the lint rules read Java (JMH) sources only
     with ResultStore.open(store_path) as store:
         try:
             result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)

@@ -3,7 +3,7 @@
 Each probe is an ordinary stored run of two versions, good and the probed commit, run as
 randomized interleaved trials (RMIT), so ``rigorbench runs`` lists it and ``compare --store``
 compares it again. Good is built once for the whole bisection and each probed commit once
-(their jars also go to the build cache next to the store, so a second bisection of the same
+(their builds also go to the build cache next to the store, so a second bisection of the same
 range builds nothing). A probe starts with the first look's trials; while its verdict is
 undecided, trials are added to the same run up to the budget (analysis/bisect.py says how
 the looks share the confidence). Git is called with argument lists only.
@@ -44,11 +44,12 @@ class BisectPlan:
     good: str                       # as the user named them
     bad: str
     build: BuildSpec
-    settings: RunSettings           # JMH settings; include holds --bench
+    settings: RunSettings           # the harness settings; include holds --bench
     first_trials: int
     max_trials: int
     seed: int
     order: str = "rmit"
+    harness: str = "jmh"            # a name of rigorbench.harness.HARNESSES
 
     def __post_init__(self) -> None:
         if self.first_trials < 1 or self.max_trials < self.first_trials:
@@ -110,7 +111,7 @@ class _Prober:
                  good: Commit, commits: tuple[Commit, ...], good_builds: dict, cache_dir: Path | None) -> None:
         self.plan, self.settings, self.store, self.reporters = plan, settings, store, reporters
         self.good, self.commits, self.good_builds, self.cache_dir = good, commits, good_builds, cache_dir
-        self.harness = get_harness("jmh")
+        self.harness = get_harness(plan.harness)
         self.say = reporters().message
         self.looks = looks(plan.first_trials, plan.max_trials)
         self.tracked: set | None = None          # (case, metric) keys the premise found slower
@@ -149,7 +150,7 @@ class _Prober:
         labels = [self.good.short, self.commits[index].short]
         run_settings = self.plan.settings
         if selection.partial:
-            run_settings = replace(run_settings, include=exact_includes(selection.common))
+            run_settings = replace(run_settings, include=exact_includes(selection.common, self.harness))
         run_id, seed = None, self.plan.seed + len(self.probes)
         for look, trials in enumerate(self.looks):
             run_id = self._plan_trials(run_id, labels, builds, run_settings, trials, seed + 1000 * look, index)
@@ -168,7 +169,7 @@ class _Prober:
                 "bisect": {"good": self.good.sha, "bad": self.commits[-1].sha, "commit": self.commits[index].sha},
             }
             return self.store.create_run(
-                harness="jmh", project=str(self.plan.project), order=self.plan.order, seed=seed, settings=settings,
+                harness=self.plan.harness, project=str(self.plan.project), order=self.plan.order, seed=seed, settings=settings,
                 versions=[builds[label][0].info for label in labels], schedule=make_schedule(labels, trials, self.plan.order, seed),
                 tool_version=__version__,
             )
@@ -213,7 +214,7 @@ def run_bisection(
         reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
     reporter.message(f"bisect: {len(commits)} commits after good {good.short}, up to bad {commits[-1].short}")
     cache_dir = build_cache_dir(store) if build_cache else None
-    harness = get_harness("jmh")
+    harness = get_harness(plan.harness)
     spec = VersionSpec(good.short, good.sha, plan.build)
     with built_versions(project, (spec,), harness, reporter, cache_dir=cache_dir) as good_builds:
         listed = list_selection(good_builds, harness, plan.settings)

@@ -60,7 +60,7 @@ from pathlib import Path
 
 from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import InputError, UserError
-from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, PILOT_WARMUP, jmh_time, parse_params, seconds, settings_with
+from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, PILOT_WARMUP, iteration_time, jmh_time, parse_params, seconds, settings_with
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.config_schema import ConfigKeyError, check_table, check_top, key_line
 from rigorbench.files import read_input
@@ -169,7 +169,7 @@ def _run_settings(jmh: dict):
         warmup_iterations=jmh.get("warmup_iterations"),
         iterations=jmh.get("iterations"),
         warmup_time=jmh_time(jmh["warmup_time"], "warmup_time") if "warmup_time" in jmh else None,
-        iteration_time=jmh_time(jmh["iteration_time"], "iteration_time") if "iteration_time" in jmh else None,
+        iteration_time=iteration_time(jmh["iteration_time"], "iteration_time") if "iteration_time" in jmh else None,
         include=tuple(_strings(jmh, "include")) if "include" in jmh else None,
         params=parse_params([f"{k}={_param_text(v)}" for k, v in jmh["params"].items()], "params") if "params" in jmh else None,
         jvm_args=tuple(_strings(jmh, "jvm_args")) if "jvm_args" in jmh else None,

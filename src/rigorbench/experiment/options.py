@@ -27,6 +27,7 @@ DEFAULT_MAX_TRIALS = 20
 PILOT_WARMUP = 30
 
 _JMH_TIME = re.compile(r"^\d+\s*(ns|us|ms|s|m|min|h|hr|d|day)$")
+_COUNT = re.compile(r"^\d+x$")
 _SECONDS = {"ms": 0.001, "s": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600}
 
 
@@ -36,6 +37,18 @@ def jmh_time(text: str, option: str) -> str:
     if not _JMH_TIME.match(value):
         raise UserError(f"{option}: {text!r} is not a time such as 200ms, 1s or 1m")
     return value.replace(" ", "")
+
+
+def iteration_time(text: str, option: str) -> str:
+    """A measurement iteration's time (``200ms``, ``1s``), or a fixed count of the benchmark's
+    own iterations such as ``100x`` (Go's ``-test.benchtime=100x``, Google Benchmark 1.8's
+    ``--benchmark_min_time=100x``; the harnesses without such a count refuse it)."""
+    value = str(text).strip()
+    if _COUNT.match(value):
+        if int(value[:-1]) < 1:
+            raise UserError(f"{option}: {text!r}: a fixed count must be at least 1x")
+        return value
+    return jmh_time(text, option)
 
 
 def seconds(text: str, option: str) -> float:

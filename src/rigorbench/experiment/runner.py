@@ -102,7 +102,7 @@ def _build(version: PreparedVersion, spec: VersionSpec, harness: Harness, report
     except HarnessError as error:
         raise UserError(f"version {spec.label}: {_outside_worktree(str(error), version)}") from None
     if not build.cached:  # a cache hit was reported by the harness, with the jar's path
-        kept = "; kept in the build cache" if cache is not None and cache.scope and build.artifact.is_relative_to(cache_dir) else ""
+        kept = "; kept in the build cache" if cache is not None and Path(build.artifact).is_relative_to(cache_dir) else ""
         reporter.message(f"built {spec.label} in {format_duration(build.seconds)}{kept}")
     return build
 

@@ -253,8 +253,10 @@ def git_info(path: Path) -> tuple[str | None, bool | None]:
     if commit is None:
         return None, None
     # rigorbench's own folder (the default store and the build cache live in PATH/.rigorbench)
-    # is not a change to the sources, whether or not the project ignores it.
-    status = _git(path, "status", "--porcelain", "--", ":/", ":(top,exclude,glob)**/.rigorbench/**")
+    # and the build folders of the Go, Google Benchmark and pyperf harnesses (.rigorbench-go,
+    # ...) are not changes to the sources, whether or not the project ignores them.
+    status = _git(path, "status", "--porcelain", "--", ":/", ":(top,exclude,glob)**/.rigorbench/**",
+                  ":(top,exclude,glob)**/.rigorbench-*/**")
     return commit.strip(), (None if status is None else bool(status.strip()))
 
 

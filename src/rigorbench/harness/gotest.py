@@ -15,6 +15,13 @@ iterations, the next ``iterations`` are measured. ``iteration_time`` is ``-test.
 (``formats/gobench.py``); the Go version, the module and its ``go`` directive, the
 ``goos``/``goarch``/``cpu`` lines and GOMAXPROCS are recorded. ``GOFLAGS`` (``-tags=...``)
 passes through from the environment to the build.
+
+With a build cache, the binaries and their manifest are kept in it, keyed by the Go
+toolchain, the ``go env`` settings that change what it makes (``GOFLAGS``, cgo, the target),
+and a hash of the module's sources and of the local folders its ``replace`` directives name
+(:func:`build_identity`; other dependencies are pinned by go.sum); a later experiment on the
+same sources, at any commit or none, runs the kept binaries. The manifest names package folders relative to the
+module, so kept binaries run in the package folders of the checkout at hand.
 """
 
 from __future__ import annotations
@@ -22,13 +29,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from rigorbench.errors import InputError, UserError
 from rigorbench.formats.gobench import GoBenchReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
+from rigorbench.harness.cache import BuildCache, sources_hash
 from rigorbench.harness.process import describe_command, run_streamed, tail
 from rigorbench.harness.repetitions import Tables, add_process, outcome, progress_of, read_or_empty, run_checked
 
@@ -38,6 +48,10 @@ LIST_TIMEOUT_S = 120.0
 _BENCH_FUNC = re.compile(r"^func\s+Benchmark\w*\s*\(", re.M)
 _RUNNING = re.compile(r"^(Benchmark\S*)")
 _FAIL = re.compile(r"^--- FAIL: (Benchmark\S*)")
+# go env settings that change what `go test -c` makes (GOFLAGS carries -tags and -trimpath).
+_GO_ENV = ("GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "GOEXPERIMENT", "GOFLAGS", "CGO_ENABLED", "CC", "CXX",
+           "CGO_CFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS")
+_LOCAL_REPLACE = re.compile(r"=>\s*(\.{1,2}/[^\s)]*|/[^\s)]*)", re.M)
 _TIME = re.compile(r"\d+(\.\d+)?(ns|us|µs|ms|s|m|h|x)")
 
 
@@ -53,12 +67,28 @@ def _go(args: list[str], cwd: Path, what: str) -> list[str]:
 class GoHarness:
     name = "go"
 
-    def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache=None) -> Build:
+    def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache: BuildCache | None = None) -> Build:
+        """Build the test binaries of ``project_dir`` (or take them from ``cache``)."""
         project_dir = Path(project_dir).resolve()
         if not (project_dir / "go.mod").is_file():
             raise HarnessError(f"{project_dir}: no go.mod here; the Go harness builds a module")
         if spec.command or spec.jar or spec.module or spec.java_home:
             raise UserError("the Go harness takes no build command, jar, module or java_home")
+        identity = build_identity(project_dir, cache) if cache is not None else {}
+        cached = cache.get_files(identity, by_content=True) if cache is not None else None
+        if cached is not None:
+            log(f"build cache hit: {cached.artifact} (built in {cached.meta.get('seconds', 0):.0f} s on {cached.meta.get('built', '?')})")
+            return Build(project_dir, cached.artifact, dict(cached.meta.get("tool_versions", {})), 0.0, cached=True)
+        build = self._build(project_dir, log)
+        if cache is not None:
+            files = {name: Path(build.artifact) / name for name in [MANIFEST, *(p["binary"] for p in _manifest_entries(build))]}
+            meta = {"tool_versions": dict(build.tool_versions), "seconds": build.seconds, "built": time.strftime("%Y-%m-%d %H:%M")}
+            kept = cache.put_files(identity, files, meta, by_content=True)
+            if kept is not None:
+                build = replace(build, artifact=kept)
+        return build
+
+    def _build(self, project_dir: Path, log: Callable[[str], None]) -> Build:
         started = time.monotonic()
         listing = _go(["list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}},{{join .XTestGoFiles \",\"}}", "./..."],
                       project_dir, "listing the module's packages")
@@ -72,10 +102,10 @@ class GoHarness:
             import_path, directory, files = parts
             if not any(_BENCH_FUNC.search(read_or_empty(Path(directory) / f)) for f in files.split(",") if f):
                 continue
-            binary = out / f"{len(packages)}.test"
-            log(f"$ go test -c -o {binary} {import_path}")
-            _go(["test", "-c", "-o", str(binary), import_path], project_dir, f"building the benchmarks of {import_path}")
-            packages.append({"package": import_path, "dir": directory, "binary": str(binary)})
+            binary = f"{len(packages)}.test"
+            log(f"$ go test -c -o {out / binary} {import_path}")
+            _go(["test", "-c", "-o", str(out / binary), import_path], project_dir, f"building the benchmarks of {import_path}")
+            packages.append({"package": import_path, "dir": _relative_dir(Path(directory), project_dir), "binary": binary})
         if not packages:
             raise HarnessError(f"{project_dir}: no package of this module has a func Benchmark in its tests")
         (out / MANIFEST).write_text(json.dumps(packages, indent=1), encoding="utf-8")
@@ -90,6 +120,7 @@ class GoHarness:
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """``-test.list ^Benchmark`` of every binary, filtered by the include patterns."""
+        trial_arguments(settings)   # the trials' options are checked before anything is stored
         patterns = [_compiled(first_level(p)) for p in settings.include]
         found: list[ListedBenchmark] = []
         for package in _manifest(build):
@@ -209,8 +240,34 @@ def _failures(lines) -> list[str]:
     return found
 
 
-def _manifest(build: Build) -> list[dict]:
+def build_identity(project_dir: Path, cache: BuildCache) -> dict:
+    """What, besides the commit, decides the test binaries: the toolchain and the environment
+    it builds in (``GOFLAGS`` with its ``-tags``, cgo, the target), the module's place in the
+    checkout, and the sources of the module and of the local directories its go.mod
+    ``replace`` directives name."""
+    settings = _go(["env", *_GO_ENV], project_dir, "go env")
+    replaced = {}
+    for target in _LOCAL_REPLACE.findall(read_or_empty(project_dir / "go.mod")):
+        folder = (project_dir / target).resolve()
+        replaced[target] = sources_hash(folder) if folder.is_dir() else "missing"
+    return {"harness": "go", "go_env": dict(zip(_GO_ENV, settings)), "go_path": shutil.which("go") or "go",
+            "path": cache.relative(project_dir), "sources": sources_hash(project_dir), "replaced": replaced}
+
+
+def _relative_dir(directory: Path, project_dir: Path) -> str:
+    """A package's folder relative to the module (the binaries may outlive the checkout)."""
+    resolved = directory.resolve()
+    return str(resolved.relative_to(project_dir)) if resolved.is_relative_to(project_dir) else str(resolved)
+
+
+def _manifest_entries(build: Build) -> list[dict]:
     return json.loads((Path(build.artifact) / MANIFEST).read_text(encoding="utf-8"))
+
+
+def _manifest(build: Build) -> list[dict]:
+    """The built packages, with the binary's and the package folder's full paths."""
+    return [{**entry, "binary": str(Path(build.artifact) / entry["binary"]), "dir": str(Path(build.project_dir) / entry["dir"])}
+            for entry in _manifest_entries(build)]
 
 
 def _compiled(pattern: str) -> re.Pattern:

@@ -164,6 +164,7 @@ class JmhHarness:
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """``-lp [include...]``: the benchmarks JMH would run, with their parameters."""
+        trial_command(self.launch(build), settings, Path(RESULT_FILE))   # the trials' options, checked before anything is stored
         command = [*self.launch(build), "-lp", *checked_includes(settings.include)]
         run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S, grace_s=self.kill_grace_s)
         if not run.timed_out and run.returncode != 0:
@@ -225,6 +226,9 @@ def trial_command(launch: Sequence[str], settings: RunSettings, result_path: Pat
              [-p name=v1,v2 ...] [-jvmArgs ARG ...] -prof gc [-prof P ...] -rf json -rff RESULT
     """
     command = [*launch, *checked_includes(settings.include)]
+    if str(settings.iteration_time).endswith("x"):
+        raise UserError(f"iteration time {settings.iteration_time!r}: JMH runs iterations for a time (such as 1s), "
+                        "not a fixed count of invocations")
     command += [
         "-f", str(settings.forks), "-wi", str(settings.warmup_iterations), "-i", str(settings.iterations),
         "-w", _option_value("warmup time", settings.warmup_time),
