@@ -9,6 +9,7 @@ from the file) decides whether the module may use it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -19,6 +20,7 @@ from rigorbench.lint.go.context import BenchBody, GoFileContext, MeasuredLoop
 from rigorbench.lint.go.parse import is_selector, method_call, statement_call, walk_code, walk_no_closures
 
 ID = "GO-BLOOP"
+_TRAILING_COMMENT = re.compile(rb"^([ \t]+)//")
 TITLE = "a loop to b.N in a Go 1.24+ module: 'for b.Loop()' is simpler and keeps results alive"
 REFERENCE = "Go 1.24 release notes, testing (B.Loop); Go testing package docs, B.Loop"
 EXPLANATION = """\
@@ -62,13 +64,13 @@ def check(ctx: GoFileContext) -> Iterator[Issue]:
         for loop in body.loops:
             if loop.kind != "n":
                 continue
-            reason = blocker(body, loop)
+            reason = blocker(ctx, body, loop)
             edits = () if reason else rewrite(ctx, body, loop)
             hint = ("run --fix to rewrite it" if edits else f"rewrite by hand: {reason}")
             yield make_issue(
                 ctx.source, _header(loop) or loop.node, ID, "info",
                 f"go.mod says go {major}.{minor}: 'for {body.b}.Loop()' can replace this b.N loop "
-                "(results kept alive, setup timed never and run once)",
+                "(it keeps results alive and runs the setup once, untimed)",
                 benchmark=body.name, hint=hint, edits=edits)
 
 
@@ -101,7 +103,7 @@ def loop_variable(loop: MeasuredLoop, b: str) -> tuple[bool, str | None]:
     return ok, name.decode()
 
 
-def blocker(body: BenchBody, loop: MeasuredLoop) -> str:
+def blocker(ctx: GoFileContext, body: BenchBody, loop: MeasuredLoop) -> str:
     """Why --fix must leave this loop alone ('' when it may rewrite it)."""
     known, variable = loop_variable(loop, body.b)
     if not known:
@@ -125,14 +127,43 @@ def blocker(body: BenchBody, loop: MeasuredLoop) -> str:
         parent = parent.parent
     if any(n.type in ("break_statement", "return_statement", "goto_statement") for n in walk_no_closures(loop.body)):
         return "the loop body has break, return or goto"
+    if aligned_comment(ctx, loop):
+        return "its trailing comment is aligned with its neighbours' (gofmt would move them all)"
     return ""
 
 
 def rewrite(ctx: GoFileContext, body: BenchBody, loop: MeasuredLoop) -> tuple[Edit, ...]:
-    """The header becomes ``b.Loop()``; a b.ResetTimer() directly before the loop goes."""
+    """The header becomes ``b.Loop()``; a b.ResetTimer() directly before the loop goes.
+
+    A trailing comment after the loop's ``{`` that gofmt aligned with its neighbours keeps
+    its column (the padding grows by what the header lost), so the result stays gofmt-clean."""
     header = _header(loop)
-    edits = [Edit(header.start_byte, loop.body.start_byte, f"{body.b}.Loop() ")]
+    new = f"{body.b}.Loop() "
+    edits = [Edit(header.start_byte, loop.body.start_byte, new)]
+    data = ctx.source.data
+    brace = loop.body.start_byte + 1
+    line_end = data.find(b"\n", brace)
+    match = _TRAILING_COMMENT.match(data[brace:line_end if line_end >= 0 else len(data)])
+    if match and len(match.group(1)) > 1:
+        lost = (loop.body.start_byte - header.start_byte) - len(new.encode())
+        edits.append(Edit(brace, brace + len(match.group(1)), " " * (len(match.group(1)) + lost)))
     before = loop.node.prev_named_sibling
     if before is not None and statement_call(before, body.b, {"ResetTimer"}):
         edits.append(delete_statement(ctx.source, before))
     return tuple(edits)
+
+
+def aligned_comment(ctx: GoFileContext, loop: MeasuredLoop) -> bool:
+    """The loop's line ends in a comment at the same column as a neighbour line's comment,
+    with one space before it: the loop line is the longest of an aligned run, and gofmt
+    would move every comment of the run once the header gets shorter."""
+    data = ctx.source.data
+    start = data.rfind(b"\n", 0, loop.node.start_byte) + 1
+    end = data.find(b"\n", loop.body.start_byte)
+    line = data[start:end if end >= 0 else len(data)]
+    column = line.find(b" //", loop.body.start_byte - start)
+    if column < 0 or line[column - 1:column] == b" ":
+        return False
+    previous = data[data.rfind(b"\n", 0, max(start - 1, 0)) + 1:max(start - 1, 0)]
+    following = data[end + 1:data.find(b"\n", end + 1)] if end >= 0 else b""
+    return any(other[column:column + 3] == b" //" for other in (previous, following))

@@ -13,7 +13,8 @@ Without type checking we cannot know what is inlined; the rules therefore count 
   unicode/utf8, ... without those that write into an argument or call a function value);
 * package-level functions of the package itself whose bodies only assign their own
   locals and call removable functions (no method calls, goroutines, channels, defer,
-  function literals or writes through pointers, slices, maps or fields).
+  function literals or writes through pointers, slices, maps or fields), and that do not
+  call themselves (gc does not inline recursive functions).
 
 Everything else (method calls, index expressions that may panic, channel receives, calls
 of function values, unknown packages) is kept, so the rules that use this stay quiet.
@@ -141,7 +142,7 @@ class Purity:
         source, declaration = found
         body = declaration.child_by_field_name("body")
         inner = Purity(self.package, imports(source), declared_names(declaration), self.memo)  # its file's imports
-        self.memo[name] = body is not None and inner.pure_body(body)
+        self.memo[name] = body is not None and not _recursive(name, body) and inner.pure_body(body)
         return self.memo[name]
 
     def pure_body(self, body: Node) -> bool:
@@ -165,6 +166,19 @@ class Purity:
 
     def _own(self, target: Node) -> bool:
         return target.type == "identifier" and (target.text.decode() in self.locals or target.text == b"_")
+
+
+def _recursive(name: str, body: Node) -> bool:
+    """The body calls its own function: gc never inlines it, so it never deletes the call."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            if function.type == "identifier" and function.text.decode() == name:
+                return True
+        stack.extend(node.named_children)
+    return False
 
 
 def declared_names(function: Node) -> set[str]:

@@ -104,7 +104,8 @@ def _dropped(ctx, body: BenchBody, kind: str, node: Node, purity: Purity, dead: 
 
 def _issue(ctx: GoFileContext, body: BenchBody, kind: str, node: Node, what: str) -> Issue:
     loop = "the pb.Next loop" if kind == "parallel" else "the b.N loop"
-    message = f"{what} in {loop}; the compiler may delete it once the call is inlined"
+    calls = any(n.type == "call_expression" for n in walk_code(node))
+    message = f"{what} in {loop}; the compiler may delete it{' once the call is inlined' if calls else ''}"
     if kind == "n" and ctx.at_least(1, 24):
         hint = "write 'for b.Loop()' (Go 1.24+ keeps results alive) or store the result in a package-level variable"
     else:

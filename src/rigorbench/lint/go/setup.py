@@ -36,8 +36,9 @@ between them and the loop, that
   * read files or talk to the system: os.ReadFile, os.Open, os.ReadDir, os.Create,
     os.WriteFile, io.ReadAll, ioutil.ReadFile, filepath.Walk/WalkDir/Glob, fs.ReadFile,
     exec.Command, net.Dial/Listen, http.Get/Post;
-  * allocate 1 Mi elements or more with a constant size: make(T, n[, m]),
-    strings.Repeat, bytes.Repeat;
+  * allocate 16 Mi elements or more with a constant size: make(T, n[, m]),
+    strings.Repeat, bytes.Repeat (smaller allocations of fresh memory cost well under
+    a millisecond);
   * loop 100 000 times or more, counted from constants (for i := 0; i < N; i++,
     for range N, range over make(T, N)), nested loops multiplied.
 Calls to other functions are not flagged (their cost is unknown), nor is setup before
@@ -68,7 +69,7 @@ IO_CALLS = {
     "net": {"Dial", "DialTimeout", "Listen"}, "net/http": {"Get", "Post", "Head"},
 }
 REPEATS = {"strings": "Repeat", "bytes": "Repeat"}
-BIG_ALLOCATION = 1 << 20
+BIG_ALLOCATION = 1 << 24
 BIG_LOOP = 100_000
 
 
@@ -83,7 +84,7 @@ def check(ctx: GoFileContext) -> Iterator[Issue]:
         node, what = timed[0]
         loop = next((loop for loop in body.loops if loop.node == anchor), None)
         edits: tuple[Edit, ...] = ()
-        if loop is not None and ctx.at_least(1, 24) and not blocker(body, loop):
+        if loop is not None and ctx.at_least(1, 24) and not blocker(ctx, body, loop):
             hint = "use 'for b.Loop()' (see GO-BLOOP; --fix rewrites the loop), which resets the timer itself"
         else:
             hint = f"call {body.b}.ResetTimer() right before the loop"

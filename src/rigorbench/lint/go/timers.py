@@ -16,8 +16,9 @@ from tree_sitter import Node
 
 from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.go.context import GoFileContext
-from rigorbench.lint.go.parse import is_selector, method_call, statement_call, statements, walk_code
+from rigorbench.lint.go.parse import dotted, is_selector, statement_call, statements, walk_code
 from rigorbench.lint.go.purity import CONVERSIONS
+from rigorbench.lint.go.setup import IO_CALLS
 
 TIMER_TITLE = "b.StopTimer/b.StartTimer inside the benchmark loop around cheap work"
 TIMER_REFERENCE = ("Go testing package docs, B.StopTimer and B.StartTimer; golang/go#20875 "
@@ -37,7 +38,9 @@ minutes instead of -benchtime (golang/go#27217).
 What is flagged: a StopTimer statement directly in the body of a b.N or b.Loop loop whose
 paused statements (up to the next StartTimer, wrapping around the loop) contain no loop and
 no call other than len, cap, min, max, new, complex, real, imag or a conversion. Paused
-work that calls functions or loops is not flagged: it may well be worth pausing for.
+work that calls functions or loops is not flagged: it may well be worth pausing for; nor
+is a loop whose timed part calls runtime.GC, time.Sleep or file or network I/O (the timed
+work then dwarfs the pair's cost).
 
 How to fix: prepare the inputs of all iterations before the loop and call b.ResetTimer(),
 or leave the cheap work timed.
@@ -116,14 +119,20 @@ def check_timer(ctx: GoFileContext) -> Iterator[Issue]:
             calls = [statement_call(s, body.b, TIMER_CALLS) for s in listed]
             for index, call in enumerate(calls):
                 paused = _paused(listed, calls, index) if call == "StopTimer" else None
-                if paused is not None and all(_cheap(s, body.b) for s in paused):
-                    what = "nothing" if not paused else short(" ".join(ctx.source.text(s) for s in paused), 40)
-                    yield make_issue(
-                        ctx.source, listed[index], "GO-TIMER", "warning",
-                        f"b.StopTimer/b.StartTimer in every loop iteration pause only {what}; "
-                        "each pair costs two clock reads and two stop-the-world ReadMemStats calls",
-                        benchmark=body.name,
-                        hint="prepare inputs before the loop and call b.ResetTimer(), or leave the cheap work timed")
+                if paused is None or not all(_cheap(s) for s in paused):
+                    continue
+                paused_ids = {s.id for s in paused}
+                timed = [s for s in listed if s.id not in paused_ids]
+                if any(_slow(ctx, n) for s in timed for n in walk_code(s)):
+                    continue  # the timed work dwarfs the pair's cost
+                what = ("no work at all" if not paused
+                        else f"only '{short('; '.join(ctx.source.text(s) for s in paused), 40)}'")
+                yield make_issue(
+                    ctx.source, listed[index], "GO-TIMER", "warning",
+                    f"b.StopTimer/b.StartTimer in every loop iteration pause {what}; "
+                    "each pair costs two clock reads and two stop-the-world ReadMemStats calls",
+                    benchmark=body.name,
+                    hint="prepare inputs before the loop and call b.ResetTimer(), or leave the cheap work timed")
 
 
 def _paused(listed: list[Node], calls: list[str | None], stop: int) -> list[Node] | None:
@@ -139,7 +148,16 @@ def _paused(listed: list[Node], calls: list[str | None], stop: int) -> list[Node
     return None
 
 
-def _cheap(statement: Node, b: str) -> bool:
+def _slow(ctx: GoFileContext, node: Node) -> bool:
+    """A call known to take a millisecond or more (runtime.GC, time.Sleep, file or network I/O)."""
+    if node.type != "call_expression":
+        return False
+    head, _, rest = dotted(node.child_by_field_name("function")).partition(".")
+    path = ctx.imports.get(head, "")
+    return (path, rest) in (("runtime", "GC"), ("time", "Sleep")) or rest in IO_CALLS.get(path, ())
+
+
+def _cheap(statement: Node) -> bool:
     for node in walk_code(statement):
         if node.type in ("for_statement", "go_statement", "defer_statement", "send_statement",
                          "select_statement", "func_literal"):
@@ -158,7 +176,7 @@ def check_bn(ctx: GoFileContext) -> Iterator[Issue]:
         if not body.b:
             continue
         for node in body.walk():
-            target = None
+            target, verb = None, "writes"
             if node.type == "assignment_statement":
                 target = next((t for t in node.child_by_field_name("left").named_children
                                if is_selector(t, body.b, "N")), None)
@@ -166,11 +184,11 @@ def check_bn(ctx: GoFileContext) -> Iterator[Issue]:
                 target = node.named_children[0]
             elif (node.type == "unary_expression" and node.child_by_field_name("operator").type == "&"
                   and is_selector(node.child_by_field_name("operand"), body.b, "N")):
-                target = node
+                target, verb = node, "takes the address of"
             if target is not None:
                 yield make_issue(
                     ctx.source, target, "GO-BN", "error",
-                    f"'{short(ctx.source.text(node))}' writes {body.b}.N, which the testing package "
+                    f"'{short(ctx.source.text(node))}' {verb} {body.b}.N, which the testing package "
                     "sets and then divides the measured time by",
                     benchmark=body.name, hint=f"count with a local: for n := {body.b}.N; n > 0; n-- {{ ... }}")
 
@@ -196,6 +214,3 @@ def _uses_b(node: Node, b: str) -> bool:
         return parent.child_by_field_name("field").text.decode() in USES_B
     return parent is None or parent.type != "parameter_declaration"
 
-
-def is_timer_call(node: Node, b: str) -> str | None:
-    return method_call(node, b, {"ResetTimer", "StopTimer", "StartTimer"})
