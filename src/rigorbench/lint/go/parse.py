@@ -18,7 +18,6 @@ import tree_sitter_go
 
 from rigorbench.lint.parse import SourceFile
 
-FUNCTIONS = frozenset({"function_declaration", "method_declaration", "func_literal"})
 _GO_LINE = re.compile(rb"^\s*go\s+(\d+)\.(\d+)", re.MULTILINE)
 
 
@@ -91,13 +90,8 @@ def statements(block: Node | None) -> list[Node]:
     return [c for c in block.named_children if c.type != "comment"]
 
 
-def callee_name(call: Node) -> str:
-    """``f``, ``pkg.F`` or ``pkg.Var.M`` for a call's function (empty for anything else)."""
-    function = call.child_by_field_name("function")
-    return dotted(function)
-
-
 def dotted(node: Node | None) -> str:
+    """``f``, ``pkg.F`` or ``pkg.Var.M`` for a name or selector chain (empty for anything else)."""
     if node is None:
         return ""
     if node.type == "identifier":
