@@ -1,4 +1,4 @@
-"""``rigorbench lint``: find benchmark bad practices in Java (JMH) and Go source and fix the mechanical ones.
+"""``rigorbench lint``: find benchmark bad practices in Java (JMH) and Go source; fix the mechanical ones.
 
 The five practices and their static rules come from Costa et al., "What's wrong with my
 benchmark results? Studying bad practices in JMH benchmarks" (sections 2.2, 4.1, 5.3); the
