@@ -168,7 +168,7 @@ def test_explain_and_list_rules():
         ([], "give one or more PATHs"),
         (["missing-dir"], "missing-dir: no such file or directory"),
         (["--fix", "--diff", "."], "--fix and --diff do not go together"),
-        (["notes.txt"], "notes.txt: not a Java source file"),
+        (["notes.txt"], "notes.txt: not a Java source or Go test file"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(args, message, tmp_path, monkeypatch):

@@ -53,12 +53,12 @@ Before:
         _ = strings.ToUpper(s)
     }
 
-After (Go 1.24+):
-    for b.Loop() {
+After:
+    for b.Loop() { // Go 1.24 or later
         strings.ToUpper(s)
     }
 
-After (any Go):
+Or, before Go 1.24:
     var n int
     for i := 0; i < b.N; i++ {
         n += len(strings.ToUpper(s))
