@@ -177,4 +177,4 @@ def test_real_go_corpus_through_the_command(tmp_path):
     module = tmp_path / "go124"
     shutil.copytree(CORPUS / "go124", module)
     code, out, err = lint(str(module), "--diff")
-    assert code == 1 and out.count("+\tfor b.Loop() {") == 4 and "5 fixable findings in 1 files" in err
+    assert code == 1 and out.count("+\tfor b.Loop() {") == 5 and "6 fixable findings in 1 files" in err

@@ -149,8 +149,23 @@ def rewrite(ctx: GoFileContext, body: BenchBody, loop: MeasuredLoop) -> tuple[Ed
         edits.append(Edit(brace, brace + len(match.group(1)), " " * (len(match.group(1)) + lost)))
     before = loop.node.prev_named_sibling
     if before is not None and statement_call(before, body.b, {"ResetTimer"}):
-        edits.append(delete_statement(ctx.source, before))
+        edits.append(_delete_line(ctx.source.data, before) or delete_statement(ctx.source, before))
     return tuple(edits)
+
+
+def _delete_line(data: bytes, statement: Node) -> Edit | None:
+    """Remove a statement alone on its line between two blank lines, and one of the blank
+    lines with it (gofmt keeps at most one); None in every other case."""
+    start = data.rfind(b"\n", 0, statement.start_byte) + 1
+    end = data.find(b"\n", statement.end_byte)
+    if start < 2 or end < 0 or data[start:statement.start_byte].strip() or data[statement.end_byte:end].strip():
+        return None
+    previous = data[data.rfind(b"\n", 0, start - 1) + 1:start - 1]
+    following_end = data.find(b"\n", end + 1)
+    following = data[end + 1:following_end if following_end >= 0 else len(data)]
+    if previous.strip() or following.strip():
+        return None
+    return Edit(start - 1, end + 1, "")
 
 
 def aligned_comment(ctx: GoFileContext, loop: MeasuredLoop) -> bool:

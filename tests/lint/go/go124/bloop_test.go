@@ -47,6 +47,16 @@ func BenchmarkSubBenchmarks(b *testing.B) {
 	}
 }
 
+func BenchmarkBlankLines(b *testing.B) {
+	s := strings.Repeat("ab", 8)
+
+	b.ResetTimer()
+
+	for i := 0; i < b.N; i++ { // expect: GO-BLOOP
+		sink += len(s)
+	}
+}
+
 // Flagged, but --fix leaves them alone.
 
 func BenchmarkUsesLoopVariable(b *testing.B) {
