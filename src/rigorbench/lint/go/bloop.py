@@ -22,7 +22,8 @@ from rigorbench.lint.go.parse import is_selector, method_call, statement_call, w
 ID = "GO-BLOOP"
 _TRAILING_COMMENT = re.compile(rb"^([ \t]+)//")
 TITLE = "a loop to b.N in a Go 1.24+ module: 'for b.Loop()' is simpler and keeps results alive"
-REFERENCE = "Go 1.24 release notes, testing (B.Loop); Go testing package docs, B.Loop"
+REFERENCE = ("Go 1.24 release notes, testing (B.Loop), https://go.dev/doc/go1.24#testing; "
+             "Go testing package docs, B.Loop, https://pkg.go.dev/testing#B.Loop")
 EXPLANATION = """\
 What goes wrong: a module whose go.mod says 'go 1.24' or later still writes its benchmark
 loop as 'for i := 0; i < b.N; i++' or 'for range b.N'.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
@@ -94,13 +94,11 @@ def go_file_context(source: SourceFile, project: GoProject) -> GoFileContext:
     bodies = []
     for function in with_b:
         nested = frozenset(g.id for g in with_b if g.id != function.id and _inside(g, function))
-        b = params[function.id]
         pb = frozenset(name for g in functions if _inside(g, function)
                        for name in [_testing_param(g, testing, "PB")] if name)
-        body = BenchBody(source, function, b, _display_name(function), _is_benchmark(function),
-                         nested, pb)
-        bodies.append(BenchBody(source, function, b, body.name, body.top_level, nested, pb,
-                                tuple(_measured_loops(body))))
+        body = BenchBody(source, function, params[function.id], _display_name(function),
+                         _is_benchmark(function), nested, pb)
+        bodies.append(replace(body, loops=tuple(_measured_loops(body))))
     return GoFileContext(source, project.package(source), table, project.go_version(source.path),
                          tuple(bodies))
 

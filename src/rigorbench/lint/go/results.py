@@ -19,8 +19,8 @@ from rigorbench.lint.go.purity import Purity, declared_names
 
 ID = "GO-RESULT"
 TITLE = "a result computed in the b.N loop is never used, so the compiler may delete it"
-REFERENCE = ("Go testing package docs, B.Loop (results kept alive in 'for b.Loop()' only); "
-             "Go 1.24 release notes, testing")
+REFERENCE = ("Go testing package docs, B.Loop (results kept alive in 'for b.Loop()' only), "
+             "https://pkg.go.dev/testing#B.Loop; Go 1.24 release notes, testing, https://go.dev/doc/go1.24#testing")
 EXPLANATION = """\
 What goes wrong: inside a 'for i := 0; i < b.N; i++' (or 'for range b.N', or a
 RunParallel 'for pb.Next()') loop, a value is computed and then dropped: assigned to '_',

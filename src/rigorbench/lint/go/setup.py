@@ -20,7 +20,8 @@ from rigorbench.lint.go.parse import dotted, method_call, walk_no_closures
 
 ID = "GO-SETUP"
 TITLE = "expensive setup before the b.N loop is timed (no b.ResetTimer before the loop)"
-REFERENCE = "Go testing package docs, B.ResetTimer and the Benchmarks section; B.Loop"
+REFERENCE = ("Go testing package docs, B.ResetTimer (https://pkg.go.dev/testing#B.ResetTimer) "
+             "and the Benchmarks section; B.Loop")
 EXPLANATION = """\
 What goes wrong: before its b.N loop, the benchmark does work that takes a millisecond or
 more, and does not call b.ResetTimer() after it (or pause the timer around it), so the

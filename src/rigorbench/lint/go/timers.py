@@ -21,8 +21,9 @@ from rigorbench.lint.go.purity import CONVERSIONS
 from rigorbench.lint.go.setup import IO_CALLS
 
 TIMER_TITLE = "b.StopTimer/b.StartTimer inside the benchmark loop around cheap work"
-TIMER_REFERENCE = ("Go testing package docs, B.StopTimer and B.StartTimer; golang/go#20875 "
-                   "(ReadMemStats cost in benchmarks); golang/go#27217 (tiny benchmarks with StopTimer run forever)")
+TIMER_REFERENCE = ("Go testing package docs, B.StopTimer and B.StartTimer (https://pkg.go.dev/testing#B.StopTimer); "
+                   "golang/go#20875 (ReadMemStats cost in benchmarks); golang/go#27217 (tiny benchmarks "
+                   "with StopTimer run forever, https://github.com/golang/go/issues/27217)")
 TIMER_EXPLANATION = """\
 What goes wrong: b.StopTimer() and b.StartTimer() are called in every iteration of the
 measured loop to leave out work that is itself cheap (an assignment, a reset of a local,
@@ -60,7 +61,7 @@ After:
 """
 
 BN_TITLE = "the benchmark writes b.N"
-BN_REFERENCE = "Go testing package docs, Benchmarks (b.N is set by the testing package) and B.Loop"
+BN_REFERENCE = "Go testing package docs, Benchmarks (b.N is set by the testing package), https://pkg.go.dev/testing#hdr-Benchmarks"
 BN_EXPLANATION = """\
 What goes wrong: the benchmark assigns, increments, decrements or takes the address of b.N.
 
@@ -79,7 +80,8 @@ After:
 """
 
 NOLOOP_TITLE = "the benchmark function never uses b.N, b.Loop, b.Run or b.RunParallel"
-NOLOOP_REFERENCE = "Go testing package docs, Benchmarks ('The benchmark function must run the target code b.N times')"
+NOLOOP_REFERENCE = ("Go testing package docs, Benchmarks (the benchmark function must run the target code "
+                    "b.N times), https://pkg.go.dev/testing#hdr-Benchmarks")
 NOLOOP_EXPLANATION = """\
 What goes wrong: a func BenchmarkXxx(b *testing.B) has no b.N loop, no 'for b.Loop()', no
 sub-benchmarks (b.Run) or b.RunParallel, and does not pass b to a helper.
