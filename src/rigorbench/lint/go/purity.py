@@ -101,7 +101,7 @@ class Purity:
             operator = node.child_by_field_name("operator").type
             return operator in ("-", "+", "!", "^", "*") and self.removable(node.child_by_field_name("operand"))
         if kind == "binary_expression":
-            return self.removable(node.child_by_field_name("left")) and self.removable(node.child_by_field_name("right"))
+            return all(self.removable(node.child_by_field_name(side)) for side in ("left", "right"))
         if kind == "selector_expression":
             return self.removable(node.child_by_field_name("operand"))
         if kind == "type_conversion_expression":
@@ -155,8 +155,9 @@ class Purity:
                 return False
             if kind == "unary_expression" and node.child_by_field_name("operator").type in ("<-", "&"):
                 return False
-            if kind == "assignment_statement" and not all(self._own(t) for t in node.child_by_field_name("left").named_children):
-                return False
+            if kind == "assignment_statement":
+                if not all(self._own(t) for t in node.child_by_field_name("left").named_children):
+                    return False
             if kind in ("inc_statement", "dec_statement") and not self._own(node.named_children[0]):
                 return False
             if kind == "call_expression" and not self.pure_call(node):

@@ -181,7 +181,8 @@ def _trip_count(ctx: GoFileContext, loop: Node) -> int | None:
         return None
     if clause.type == "range_clause":
         right = clause.child_by_field_name("right")
-        if right is not None and right.type == "call_expression" and dotted(right.child_by_field_name("function")) == "make":
+        made = right is not None and right.type == "call_expression"
+        if made and dotted(right.child_by_field_name("function")) == "make":
             args = right.child_by_field_name("arguments").named_children
             return ctx.package.constant(args[1]) if len(args) >= 2 else None
         return ctx.package.constant(right)

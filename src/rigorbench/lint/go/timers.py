@@ -61,7 +61,8 @@ After:
 """
 
 BN_TITLE = "the benchmark writes b.N"
-BN_REFERENCE = "Go testing package docs, Benchmarks (b.N is set by the testing package), https://pkg.go.dev/testing#hdr-Benchmarks"
+BN_REFERENCE = ("Go testing package docs, Benchmarks (b.N is set by the testing package), "
+                "https://pkg.go.dev/testing#hdr-Benchmarks")
 BN_EXPLANATION = """\
 What goes wrong: the benchmark assigns, increments, decrements or takes the address of b.N.
 
