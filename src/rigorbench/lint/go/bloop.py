@@ -111,7 +111,7 @@ def blocker(ctx: GoFileContext, body: BenchBody, loop: MeasuredLoop) -> str:
         return "the loop header is not 'for i := 0; i < b.N; i++' or 'for range b.N'"
     if variable and variable != "_" and any(n.type == "identifier" and n.text.decode() == variable
                                             for n in walk_code(loop.body)):
-        return f"the body uses the loop variable '{variable}'"
+        return f"the body mentions the loop variable '{variable}'"
     header = _header(loop)
     outside = [n for n in body.walk() if is_selector(n, body.b, "N")
                and not (header.start_byte <= n.start_byte and n.end_byte <= header.end_byte)]
