@@ -13,8 +13,8 @@ Without type checking we cannot know what is inlined; the rules therefore count 
   unicode/utf8, ... without those that write into an argument or call a function value);
 * package-level functions of the package itself whose bodies only assign their own
   locals and call removable functions (no method calls, goroutines, channels, defer,
-  function literals or writes through pointers, slices, maps or fields), and that do not
-  call themselves (gc does not inline recursive functions).
+  function literals or writes through pointers, slices, maps or fields), and that gc can
+  inline: not marked ``//go:noinline`` and not calling themselves.
 
 Everything else (method calls, index expressions that may panic, channel receives, calls
 of function values, unknown packages) is kept, so the rules that use this stay quiet.
@@ -142,7 +142,8 @@ class Purity:
         source, declaration = found
         body = declaration.child_by_field_name("body")
         inner = Purity(self.package, imports(source), declared_names(declaration), self.memo)  # its file's imports
-        self.memo[name] = body is not None and not _recursive(name, body) and inner.pure_body(body)
+        inlinable = not _recursive(name, body) and not _noinline(declaration) if body is not None else False
+        self.memo[name] = inlinable and inner.pure_body(body)
         return self.memo[name]
 
     def pure_body(self, body: Node) -> bool:
@@ -167,6 +168,16 @@ class Purity:
 
     def _own(self, target: Node) -> bool:
         return target.type == "identifier" and (target.text.decode() in self.locals or target.text == b"_")
+
+
+def _noinline(declaration: Node) -> bool:
+    """A ``//go:noinline`` directive in the comments right above the declaration."""
+    comment = declaration.prev_sibling
+    while comment is not None and comment.type == "comment":
+        if comment.text.startswith(b"//go:noinline"):
+            return True
+        comment = comment.prev_sibling
+    return False
 
 
 def _recursive(name: str, body: Node) -> bool:

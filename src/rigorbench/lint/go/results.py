@@ -38,7 +38,8 @@ arithmetic, conversions, the builtins len/cap/min/max/make/new/complex/real/imag
 of standard library functions without side effects (math, math/bits, strings, bytes,
 strconv, unicode/utf8, slices.Index/Contains/Equal, crypto checksums, hex and base64
 encoding to strings, binary.BigEndian.Uint32, fmt.Sprintf, ...), and functions of the
-package itself whose bodies only compute on their own locals. Not flagged: method calls
+package itself whose bodies only compute on their own locals (unless marked
+//go:noinline or recursive: gc never inlines those). Not flagged: method calls
 (a method on a pointer may mutate), calls of function values, anything writing to package
 state, fields, slices or maps, I/O, channel operations, index expressions (they may panic,
 so they are kept), results stored in package-level variables or read after the loop, and

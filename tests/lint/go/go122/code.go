@@ -42,6 +42,11 @@ func Depth(n int) int {
 	return Depth(n-1) + 1
 }
 
+// Opaque is pure, but the directive keeps gc from inlining it, so calls stay.
+//
+//go:noinline
+func Opaque(x int) int { return x*x + 1 }
+
 // Counter has a mutating and a reading method.
 type Counter struct{ n int }
 

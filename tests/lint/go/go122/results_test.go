@@ -118,6 +118,7 @@ func BenchmarkSideEffects(b *testing.B) {
 		_ = Record(i)                          // writes package state
 		_ = Fill(xs, i)                        // writes through its argument
 		_ = Depth(3)                           // recursive: never inlined
+		_ = Opaque(i)                          // //go:noinline
 		_, _ = os.Stat(".")                    // I/O
 		_ = hits.Add(1)                        // atomic
 		_ = strconv.AppendInt(buf[:0], 42, 10) // writes into buf
