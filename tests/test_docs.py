@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name, exit_code", [("compare", 0), ("lint", 1), ("analyze", 0), ("history", 1)])
+@pytest.mark.parametrize("name, exit_code", [("compare", 0), ("lint", 1), ("go-lint", 1), ("analyze", 0),
+                                             ("history", 1)])
 def test_quick_start_output_is_what_the_command_prints(name, exit_code, monkeypatch):
     block = README.split(f"<!-- quickstart:{name} -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
     command, expected = block.split("\n", 1)

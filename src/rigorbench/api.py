@@ -128,7 +128,7 @@ def power(
 
 
 def lint(paths: Iterable[str | Path]) -> LintResult:
-    """Findings in JMH benchmark sources (files or directories)."""
+    """Findings in JMH and Go benchmark sources (``.java`` and ``_test.go`` files or directories)."""
     from rigorbench.lint import lint_paths
 
     return lint_paths([Path(p) for p in paths])

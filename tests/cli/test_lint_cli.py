@@ -168,7 +168,7 @@ def test_explain_and_list_rules():
         ([], "give one or more PATHs"),
         (["missing-dir"], "missing-dir: no such file or directory"),
         (["--fix", "--diff", "."], "--fix and --diff do not go together"),
-        (["notes.txt"], "notes.txt: not a Java source file"),
+        (["notes.txt"], "notes.txt: not a Java source or Go test file"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(args, message, tmp_path, monkeypatch):
@@ -217,4 +217,4 @@ def test_ab_lints_sources_before_building_and_strict_stops(tmp_path, fake):
 def test_a_directory_without_java_files_says_so(tmp_path):
     code, out, err = lint(str(tmp_path))
     assert code == 0 and "no findings in 0 files" in out
-    assert err == f"rigorbench: warning: no .java files under {tmp_path}\n"
+    assert err == f"rigorbench: warning: no .java or _test.go files under {tmp_path}\n"

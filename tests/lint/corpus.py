@@ -1,4 +1,4 @@
-"""Helpers for the labelled Java corpus: read ``// expect: RULE`` labels, score findings."""
+"""Helpers for the labelled Java and Go corpora: read ``// expect: RULE`` labels, score findings."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ HERE = Path(__file__).resolve().parent
 JAVA = HERE / "java"
 CORPUS = JAVA / "corpus"
 GAPS = JAVA / "gaps"
-EXPECT = re.compile(r"//\s*expect:\s*([A-Z, ]+)")
+GO = HERE / "go"
+EXPECT = re.compile(r"//\s*expect:\s*([A-Z][A-Z, -]*)")
 
 
-def expected_labels(root: Path = CORPUS) -> Counter:
+def expected_labels(root: Path = CORPUS, pattern: str = "*.java") -> Counter:
     """Counter of (file name, line, rule) from trailing ``// expect:`` comments."""
     labels: Counter = Counter()
-    for path in sorted(root.rglob("*.java")):
+    for path in sorted(root.rglob(pattern)):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             match = EXPECT.search(line)
             if match:
@@ -41,9 +42,10 @@ def score(expected: Counter, found: Counter, rules) -> dict[str, tuple[int, int,
 
 
 def format_table(table: dict[str, tuple[int, int, int]]) -> str:
-    lines = [f"{'rule':<7} {'TP':>4} {'FP':>4} {'FN':>4} {'precision':>9} {'recall':>7}"]
+    width = max(7, *(len(rule) for rule in table))
+    lines = [f"{'rule':<{width}} {'TP':>4} {'FP':>4} {'FN':>4} {'precision':>9} {'recall':>7}"]
     for rule, (tp, fp, fn) in table.items():
         precision = tp / (tp + fp) if tp + fp else float("nan")
         recall = tp / (tp + fn) if tp + fn else float("nan")
-        lines.append(f"{rule:<7} {tp:>4} {fp:>4} {fn:>4} {precision:>9.2f} {recall:>7.2f}")
+        lines.append(f"{rule:<{width}} {tp:>4} {fp:>4} {fn:>4} {precision:>9.2f} {recall:>7.2f}")
     return "\n".join(lines)

@@ -29,14 +29,18 @@ def write(path, text, encoding="utf-8"):
 
 def test_rules_registry_metadata():
     assert list(RULES) == ["RETU", "LOOP", "FINAL", "INVO", "FORK", "TIMER", "SLEEP", "PRINT",
-                           "VOID", "OPINV", "SHARED"]
+                           "VOID", "OPINV", "SHARED", "GO-RESULT", "GO-SETUP", "GO-TIMER", "GO-BN",
+                           "GO-NOLOOP", "GO-BLOOP"]
+    assert {r.language for r in RULES.values()} == {"java", "go"}
+    assert all(RULES[r].language == "go" for r in RULES if r.startswith("GO-"))
     for rule_id, rule in RULES.items():
         assert isinstance(rule, Rule) and rule.id == rule_id
         assert rule.severity in SEVERITIES and "\n" not in rule.title
         assert rule.explanation.count("\n\n") >= 3, rule_id
         assert "Before:" in rule.explanation and "After:" in rule.explanation
         assert rule.reference and callable(rule.check)
-    assert [r for r in RULES if RULES[r].fixable] == ["RETU", "LOOP", "FINAL", "FORK", "VOID"]
+    assert [r for r in RULES if RULES[r].fixable] == ["RETU", "LOOP", "FINAL", "FORK", "VOID",
+                                                      "GO-SETUP", "GO-BLOOP"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         RULES["RETU"].id = "X"
 

@@ -58,6 +58,9 @@ examples:
   rigorbench ab --resume 3 --store .rigorbench/results.db
 """
 
+# Harnesses whose benchmark sources the lint rules read (Java for JMH, _test.go for Go).
+LINTED_HARNESSES = frozenset({"jmh", "go"})
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     versions = parser.add_argument_group("versions")
@@ -238,8 +241,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if args.list:
         return print_listing(plan, work_dir(store_path), args, stdout, reporter)
     hook, lint_results = before_build(args, reporter)
-    if plan.harness != "jmh":
-        hook = None   # the lint rules read Java (JMH) sources only
+    if plan.harness not in LINTED_HARNESSES:
+        hook = None   # the lint rules read Java (JMH) and Go sources only
     with ResultStore.open(store_path) as store:
         try:
             result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)

@@ -14,6 +14,7 @@ from rigorbench.cli.common import write_output
 from rigorbench.cli.parser import UsageError
 from rigorbench.errors import InputError, UserError
 from rigorbench.lint import RULES, LintResult, fix_findings, lint_paths
+from rigorbench.lint.engine import GO_SUFFIX
 from rigorbench.lint.settings import (LintSettings, load_settings, read_baseline, write_baseline,
                                       without_baseline)
 from rigorbench.model import SEVERITIES
@@ -25,8 +26,11 @@ DESCRIPTION = """\
 Lint JMH benchmark sources for the bad practices that make results wrong: values the JIT can
 remove because nothing consumes them (RETU), loops the JIT can fuse (LOOP), inputs it can fold
 as constants (FINAL), per-invocation fixtures (INVO), runs without forking (FORK), and more.
-The source is parsed with tree-sitter; nothing is built or run, so lint works on code that
-does not compile yet.
+Go benchmarks (func BenchmarkXxx(b *testing.B) in _test.go files) get the GO-* rules: unused
+results in the b.N loop (GO-RESULT), timed setup (GO-SETUP), StopTimer/StartTimer around cheap
+work (GO-TIMER), writes to b.N (GO-BN), benchmarks that ignore b.N (GO-NOLOOP), and 'for
+b.Loop()' for modules on Go 1.24+ (GO-BLOOP). The source is parsed with tree-sitter; nothing
+is built or run, so lint works on code that does not compile yet.
 
 Every finding names its rule; 'rigorbench lint --explain RULE' says what goes wrong, why, and
 how to fix it, and 'rigorbench lint --list-rules' lists the rules. --fix rewrites the
@@ -53,11 +57,14 @@ examples:
   rigorbench lint . --diff
   rigorbench lint . --fix
   rigorbench lint --explain LOOP
+  rigorbench lint examples/go-demo/v1 --show-info
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="Java files or directories (searched for *.java)")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="Java or Go test files, or directories (searched for *.java and *_test.go; "
+                        "Go files under testdata and vendor are skipped)")
     rules = parser.add_argument_group("rules")
     rules.add_argument("--rules", metavar="ID,...", help="check only these rules (default: all)")
     rules.add_argument("--config", metavar="FILE",
@@ -155,13 +162,14 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     settings = _settings(args.config)
     selected = settings.rules(_selected(args.rules))
     for path in args.paths:
-        if Path(path).is_file() and not path.endswith(".java"):
-            raise InputError(path, None, "not a Java source file (lint reads .java files and directories)")
+        if Path(path).is_file() and not path.endswith((".java", GO_SUFFIX)):
+            raise InputError(path, None, "not a Java source or Go test file (lint reads .java and "
+                             "_test.go files and directories)")
     result = lint_paths(args.paths, rules=selected)
     for line in result.skipped:
         stderr.write(f"rigorbench: warning: {line}\n")
     if result.files == 0:
-        stderr.write(f"rigorbench: warning: no .java files under {', '.join(args.paths)}\n")
+        stderr.write(f"rigorbench: warning: no .java or _test.go files under {', '.join(args.paths)}\n")
     if args.diff:
         fixes = fix_findings(result)
         write_output(unified_diff(fixes), args.output, stdout)

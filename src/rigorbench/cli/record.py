@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import IO
 
-from rigorbench.cli.ab import add_experiment_arguments, harness_from, run_settings_from
+from rigorbench.cli.ab import LINTED_HARNESSES, add_experiment_arguments, harness_from, run_settings_from
 from rigorbench.cli.common import add_build_arguments, before_build, build_spec_from
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.experiment.options import DEFAULT_TRIALS, QUICK_TRIALS
@@ -113,8 +113,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     reporter = make_reporter(stderr)
     hook, _ = before_build(args, reporter)
-    if harness != "jmh":
-        hook = None   # the lint rules read Java (JMH) sources only
+    if harness not in LINTED_HARNESSES:
+        hook = None   # the lint rules read Java (JMH) and Go sources only
     with ResultStore.open(store_path) as store:
         try:
             result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)

@@ -76,6 +76,7 @@ def _adaptive(config, args: argparse.Namespace):
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
+    from rigorbench.cli.ab import LINTED_HARNESSES
     from rigorbench.cli.common import before_build, conclude
     from rigorbench.cli.prelint import LintFailed
     from rigorbench.experiment.config import load_config
@@ -105,6 +106,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
             lint_results: dict = {}
         else:
             hook, lint_results = before_build(args, reporter)
+            if config.plan.harness not in LINTED_HARNESSES:
+                hook = None   # the lint rules read Java (JMH) and Go sources only
             try:
                 result = api.run_experiment(config.plan, store, reporter, before_build=hook, build_cache=use_cache)
             except LintFailed as error:

@@ -19,7 +19,8 @@ class Rule:
 
     ``check(ctx: rigorbench.lint.context.FileContext) -> Iterable[Issue]`` runs the rule on
     one parsed file (with the project index); ``severity`` is the rule's usual severity
-    (FINAL reports static finals as ``info``).
+    (FINAL reports static finals as ``info``); ``language`` is the source it reads
+    (``java`` or ``go``: the engine runs a rule only on files of its language).
     """
 
     id: str
@@ -29,6 +30,7 @@ class Rule:
     reference: str
     fixable: bool
     check: Callable
+    language: str = "java"
 
 
 @dataclass(frozen=True, order=True)

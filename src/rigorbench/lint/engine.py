@@ -1,7 +1,8 @@
-"""Lint driver: find Java files, parse them, index the project, run the rules.
+"""Lint driver: find Java and Go test files, parse them, index the project, run the rules.
 
 The static rules are those of Costa et al. 2019 (Table 3) plus ours (see
-:mod:`rigorbench.lint.rules`), applied to source code. Output is deterministic: files are
+:mod:`rigorbench.lint.rules`), applied to Java source code, and the Go rules of
+:mod:`rigorbench.lint.go`, applied to ``_test.go`` files (each rule reads one language). Output is deterministic: files are
 visited in sorted order and findings sorted by (path, line, column, rule). Each finding
 is kept together with its fix edits in :class:`FilePlan` objects (not part of equality or
 repr of :class:`LintResult`) so that :func:`rigorbench.lint.fix.fix_findings` does not
@@ -9,7 +10,8 @@ need to lint again.
 
 Files that cannot be read are skipped, each with one line in ``LintResult.skipped``, and
 the rest is linted: a dangling symbolic link, a symbolic link loop, a file without read
-permission, a FIFO or device named ``*.java``, a directory that cannot be listed. Only a
+permission, a FIFO or device named ``*.java``, a directory that cannot be listed. As the go
+tool does, Go files under ``testdata`` and ``vendor`` directories are not linted. Only a
 PATH argument that does not exist at all is an error.
 """
 
@@ -24,12 +26,17 @@ from rigorbench.files import read_input
 from rigorbench.lint import suppress
 from rigorbench.lint.base import Issue
 from rigorbench.lint.context import file_context
+from rigorbench.lint.go.context import go_file_context
+from rigorbench.lint.go.package import GoProject
+from rigorbench.lint.go.parse import parse_go
 from rigorbench.lint.index import FileInfo, build_index, index_file
-from rigorbench.lint.parse import first_error, parse
+from rigorbench.lint.parse import SourceFile, first_error, parse
 from rigorbench.lint.rules import RULES
 from rigorbench.model import Finding
 
 SKIPPED_DIRS = frozenset({"target", "build", ".git"})
+GO_SKIPPED_DIRS = frozenset({"testdata", "vendor"})
+GO_SUFFIX = "_test.go"
 
 
 @dataclass(frozen=True)
@@ -43,8 +50,8 @@ class FilePlan:
 
 @dataclass(frozen=True)
 class LintResult:
-    """Findings sorted by (path, line, column, rule); ``files`` Java files parsed;
-    ``benchmarks`` ``@Benchmark`` methods seen; ``warnings`` one line each (syntax errors,
+    """Findings sorted by (path, line, column, rule); ``files`` Java and Go test files
+    parsed; ``benchmarks`` ``@Benchmark`` methods and ``func BenchmarkXxx`` functions seen; ``warnings`` one line each (syntax errors,
     undecodable files). ``skipped`` one line per file or directory that could not be read.
     ``plans`` carries the fix edits for ``fix_findings``."""
 
@@ -57,7 +64,7 @@ class LintResult:
 
 
 def discover(paths: Sequence[str | os.PathLike], skipped: list[str] | None = None) -> list[str]:
-    """Java files under ``paths``, sorted, each spelled as reached from the argument.
+    """Java and Go test files under ``paths``, sorted, each spelled as reached from the argument.
 
     A directory that cannot be listed is added to ``skipped``; symbolic links to
     directories are not followed (no loops)."""
@@ -76,7 +83,10 @@ def discover(paths: Sequence[str | os.PathLike], skipped: list[str] | None = Non
             continue
         for root, dirs, files in os.walk(text, onerror=unlisted):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
-            found.update(os.path.join(root, f) for f in files if f.endswith(".java"))
+            below = os.path.relpath(root, text).split(os.sep)
+            go = not GO_SKIPPED_DIRS.intersection(below)
+            found.update(os.path.join(root, f) for f in files
+                         if f.endswith(".java") or (go and f.endswith(GO_SUFFIX)))
     return sorted(found)
 
 
@@ -90,11 +100,15 @@ def _selected(rules: Iterable[str] | None) -> list[str]:
     return [r for r in RULES if r in chosen]
 
 
-def _parse_all(files: list[str], skipped: list[str]) -> tuple[list[FileInfo], list[str]]:
-    infos, warnings = [], []
+def is_go(path: str) -> bool:
+    return path.endswith(".go")
+
+
+def _parse_all(files: list[str], skipped: list[str]) -> tuple[list[FileInfo], list[SourceFile], list[str]]:
+    infos, go_files, warnings = [], [], []
     for path in files:
         try:
-            data = read_input(path, what="Java source file", gunzip=False)
+            data = read_input(path, what="Go source file" if is_go(path) else "Java source file", gunzip=False)
         except InputError as error:
             skipped.append(f"{error}; skipped")
             continue
@@ -103,29 +117,37 @@ def _parse_all(files: list[str], skipped: list[str]) -> tuple[list[FileInfo], li
         except UnicodeDecodeError:
             warnings.append(f"{path}: not UTF-8, skipped")
             continue
-        source = parse(path, data)
+        source = parse_go(path, data) if is_go(path) else parse(path, data)
         error = first_error(source.root)
         if error is not None:
             warnings.append(f"{path}:{error.start_point[0] + 1}: syntax error; findings in this "
                             f"file may be incomplete")
-        infos.append(index_file(source))
-    return infos, warnings
+        if is_go(path):
+            go_files.append(source)
+        else:
+            infos.append(index_file(source))
+    return infos, go_files, warnings
 
 
 def lint_paths(paths: Sequence[str | os.PathLike], *,
                rules: Iterable[str] | None = None) -> LintResult:
-    """Lint every Java file under ``paths`` with the selected rules (default: all)."""
+    """Lint every Java and Go test file under ``paths`` with the selected rules (default: all)."""
     selected = _selected(rules)
     skipped: list[str] = []
-    infos, warnings = _parse_all(discover(paths, skipped), skipped)
+    infos, go_files, warnings = _parse_all(discover(paths, skipped), skipped)
     index = build_index(infos)
+    sources = [i.source for i in infos] + go_files
+    ignores = {source.path: suppress.suppressions(source) for source in sources}
+    project = GoProject()
+    contexts = [file_context(info, index) for info in infos] + [go_file_context(s, project) for s in go_files]
     issues: dict[tuple, Issue] = {}
-    ignores = {i.source.path: suppress.suppressions(i.source) for i in infos}
     benchmarks = 0
-    for info in infos:
-        ctx = file_context(info, index)
+    for ctx in contexts:
         benchmarks += len(ctx.benchmarks)
+        language = "go" if is_go(ctx.source.path) else "java"
         for rule_id in selected:
+            if RULES[rule_id].language != language:
+                continue
             for issue in RULES[rule_id].check(ctx):
                 f = issue.finding
                 if suppress.is_suppressed(issue, ignores):
@@ -133,11 +155,11 @@ def lint_paths(paths: Sequence[str | os.PathLike], *,
                 issues.setdefault((f.path, f.line, f.column, f.rule), issue)
     ordered = sorted(issues.values(), key=lambda i: (i.finding.path, i.finding.line,
                                                      i.finding.column, i.finding.rule))
-    data = {info.source.path: info.source.data for info in infos}
+    data = {source.path: source.data for source in sources}
     ordered = suppress.stamp(ordered, data)
     by_path: dict[str, list[Issue]] = {}
     for issue in ordered:
         by_path.setdefault(issue.finding.path, []).append(issue)
     plans = [FilePlan(path, data[path], tuple(found)) for path, found in by_path.items()]
-    return LintResult(tuple(i.finding for i in ordered), len(infos), benchmarks,
+    return LintResult(tuple(i.finding for i in ordered), len(sources), benchmarks,
                       tuple(warnings), tuple(plans), tuple(skipped))

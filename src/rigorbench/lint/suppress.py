@@ -1,5 +1,7 @@
 """Inline suppression (``// rigorbench:ignore RULE reason``) and stable finding fingerprints.
 
+The same comments work in Java and Go files (``// rigorbench:ignore GO-RESULT reason``).
+
 Suppression: a comment ``// rigorbench:ignore LOOP,FINAL the loop is the workload`` (or the
 same in a ``/* */`` comment) silences the named rules
 
@@ -28,7 +30,9 @@ from rigorbench.lint.base import Issue
 from rigorbench.lint.parse import SourceFile, walk
 
 MARKER = b"rigorbench:ignore"
-_DIRECTIVE = re.compile(r"rigorbench:ignore\s+([A-Za-z]+(?:\s*,\s*[A-Za-z]+)*)")
+_RULE = r"[A-Za-z]+(?:-[A-Za-z]+)*"
+_DIRECTIVE = re.compile(rf"rigorbench:ignore\s+({_RULE}(?:\s*,\s*{_RULE})*)")
+COMMENTS = ("line_comment", "block_comment", "comment")  # Java's two kinds; Go's one
 
 
 def suppressions(source: SourceFile) -> list[tuple[frozenset[str], int, int]]:
@@ -37,7 +41,7 @@ def suppressions(source: SourceFile) -> list[tuple[frozenset[str], int, int]]:
         return []
     found = []
     for node in walk(source.root):
-        if node.type not in ("line_comment", "block_comment"):
+        if node.type not in COMMENTS:
             continue
         match = _DIRECTIVE.search(source.text(node))
         if match is None:
@@ -49,7 +53,7 @@ def suppressions(source: SourceFile) -> list[tuple[frozenset[str], int, int]]:
             found.append((rules, line, line))  # trails code on its own line
             continue
         after = node.next_named_sibling
-        while after is not None and after.type in ("line_comment", "block_comment"):
+        while after is not None and after.type in COMMENTS:
             after = after.next_named_sibling
         last = after.end_point[0] + 1 if after is not None else line
         found.append((rules, line, last))

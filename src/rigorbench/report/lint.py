@@ -30,6 +30,8 @@ SARIF_NAMES = {
     "INVO": "InvocationLevelFixture", "FORK": "NoFork", "TIMER": "HandTimingInBenchmark",
     "SLEEP": "SleepInBenchmark", "PRINT": "OutputInBenchmark", "VOID": "DroppedResults",
     "OPINV": "OperationsPerInvocationWithoutLoop", "SHARED": "SharedMutableStatic",
+    "GO-RESULT": "GoUnusedResultInLoop", "GO-SETUP": "GoTimedSetup", "GO-TIMER": "GoTimerToggleInLoop",
+    "GO-BN": "GoWritesBN", "GO-NOLOOP": "GoBenchmarkIgnoresBN", "GO-BLOOP": "GoPreferBLoop",
 }
 
 
@@ -123,7 +125,8 @@ def _sarif_rule(rule) -> dict:
         "fullDescription": {"text": rule.explanation.split("\n\n")[0].strip()},
         "help": {"text": f"{rule.explanation.strip()}\n\nReference: {rule.reference}"},
         "defaultConfiguration": {"level": SARIF_LEVELS[rule.severity]},
-        "properties": {"tags": ["benchmark", "jmh"], "reference": rule.reference},
+        "properties": {"tags": ["benchmark", "jmh" if rule.language == "java" else "go"],
+                       "reference": rule.reference},
     }
 
 

@@ -1,0 +1,3 @@
+module example.com/golint
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/rigorbench/corpus
+
+go 1.22

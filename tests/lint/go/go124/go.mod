@@ -1,0 +1,3 @@
+module example.com/rigorbench/bloop
+
+go 1.24
