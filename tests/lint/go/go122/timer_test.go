@@ -72,6 +72,13 @@ func BenchmarkOnlyReports(b *testing.B) { // expect: GO-NOLOOP
 
 // Negative cases.
 
+// A benchmark that measures a size, not a time: it reports its own metric once.
+func BenchmarkSizeOnly(b *testing.B) {
+	b.StopTimer()
+	sizes := strings.Repeat("a", 1000)
+	b.ReportMetric(float64(len(sizes)), "bytes")
+}
+
 func BenchmarkStopStartAroundCopy(b *testing.B) {
 	reference := []int{5, 3, 9, 1, 7}
 	data := make([]int, len(reference))
