@@ -15,7 +15,7 @@ from tree_sitter import Node
 from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.go.context import BenchBody, GoFileContext
 from rigorbench.lint.go.parse import walk_code, walk_no_closures
-from rigorbench.lint.go.purity import Purity, declared_names
+from rigorbench.lint.go.purity import BUILTINS, CONVERSIONS, Purity, declared_names
 
 ID = "GO-RESULT"
 TITLE = "a result computed in the b.N loop is never used, so the compiler may delete it"
@@ -105,7 +105,8 @@ def _dropped(ctx, body: BenchBody, kind: str, node: Node, purity: Purity, dead: 
 
 def _issue(ctx: GoFileContext, body: BenchBody, kind: str, node: Node, what: str) -> Issue:
     loop = "the pb.Next loop" if kind == "parallel" else "the b.N loop"
-    calls = any(n.type == "call_expression" for n in walk_code(node))
+    # Builtins and conversions are not calls the compiler has to inline before deleting them.
+    calls = any(n.type == "call_expression" and _callee(n) not in BUILTINS | CONVERSIONS for n in walk_code(node))
     message = f"{what} in {loop}; the compiler may delete it{' once the call is inlined' if calls else ''}"
     if kind == "n" and ctx.at_least(1, 24):
         hint = "write 'for b.Loop()' (Go 1.24+ keeps results alive) or store the result in a package-level variable"
@@ -194,3 +195,8 @@ def _feeds_dead(ident: Node, purity: Purity, dead: set[str]) -> bool:
         if value.start_byte <= ident.start_byte and ident.end_byte <= value.end_byte:
             return all(_is_dead(t, dead) for t in targets) and purity.removable(value)
     return False
+
+
+def _callee(call: Node) -> str:
+    function = call.child_by_field_name("function")
+    return function.text.decode() if function is not None and function.type == "identifier" else ""
