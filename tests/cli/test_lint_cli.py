@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +14,8 @@ import pytest
 from rigorbench.cli import main
 from rigorbench.lint import RULES
 
-ROOT = Path(__file__).resolve().parents[2]
-SARIF_TOOL = ROOT / ".tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+from tests.cli.sarif_check import assert_valid_sarif
+
 
 BAD = """\
 package demo;
@@ -107,21 +106,13 @@ def test_json_has_the_contract_fields(project):
 
 
 def test_sarif_passes_microsofts_validator(project, tmp_path):
-    assert SARIF_TOOL.exists(), "the SARIF validator is missing: run 'make test' (it installs it)"
     code, out, _ = lint(str(project), "--format", "sarif")
     document = json.loads(out)
     run = document["runs"][0]
     assert document["version"] == "2.1.0"
     assert {r["id"] for r in run["tool"]["driver"]["rules"]} == set(RULES)
     assert {r["ruleId"] for r in run["results"]} >= {"RETU", "FINAL", "FORK"}
-    sarif = tmp_path / "out.sarif"
-    sarif.write_text(out)
-    env = dict(os.environ, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT="1", DOTNET_CLI_TELEMETRY_OPTOUT="1")
-    done = subprocess.run([str(SARIF_TOOL), "validate", str(sarif)], capture_output=True, text=True, env=env, timeout=120)
-    report = done.stdout + done.stderr
-    assert "Analysis completed successfully" in report, report
-    problems = [line for line in report.splitlines() if ": error " in line or ": warning " in line]
-    assert problems == [], report
+    assert_valid_sarif(out, tmp_path)
 
 
 def test_diff_shows_the_patch_and_writes_nothing(project):

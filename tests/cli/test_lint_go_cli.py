@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from rigorbench.cli import main
 
-from tests.cli.test_lint_cli import SARIF_TOOL
+from tests.cli.sarif_check import assert_valid_sarif
 
 CORPUS = Path(__file__).resolve().parents[1] / "lint" / "go"
 
@@ -97,20 +95,13 @@ def test_json_findings_carry_the_contract_fields(module):
 
 
 def test_sarif_with_go_findings_passes_microsofts_validator(module, tmp_path):
-    assert SARIF_TOOL.exists(), "the SARIF validator is missing: run 'make test' (it installs it)"
     code, out, _ = lint(str(module), "--format", "sarif")
     run = json.loads(out)["runs"][0]
     rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
     assert rules["GO-RESULT"]["properties"]["tags"] == ["benchmark", "go"]
     assert rules["GO-RESULT"]["name"] == "GoUnusedResultInLoop"
     assert {r["ruleId"] for r in run["results"]} == {"GO-RESULT", "GO-NOLOOP", "GO-BLOOP"}
-    sarif = tmp_path / "go.sarif"
-    sarif.write_text(out)
-    env = dict(os.environ, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT="1", DOTNET_CLI_TELEMETRY_OPTOUT="1")
-    done = subprocess.run([str(SARIF_TOOL), "validate", str(sarif)], capture_output=True, text=True, env=env, timeout=120)
-    report = done.stdout + done.stderr
-    assert "Analysis completed successfully" in report, report
-    assert [line for line in report.splitlines() if ": error " in line or ": warning " in line] == [], report
+    assert_valid_sarif(out, tmp_path)
 
 
 def test_explain_and_list_rules_include_the_go_rules():
