@@ -155,3 +155,22 @@ def test_a_benchmark_that_calls_fatal_is_a_failure_warning(write):
     result = read_result_file(write(text))
     assert result.warnings == ("benchmark BenchmarkBroken failed",)
     assert [s.case.name for s in result.series] == ["BenchmarkFine"]
+
+
+def test_unit_lines_declare_which_way_is_better_for_the_whole_file(write):
+    # The Go benchmark format proposal's unit metadata; undeclared units keep the */s rule.
+    text = ("BenchmarkRender-8  10  5 ns/op  60 frames/op  3 misses/s\n"
+            "Unit frames/op better=higher assume=exact\n"
+            "Unit misses/s better=lower\n")
+    better = {s.metric.unit: s.metric.higher_is_better for s in read_result_file(write(text)).series}
+    assert better == {"ns/op": False, "frames/op": True, "misses/s": False}
+
+
+@pytest.mark.parametrize("line, message", [
+    ("Unit frames/op better=more", "better='more', expected better=higher or better=lower"),
+    ("Unit frames/op higher", "'higher' is not key=value"),
+])
+def test_a_bad_unit_line_is_an_input_error_naming_the_line(write, line, message):
+    with pytest.raises(InputError) as info:
+        read_result_file(write(f"BenchmarkX-8  10  5 ns/op  6 frames/op\n{line}\n"))
+    assert ":2:" in str(info.value) and message in str(info.value)

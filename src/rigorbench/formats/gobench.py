@@ -5,7 +5,10 @@ Two kinds of lines matter, everything else (``PASS``, ``ok``, test logs) is igno
 - configuration ``key: value`` (``goos``, ``goarch``, ``pkg``, ``cpu``, ...), valid for the
   benchmarks that follow until the key is set again;
 - results ``BenchmarkName/sub=1-8  1000  1234 ns/op  56 B/op  2 allocs/op``: the name with
-  its ``-GOMAXPROCS`` suffix, the iteration count, then value/unit pairs.
+  its ``-GOMAXPROCS`` suffix, the iteration count, then value/unit pairs;
+- unit metadata ``Unit frames/op better=higher`` (the Go benchmark format proposal): a unit
+  declared ``better=higher`` or ``better=lower`` is read that way wherever it appears in the
+  file; otherwise ``MB/s`` and any ``*/s`` unit are higher-is-better, the rest lower.
 
 A value beyond float range, or a negative value of a known unit (``ns/op``, ``B/op``,
 ``allocs/op``, ``MB/s``), is an input error naming the line. Sub-benchmark segments ``key=value`` become parameters; other segments stay in the name.
@@ -36,10 +39,15 @@ _KNOWN_UNITS = {
 }
 
 
-def unit_metric(unit: str) -> Metric:
-    """``ns/op`` is the primary ``time``; other units name their own metric."""
+def unit_metric(unit: str, higher_is_better: bool | None = None) -> Metric:
+    """``ns/op`` is the primary ``time``; other units name their own metric, higher-is-better
+    as declared (a ``Unit`` line's ``better=``) or, undeclared, when it is a rate (``*/s``)."""
     known = _KNOWN_UNITS.get(unit)
-    return known if known is not None else Metric(unit, unit, higher_is_better=unit.endswith("/s"))
+    if known is not None and (higher_is_better is None or higher_is_better == known.higher_is_better):
+        return known
+    if higher_is_better is None:
+        higher_is_better = unit.endswith("/s")
+    return Metric(known.name if known else unit, unit, higher_is_better=higher_is_better, primary=bool(known and known.primary))
 
 
 def split_name(full: str) -> tuple[str, dict[str, str], str]:
@@ -85,6 +93,7 @@ class GoBenchReader:
         environment = EnvironmentCollector()
         warnings: list[str] = []
         results: list[_Result] = []
+        better: dict[str, bool] = {}
         pkg = ""
         for number, raw in enumerate(text.split("\n"), 1):
             line = raw.rstrip("\r")
@@ -97,13 +106,16 @@ class GoBenchReader:
                     results.append(result)
                     environment.set("gomaxprocs", result.procs)
                 continue
+            if line.startswith("Unit ") or line.startswith("Unit\t"):
+                _unit_line(line, number, path, better)
+                continue
             match = _CONFIG.fullmatch(line)
             if match and match.group(2):
                 key, value = match.group(1), match.group(2).strip()
                 environment.set(key, value)
                 if key == "pkg":
                     pkg = value
-        return result_file(path, self.name, _collect(results), environment, warnings)
+        return result_file(path, self.name, _collect(results, better), environment, warnings)
 
 
 def _parse_result(line: str, number: int, path: str, pkg: str, warnings: list[str]) -> _Result | None:
@@ -139,7 +151,22 @@ def _value(text: str, unit: str, path: str, number: int) -> float:
     return value
 
 
-def _collect(results: list[_Result]) -> SeriesCollector:
+def _unit_line(line: str, number: int, path: str, better: dict[str, bool]) -> None:
+    """``Unit UNIT key=value ...``: keeps ``better=higher|lower``; other keys (``assume=``) are not used here."""
+    fields = line.split()
+    if len(fields) < 2:
+        raise input_error(path, number, "malformed Unit line: expected 'Unit UNIT key=value ...'")
+    for pair in fields[2:]:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise input_error(path, number, f"malformed Unit line: {pair[:40]!r} is not key=value")
+        if key == "better":
+            if value not in ("higher", "lower"):
+                raise input_error(path, number, f"Unit {fields[1]}: better={value[:20]!r}, expected better=higher or better=lower")
+            better[fields[1]] = value == "higher"
+
+
+def _collect(results: list[_Result], better: dict[str, bool] | None = None) -> SeriesCollector:
     """One iteration per result line; pkg/gomaxprocs become parameters where they vary."""
     mixed_pkg = len({r.pkg for r in results}) > 1
     mixed_procs = len({r.procs for r in results}) > 1
@@ -155,5 +182,5 @@ def _collect(results: list[_Result]) -> SeriesCollector:
         iteration = seen.get(case, 0)
         seen[case] = iteration + 1
         for unit, value in result.values:
-            collector.add(case, unit_metric(unit), value, iteration=iteration)
+            collector.add(case, unit_metric(unit, (better or {}).get(unit)), value, iteration=iteration)
     return collector
