@@ -3,9 +3,11 @@
 Whether a real benchmark is decided after 3 trials of tiny settings depends on how loaded the
 machine is, so what is asserted holds either way: a benchmark's data ends at the trial it
 was decided in (or runs to ``--max-trials``), the final comparison is made at the looks'
-level and reproduces the verdicts, and a benchmark that fails in every trial (``--param
-size=0`` breaks StatsBenchmark's setup) is never decided, so it runs on to ``--max-trials``
-whatever happens to the others, through a ``kill -9`` and ``--resume``.
+level and reproduces the verdicts, and a benchmark that cannot be decided (StatsBenchmark,
+the same code in both versions, at a 0% threshold: never "unchanged") runs on to
+``--max-trials`` whatever happens to the others, through a ``kill -9`` and ``--resume``. (A
+benchmark that fails in every trial is retired as ``failed`` at the first look; the unit tests
+of analysis/sequential.py cover that.)
 """
 
 from __future__ import annotations
@@ -83,8 +85,8 @@ def test_each_benchmark_runs_until_decided_and_the_verdicts_reproduce(project, t
 def test_open_benchmarks_run_on_alone_and_survive_kill_9_and_resume(project, tmp_path):
     db = tmp_path / "results.db"
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
-            "--bench", "StatsBenchmark|PrimeCountBenchmark", "--param", "size=0", "--until-decided",
-            "--max-trials", "5", "--threshold", "99%", "--store", str(db), *TINY]
+            "--bench", "StatsBenchmark|PrimeCountBenchmark", "--until-decided",
+            "--max-trials", "5", "--threshold", "0%", "--store", str(db), *TINY]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     try:
@@ -104,7 +106,9 @@ def test_open_benchmarks_run_on_alone_and_survive_kill_9_and_resume(project, tmp
         assert sorted(keys) == sorted((t, v) for t in range(5) for v in ("v1", "v2"))   # none lost, none twice
         for label in ("v1", "v2"):
             assert trials_of(store, label, "PrimeCountBenchmark") == set(range(primes))   # not after it was decided
-        assert all(any("StatsBenchmark" in f for f in e.failures) for e in store.executions(1))
+            # standardize is the same code in both versions: at a 0% threshold it can never be
+            # "unchanged", so it stays open and runs in every trial
+            assert trials_of(store, label, "StatsBenchmark") == set(range(5))
         assert store.run(1).status == "finished"
 
 
