@@ -33,13 +33,6 @@ TINY = ["--forks", "1", "--warmup-iterations", "1", "--iterations", "2",
 assert shutil.which("mvn") and shutil.which("java"), "the end-to-end tests need Maven and a JDK on PATH"
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    target = tmp_path_factory.mktemp("e2e") / "jmh-demo"
-    shutil.copytree(ROOT / "examples" / "jmh-demo", target, ignore=shutil.ignore_patterns("target", ".rigorbench"))
-    return target
-
-
 def ab(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(["ab", *argv], out, err)

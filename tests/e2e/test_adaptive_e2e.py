@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -32,13 +31,6 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--forks", "1", "--warmup-iterations", "1", "--iterations", "2", "--warmup-time", "100ms",
         "--iteration-time", "100ms", "--resamples", "1000", "--no-prof-gc", "--no-lint"]
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    target = tmp_path_factory.mktemp("e2e") / "jmh-demo"
-    shutil.copytree(ROOT / "examples" / "jmh-demo", target, ignore=shutil.ignore_patterns("target", ".rigorbench"))
-    return target
 
 
 def cli(*argv: str) -> tuple[int, str, str]:

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from rigorbench.experiment.selection import cases, estimated_seconds, exact_includes, select_benchmarks
+from rigorbench.experiment.selection import cases, estimated_seconds, select_benchmarks
+from rigorbench.harness.jmh import jmh_exact_includes
 from rigorbench.harness.base import ListedBenchmark as B
 from rigorbench.harness.base import RunSettings
 from rigorbench.report.list import render_selection
@@ -27,7 +28,7 @@ def test_common_partial_and_parameter_differences():
 
 def test_exact_includes_match_only_their_own_names():
     names = ["a.Q.poll", "a.New$Inner.y"]
-    patterns = exact_includes(names)
+    patterns = jmh_exact_includes(names)
     # Java and Python agree on this subset of regex syntax (anchors, escaped '.' and '$').
     for name in ["a.Q.poll", "a.New$Inner.y", "a.Q.pollAll", "xa.Q.poll", "aXQ.poll", "a.NewXInner.y"]:
         assert any(re.search(p, name) for p in patterns) == (name in names)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from rigorbench.experiment.warmup import describe, invocations, merged, pilot_series
+from rigorbench.harness import get_harness
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, RunSettings, TrialOutcome
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
 
+JMH = get_harness("jmh")
 TIME = Metric("time", "ns/op", higher_is_better=False, primary=True)
 
 
@@ -21,13 +23,13 @@ def test_the_pilot_series_is_warmup_then_measurement_in_iteration_order():
 def test_one_invocation_per_distinct_warmup_with_exact_includes():
     settings = RunSettings(warmup_iterations=5)
     choices = {"p.A.x": {"warmup": 8}, "p.B.y": {"warmup": 3}, "p.C.z": {"warmup": 8}}
-    runs = invocations(settings, choices, ["p.A.x", "p.B.y", "p.C.z"])
+    runs = invocations(settings, choices, ["p.A.x", "p.B.y", "p.C.z"], JMH)
     assert [(r.warmup_iterations, r.include) for r in runs] == [
         (3, (r"^p\.B\.y$",)), (8, (r"^p\.A\.x$", r"^p\.C\.z$"))]
     # only the benchmarks asked for (say, those an adaptive run still has open)
-    assert [(r.warmup_iterations, len(r.include)) for r in invocations(settings, choices, ["p.C.z"])] == [(8, 1)]
+    assert [(r.warmup_iterations, len(r.include)) for r in invocations(settings, choices, ["p.C.z"], JMH)] == [(8, 1)]
     # no choices: the run's own settings, untouched
-    assert invocations(settings, None, ["p.A.x"]) == [settings]
+    assert invocations(settings, None, ["p.A.x"], JMH) == [settings]
 
 
 def test_merged_runs_keep_every_series_and_the_worst_status():

@@ -28,7 +28,7 @@ from rigorbench.errors import Interrupted, UserError
 from rigorbench.experiment.plan import VersionSpec, make_schedule
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.runner import build_cache_dir, built_versions, execute_run, list_selection
-from rigorbench.experiment.selection import cases_in, exact_includes
+from rigorbench.experiment.selection import cases_in
 from rigorbench.experiment.versions import _git
 from rigorbench.harness import get_harness
 from rigorbench.harness.base import BuildSpec, RunSettings
@@ -150,7 +150,7 @@ class _Prober:
         labels = [self.good.short, self.commits[index].short]
         run_settings = self.plan.settings
         if selection.partial:
-            run_settings = replace(run_settings, include=exact_includes(selection.common, self.harness))
+            run_settings = replace(run_settings, include=self.harness.exact_includes(selection.common))
         run_id, seed = None, self.plan.seed + len(self.probes)
         for look, trials in enumerate(self.looks):
             run_id = self._plan_trials(run_id, labels, builds, run_settings, trials, seed + 1000 * look, index)

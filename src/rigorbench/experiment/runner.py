@@ -25,7 +25,7 @@ from rigorbench.errors import Interrupted, UserError
 from rigorbench.experiment.machine_lock import one_trial_at_a_time
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
-from rigorbench.experiment.selection import Selection, cases, cases_in, estimated_seconds, exact_includes, select_benchmarks
+from rigorbench.experiment.selection import Selection, cases, cases_in, estimated_seconds, select_benchmarks
 from rigorbench.experiment.sequential import KEY as SEQUENTIAL_KEY, execute_until_decided
 from rigorbench.experiment.warmup import KEY as WARMUP_KEY, describe, invocations, merged, run_pilots
 from rigorbench.experiment.versions import PreparedVersion, cache_scope, checkout_root, prepare_version, remove_worktree
@@ -139,7 +139,7 @@ def _select(builds: dict, harness: Harness, settings: RunSettings, reporter: Rep
     for name, difference in selection.param_differences.items():
         reporter.message(f"warning: {name} has other @Param values per version ({difference}); unmatched cases are not compared")
     if selection.partial:
-        settings = replace(settings, include=exact_includes(selection.common, harness))
+        settings = replace(settings, include=harness.exact_includes(selection.common))
     return settings, selection
 
 

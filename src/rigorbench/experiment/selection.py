@@ -49,16 +49,6 @@ def select_benchmarks(listings: Mapping[str, Sequence[ListedBenchmark]]) -> Sele
     return Selection(labels, {k: tuple(v) for k, v in listings.items()}, common, partial, differences, params)
 
 
-def exact_includes(names: Sequence[str], harness=None) -> tuple[str, ...]:
-    """Include patterns that select exactly ``names`` (as the harness lists them), in the
-    harness's own pattern syntax; JMH's when no harness is given. A harness that cannot run
-    a subset of its benchmarks raises UserError."""
-    if harness is not None:
-        return tuple(harness.exact_includes(names))
-    from rigorbench.harness.jmh import jmh_exact_includes
-    return jmh_exact_includes(names)
-
-
 def cases(params: Sequence[tuple[str, tuple[str, ...]]], settings: RunSettings) -> int:
     """Parameter combinations JMH runs for one benchmark (``-p`` overrides the defaults)."""
     overrides = {name: values.split(",") for name, values in settings.params}

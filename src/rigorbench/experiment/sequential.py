@@ -19,7 +19,6 @@ from rigorbench.analysis.dataset import Dataset, dataset_from_store
 from rigorbench.analysis.sequential import Retirement, SequentialDesign, listed_name, look
 from rigorbench.experiment.plan import make_schedule
 from rigorbench.experiment.progress import Reporter, format_duration
-from rigorbench.experiment.selection import exact_includes
 from rigorbench.harness.base import Harness, RunSettings
 from rigorbench.store import ResultStore
 from rigorbench.store.api import Execution, RunInfo
@@ -85,7 +84,7 @@ def execute_until_decided(store: ResultStore, run_id: int, harness: Harness, bui
         design = design_of(run)
         names = tuple(design.benchmarks)
         open_names = tuple(n for n in names if n not in design.retired)
-        settings = replace(RunSettings.from_dict(run.settings["run"]), include=exact_includes(open_names, harness))
+        settings = replace(RunSettings.from_dict(run.settings["run"]), include=harness.exact_includes(open_names))
         cases = sum(design.benchmarks[n] for n in open_names)
         started = time.monotonic()
         result = execute_run(store, run, harness, builds, reporter, cases, settings=settings, trials_shown=design.max_trials,

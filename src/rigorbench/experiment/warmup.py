@@ -25,7 +25,6 @@ from rigorbench.analysis.sequential import listed_name
 from rigorbench.experiment.machine_lock import one_trial_at_a_time
 from rigorbench.experiment.options import PILOT_WARMUP
 from rigorbench.experiment.progress import Reporter
-from rigorbench.experiment.selection import exact_includes
 from rigorbench.files import safe_name
 from rigorbench.harness.base import DONE, TIMEOUT, Harness, RunSettings, TrialOutcome
 from rigorbench.model import Series
@@ -46,7 +45,7 @@ def run_pilots(harness: Harness, builds: dict, settings: RunSettings, names: Seq
     ``{name: {"warmup": n, "reached": bool, "starts": {label: start or None}}}``)."""
     from rigorbench.stats.stopping import auto_warmup
 
-    pilot = replace(settings, forks=1, warmup_iterations=pilot_warmup, include=exact_includes(names, harness))
+    pilot = replace(settings, forks=1, warmup_iterations=pilot_warmup, include=harness.exact_includes(names))
     choices: dict[str, dict] = {name: {"warmup": 0, "reached": True, "starts": {}} for name in names}
     for label, (_, build) in builds.items():
         reporter.message(f"warmup auto: pilot fork of {label} ({pilot_warmup} warmup + {settings.iterations} iterations per benchmark)")
@@ -90,16 +89,16 @@ def describe(choices: Mapping[str, Mapping], pilot_warmup: int) -> list[str]:
 
 
 def invocations(settings: RunSettings, choices: Mapping[str, Mapping] | None, names: Sequence[str],
-                harness: Harness | None = None) -> list[RunSettings]:
+                harness: Harness) -> list[RunSettings]:
     """The harness runs of one trial of ``names``: one per distinct chosen warmup (one run
     with ``settings`` when there are no choices), each selecting its benchmarks in ``harness``'s
-    pattern syntax (JMH's when none is given)."""
+    pattern syntax."""
     if not choices:
         return [settings]
     groups: dict[int, list[str]] = {}
     for name in names:
         groups.setdefault(int(choices[name]["warmup"]) if name in choices else settings.warmup_iterations, []).append(name)
-    return [replace(settings, warmup_iterations=w, include=exact_includes(group, harness)) for w, group in sorted(groups.items())]
+    return [replace(settings, warmup_iterations=w, include=harness.exact_includes(group)) for w, group in sorted(groups.items())]
 
 
 def merged(outcomes: Sequence[TrialOutcome]) -> TrialOutcome:
