@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rigorbench.analysis.settings import PowerOptions
     from rigorbench.analysis.report import ReportPage
     from rigorbench.analysis.settings import Settings
+    from rigorbench.cluster.design import ClusterOptions
     from rigorbench.experiment.plan import ExperimentPlan
     from rigorbench.experiment.progress import Reporter
     from rigorbench.experiment.runner import BeforeBuild, ExperimentResult
@@ -45,6 +46,7 @@ __all__ = [
 
 def _settings(settings: Settings | None) -> Settings:
     from rigorbench.analysis.settings import Settings
+    from rigorbench.cluster.design import ClusterOptions
 
     return settings if settings is not None else Settings()
 
@@ -205,11 +207,12 @@ def run_experiment(
     return start_experiment(plan, store, reporter, before_build, build_cache)
 
 
-def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter) -> ExperimentResult:
-    """Run what an interrupted experiment has not stored yet."""
+def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter, cluster: ClusterOptions | None = None) -> ExperimentResult:
+    """Run what an interrupted experiment has not stored yet (a cluster run on its cluster,
+    or on ``cluster``'s address)."""
     from rigorbench.experiment.runner import resume_experiment as resume
 
-    return resume(run_id, store, reporter)
+    return resume(run_id, store, reporter, cluster)
 
 
 def finish_experiment(

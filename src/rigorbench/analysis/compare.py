@@ -67,6 +67,7 @@ class SideSummary:
     cv: float
     forks: int
     trials: int
+    instances: int = 1              # machines the trials ran on (--cluster); 1 on one machine
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,8 @@ def _side_summary(obs: Observations, distribution, units: int, settings: Setting
     estimate = summary.mean if settings.statistic == "mean" else summary.median
     low, high = interval_of(distribution, estimate, settings.confidence, units=units, interval=settings.interval)
     ci = ConfidenceInterval(estimate, low, high, settings.confidence)
-    return SideSummary(summary.n, summary.mean, summary.median, ci, summary.cv, forks, trials)
+    instances = len(set(obs.levels[0].tolist()))
+    return SideSummary(summary.n, summary.mean, summary.median, ci, summary.cv, forks, trials, instances)
 
 
 def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) -> list[Diagnostic]:

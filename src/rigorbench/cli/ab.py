@@ -56,6 +56,8 @@ examples:
   rigorbench ab . --base HEAD~1 --contender HEAD --java /usr/lib/jvm/temurin-21 --build-command "./build.sh bench"
   rigorbench ab . --base main --contender HEAD --until-decided --max-trials 15 --max-time 1h
   rigorbench ab --resume 3 --store .rigorbench/results.db
+  rigorbench ab . --base main --contender HEAD --cluster tcp://10.0.0.5:8786 --instances 5 --trials 3
+  rigorbench ab examples/jmh-demo --base v1 --contender v2 --quick --cluster local:2
 """
 
 # Harnesses whose benchmark sources the lint rules read (Java for JMH, _test.go for Go).
@@ -93,7 +95,49 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
                          "a benchmark whose pilot never settles is flagged (docs/adaptive.md)")
         exp.add_argument("--pilot-warmup", type=positive_int, metavar="N", help=f"warmup iterations of the pilot fork of --warmup auto (default: {PILOT_WARMUP})")
         add_sequential_arguments(parser)
+        add_cluster_arguments(parser)
     add_lint_arguments(exp)
+
+
+def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--cluster`` and its options (ab and run)."""
+    group = parser.add_argument_group(
+        "cluster",
+        "Run the trials on a Dask cluster, one trial per machine at a time: start 'rigorbench worker "
+        "tcp://SCHEDULER:8786' on each machine and give the scheduler here. The versions are built here once and "
+        "shipped to the workers; every finished trial is stored here as it arrives. See docs/cluster.md.",
+    )
+    group.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler (tcp://HOST:8786, tls://HOST:8786), or local:N "
+                       "for N workers on this machine (to try it out: they share its CPUs); on --resume, another address "
+                       "of the run's cluster")
+    group.add_argument("--design", choices=("trial-based", "instance-based"), help="trial-based: every instance runs every "
+                       "version in a random order in each of its trials (default; Laaber et al.'s recommendation); "
+                       "instance-based: the instances are split between the versions")
+    group.add_argument("--instances", type=positive_int, metavar="N", help="instances to use (default: every benchmarking "
+                       "worker connected at the start; N of local:N); --trials is then per instance")
+    group.add_argument("--build-on-workers", action="store_true", help="ship the sources and build them on every worker "
+                       "(for instances whose CPUs or toolchains differ) instead of shipping the build")
+    group.add_argument("--tls-ca-file", metavar="FILE", help="TLS: the certificate authority of the cluster (with --tls-cert and --tls-key)")
+    group.add_argument("--tls-cert", metavar="FILE", help="TLS: this client's certificate")
+    group.add_argument("--tls-key", metavar="FILE", help="TLS: this client's private key")
+
+
+def cluster_options_from(args: argparse.Namespace, *, resume: bool = False):
+    """The ClusterOptions of --cluster, or None; its options alone are refused."""
+    from rigorbench.cluster.address import TLSFiles, parse_cluster
+    from rigorbench.cluster.design import ClusterOptions
+
+    address = getattr(args, "cluster", None)
+    given = [f"--{name.replace('_', '-')}" for name in ("design", "instances", "build_on_workers", "tls_ca_file", "tls_cert", "tls_key")
+             if getattr(args, name, None) not in (None, False)]
+    if address is None:
+        if given:
+            raise UsageError(f"{given[0]} goes with --cluster")
+        return None
+    if resume and any(g in given for g in ("--design", "--instances", "--build-on-workers")):
+        raise UsageError("--resume keeps the run's --design, --instances and --build-on-workers; give only --cluster and --tls-*")
+    tls = TLSFiles(args.tls_ca_file, args.tls_cert, args.tls_key)
+    return ClusterOptions(parse_cluster(address), tls, args.design or "trial-based", args.instances, bool(args.build_on_workers))
 
 
 def add_sequential_arguments(parser: argparse.ArgumentParser) -> None:
@@ -204,7 +248,7 @@ def _plan(args: argparse.Namespace) -> ExperimentPlan:
     if design is not None:
         trials = design.min_trials
     return ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args), until_decided=design,
-                          pilot_warmup=pilot_warmup_from(args))
+                          pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
 
 
 def pilot_warmup_from(args: argparse.Namespace) -> int | None:
@@ -232,7 +276,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
             if store.run(args.resume).settings.get("command") == "record":
                 raise UsageError(f"run {args.resume} in {args.store} was started by 'rigorbench record': resume it with "
                                  "'rigorbench record --resume', which adds its history points")
-            result = api.resume_experiment(args.resume, store, reporter)
+            result = api.resume_experiment(args.resume, store, reporter, cluster=cluster_options_from(args, resume=True))
             labels = [v.label for v in store.run(result.run_id).versions]
             # No lint results when a run is resumed: nothing is linted again.
             return conclude(store, result, labels[0], labels[1:], args, stdout, reporter, {})

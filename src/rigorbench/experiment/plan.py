@@ -20,6 +20,7 @@ from rigorbench.store.api import Execution
 
 if TYPE_CHECKING:
     from rigorbench.analysis.sequential import SequentialDesign
+    from rigorbench.cluster.design import ClusterOptions
 
 ORDERS = ("rmit", "sequential")
 
@@ -51,6 +52,8 @@ class ExperimentPlan:
     until_decided: "SequentialDesign | None" = None
     # --warmup auto: the pilot fork's warmup iterations (None: the configured warmup for all)
     pilot_warmup: int | None = None
+    # --cluster: trials run on a Dask cluster's instances (cluster/); ``trials`` is then per instance
+    cluster: "ClusterOptions | None" = None
 
     def __post_init__(self) -> None:
         labels = [v.label for v in self.versions]
@@ -63,6 +66,8 @@ class ExperimentPlan:
             raise UserError(f"--trials must be at least 1, got {self.trials}")
         if self.order not in ORDERS:
             raise UserError(f"--order: unknown value {self.order!r}; allowed values are {', '.join(ORDERS)}")
+        if self.cluster is not None and self.order != "rmit":
+            raise UserError("--cluster needs --order rmit: --design says how trials are spread over instances")
         if self.until_decided is not None and self.order != "rmit":
             raise UserError("--until-decided needs --order rmit: every trial must run every version")
         if self.settings.forks < 1:

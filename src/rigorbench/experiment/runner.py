@@ -45,12 +45,14 @@ class ExperimentResult:
     wall_seconds: float           # of the executions run by this call
     harness_seconds: float        # inside harness processes during those executions
     waited_seconds: float = 0.0   # waiting for other experiments' trials on this machine (machine_lock)
+    instances: int = 1            # machines that ran trials at the same time (--cluster)
 
     @property
     def overhead(self) -> float:
         """Share of wall time spent outside harness processes (orchestration overhead), not
-        counting the time spent waiting for other experiments' trials."""
-        own = self.wall_seconds - self.waited_seconds
+        counting the time spent waiting for other experiments' trials; on a cluster, of the
+        instances' wall time together."""
+        own = (self.wall_seconds - self.waited_seconds) * self.instances
         return max(0.0, 1 - self.harness_seconds / own) if own > 0 else 0.0
 
 
@@ -147,19 +149,29 @@ def start_experiment(
     plan: ExperimentPlan, store: ResultStore, reporter: Reporter, before_build: BeforeBuild | None = None,
     build_cache: bool = True,
 ) -> ExperimentResult:
-    """Plan, build, create the run in the store, and execute it."""
+    """Plan, build, create the run in the store, and execute it (on a cluster with ``plan.cluster``)."""
     harness = get_harness(plan.harness)
     project = Path(plan.project)
     if not project.is_dir():
         raise UserError(f"{plan.project}: no such project directory")
     if plan.until_decided is not None or plan.pilot_warmup is not None:
+        if plan.cluster is not None:
+            raise UserError("--until-decided and --warmup auto run on one machine for now; leave out --cluster (or them)")
         # Both run a subset of the benchmarks in a harness run: refused before anything is
         # built when the harness cannot select one (pyperf scripts run all theirs).
         harness.exact_includes(())
-    for warning in fitness_warnings(capture_environment(), plan.settings):
-        reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
+    if plan.cluster is None or plan.cluster.address.local:
+        for warning in fitness_warnings(capture_environment(), plan.settings):
+            reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
     cache_dir = build_cache_dir(store) if build_cache else None
-    with built_versions(project, plan.versions, harness, reporter, before_build, cache_dir) as builds:
+    with contextlib.ExitStack() as stack:
+        session = cluster_design = None
+        if plan.cluster is not None:
+            from rigorbench.cluster.experiment import connected, plan_instances
+
+            session = stack.enter_context(connected(plan.cluster, reporter))
+            cluster_design, slots = plan_instances(plan.cluster, session, [v.label for v in plan.versions], plan.trials, reporter)
+        builds = stack.enter_context(built_versions(project, plan.versions, harness, reporter, before_build, cache_dir))
         run_settings, selection = _select(builds, harness, plan.settings, reporter)
         settings = {
             "run": run_settings.as_dict(), "trials": plan.trials,
@@ -179,9 +191,16 @@ def start_experiment(
         if design is not None:
             design = replace(design, benchmarks={n: cases(selection.params[n], run_settings) for n in selection.common})
             settings[SEQUENTIAL_KEY] = design.as_dict()
+        schedule = plan.schedule()
+        if cluster_design is not None:
+            from rigorbench.cluster.experiment import SETTINGS_KEY as CLUSTER_KEY, cluster_settings
+
+            schedule = cluster_design.schedule([v.label for v in plan.versions], plan.seed)
+            settings[CLUSTER_KEY] = cluster_settings(plan.cluster, cluster_design, slots)
+            settings["trials"] = cluster_design.trials
         run_id = store.create_run(
             harness=plan.harness, project=str(project), order=plan.order, seed=plan.seed, settings=settings,
-            versions=[builds[v.label][0].info for v in plan.versions], schedule=plan.schedule(),
+            versions=[builds[v.label][0].info for v in plan.versions], schedule=schedule,
             tool_version=__version__,
         )
         benchmarks = f"{len(plan.versions)} versions x {len(selection.common)} benchmark{'s' if len(selection.common) != 1 else ''}"
@@ -191,6 +210,15 @@ def start_experiment(
                 f"about {format_duration(estimated_seconds(selection, run_settings, 1))} per trial of every benchmark"
             )
             return execute_until_decided(store, run_id, harness, builds, reporter)
+        if cluster_design is not None:
+            from rigorbench.cluster.experiment import execute_on_cluster
+
+            reporter.message(
+                f"run {run_id}: {cluster_design.instances} instances x {plan.trials} trials x {benchmarks} "
+                f"({cluster_design.design}), seed {plan.seed}; about "
+                f"{format_duration(estimated_seconds(selection, run_settings, 1))} per trial of a version"
+            )
+            return execute_on_cluster(session, store, store.run(run_id), builds, reporter, cases_in(selection, run_settings))
         reporter.message(
             f"run {run_id}: {plan.trials} trials x {benchmarks},"
             f" order {plan.order}, seed {plan.seed}; about {format_duration(estimated_seconds(selection, run_settings, plan.trials))}"
@@ -218,10 +246,26 @@ def list_experiment(
         return list_selection(builds, harness, settings)
 
 
-def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter) -> ExperimentResult:
-    """Rebuild the run's versions and execute only what the store does not have yet."""
+def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter, cluster=None) -> ExperimentResult:
+    """Rebuild the run's versions and execute only what the store does not have yet (a
+    cluster run on its cluster again, or on ``cluster``'s: ClusterOptions)."""
     run = store.run(run_id)
+    if "cluster" in run.settings:
+        return _resume_on_cluster(run, store, reporter, cluster)
+    if cluster is not None:
+        raise UserError(f"run {run_id} ran on this machine; resume it without --cluster")
     harness = get_harness(run.harness)
+    with _rebuilt(run, store, harness, reporter) as builds:
+        done = len(store.finished(run_id))
+        reporter.message(f"resuming run {run_id}: {done} of {len(run.schedule)} trials already stored")
+        if SEQUENTIAL_KEY in run.settings:
+            return execute_until_decided(store, run_id, harness, builds, reporter)
+        return execute_run(store, run, harness, builds, reporter)
+
+
+@contextlib.contextmanager
+def _rebuilt(run: RunInfo, store: ResultStore, harness: Harness, reporter: Reporter) -> Iterator[dict]:
+    """A stored run's versions built again, refused when a revision now names other code."""
     build_settings = run.settings.get("build", {})
     specs = tuple(VersionSpec(v.label, v.source, BuildSpec.from_dict(build_settings.get(v.label))) for v in run.versions)
     cache_dir = build_cache_dir(store) if run.settings.get("build_cache", True) else None
@@ -230,14 +274,25 @@ def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter) -> Ex
             now = builds[stored.label][0].info
             if stored.commit and now.commit and stored.commit != now.commit and not stored.dirty:
                 raise UserError(
-                    f"run {run_id}: version {stored.label} was {stored.commit[:12]}, now {now.commit[:12]}; "
+                    f"run {run.run_id}: version {stored.label} was {stored.commit[:12]}, now {now.commit[:12]}; "
                     "resuming would mix two versions' results"
                 )
-        done = len(store.finished(run_id))
-        reporter.message(f"resuming run {run_id}: {done} of {len(run.schedule)} trials already stored")
-        if SEQUENTIAL_KEY in run.settings:
-            return execute_until_decided(store, run_id, harness, builds, reporter)
-        return execute_run(store, run, harness, builds, reporter)
+        yield builds
+
+
+def _resume_on_cluster(run: RunInfo, store: ResultStore, reporter: Reporter, override) -> ExperimentResult:
+    from rigorbench.cluster.experiment import connected, execute_on_cluster, stored_options
+
+    options = stored_options(run, override)
+    harness = get_harness(run.harness)
+    with connected(options, reporter) as session:
+        session.wait_for(1, reporter.message)
+        with _rebuilt(run, store, harness, reporter) as builds:
+            done = len(store.finished(run.run_id))
+            reporter.message(f"resuming run {run.run_id} on {options.address.text}: {done} of {len(run.schedule)} trials already stored")
+            first = builds[run.versions[0].label][1]
+            return execute_on_cluster(session, store, run, builds, reporter,
+                                      _listed_cases(harness, first, RunSettings.from_dict(run.settings["run"])))
 
 
 def _listed_cases(harness: Harness, build: Build, settings: RunSettings) -> int:
@@ -291,14 +346,14 @@ def execute_run(
             harness_total += outcome.harness_seconds
             reporter.execution_finished(execution, outcome)
     except KeyboardInterrupt:
-        _finish(store, run, "interrupted", time.monotonic() - wall_start, harness_total)
+        finish_run(store, run, "interrupted", time.monotonic() - wall_start, harness_total)
         reporter.close()
         raise Interrupted(
             f"interrupted; {len(store.finished(run.run_id))} of {len(run.schedule)} trials are stored. "
             f"Resume with: rigorbench {resume_command(run)} --resume {run.run_id} --store {shlex.quote(str(store.path))}"
         ) from None
     wall = time.monotonic() - wall_start
-    _finish(store, run, "finished", wall, harness_total)
+    finish_run(store, run, "finished", wall, harness_total)
     reporter.close()
     return ExperimentResult(run.run_id, executed, failed, wall, harness_total, waited_total)
 
@@ -331,7 +386,7 @@ def failed_without_samples(outcome: TrialOutcome) -> TrialOutcome:
     return replace(outcome, status=FAILED, message=outcome.message or message)
 
 
-def _finish(store: ResultStore, run: RunInfo, status: str, wall: float, harness_seconds: float) -> None:
+def finish_run(store: ResultStore, run: RunInfo, status: str, wall: float, harness_seconds: float) -> None:
     """Record the run's status; times add up over resumed sessions."""
     store.finish_run(
         run.run_id, status=status,

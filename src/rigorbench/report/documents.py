@@ -38,6 +38,7 @@ def _side(side: SideSummary) -> dict:
         "cv": json_number(side.cv),
         "forks": side.forks,
         "trials": side.trials,
+        "instances": side.instances,
     }
 
 

@@ -352,30 +352,40 @@ class ResultStore:
         A (trial, version) pair already stored is refused with UserError, and the store is
         left unchanged. The tables' ``trial`` column is ignored: the trial is the execution's.
         """
-        if record.status not in EXECUTION_STATUSES:
-            raise ValueError(f"execution status {record.status!r} is not one of {', '.join(EXECUTION_STATUSES)}")
-        rows = sum(len(one.samples) for one in record.series)
+        self.record_executions(run_id, [(execution, record)])
+
+    def record_executions(self, run_id: int, finished: Sequence[tuple[Execution, TrialRecord]]) -> None:
+        """Store several executions in one transaction: all of them, or (on any error) none.
+        A cluster trial's versions arrive together and are stored together (cluster/dispatch.py)."""
+        for _, record in finished:
+            if record.status not in EXECUTION_STATUSES:
+                raise ValueError(f"execution status {record.status!r} is not one of {', '.join(EXECUTION_STATUSES)}")
         with self._transaction() as conn:
-            self._check_planned(conn, run_id, execution)
-            try:
-                execution_id = inserted_id(
-                    conn,
-                    f"INSERT INTO executions (run_id, {_EXECUTION_COLUMNS}) VALUES ({', '.join('?' * 13)})",
-                    (
-                        run_id, execution.trial, execution.label, execution.position, record.status, record.started,
-                        record.ended, float(record.harness_seconds),
-                        json.dumps({str(k): str(v) for k, v in record.environment.items()}),
-                        json.dumps([str(f) for f in record.failures]), record.output_tail, record.message, rows,
-                    ),
-                )
-            except self._backend.errors as error:
-                if not self._backend.is_unique_violation(error):
-                    raise
-                raise UserError(
-                    f"{self.path}: trial {execution.trial + 1} of version {execution.label!r} is already "
-                    f"stored in run {run_id}; a trial is never stored twice"
-                ) from None
-            samples.insert_series(conn, execution_id, record.series)
+            for execution, record in finished:
+                self._insert_execution(conn, run_id, execution, record)
+
+    def _insert_execution(self, conn, run_id: int, execution: Execution, record: TrialRecord) -> None:
+        rows = sum(len(one.samples) for one in record.series)
+        self._check_planned(conn, run_id, execution)
+        try:
+            execution_id = inserted_id(
+                conn,
+                f"INSERT INTO executions (run_id, {_EXECUTION_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+                (
+                    run_id, execution.trial, execution.label, execution.position, record.status, record.started,
+                    record.ended, float(record.harness_seconds),
+                    json.dumps({str(k): str(v) for k, v in record.environment.items()}),
+                    json.dumps([str(f) for f in record.failures]), record.output_tail, record.message, rows,
+                ),
+            )
+        except self._backend.errors as error:
+            if not self._backend.is_unique_violation(error):
+                raise
+            raise UserError(
+                f"{self.path}: trial {execution.trial + 1} of version {execution.label!r} is already "
+                f"stored in run {run_id}; a trial is never stored twice"
+            ) from None
+        samples.insert_series(conn, execution_id, record.series)
 
     def _check_planned(self, conn: sqlite3.Connection, run_id: int, execution: Execution) -> None:
         planned = conn.execute(

@@ -1,0 +1,113 @@
+"""What a worker runs: one trial, that is every execution the dispatcher gave it, back to back
+on this machine, returned as records for the submitting machine to store.
+
+Nothing is stored here: the task returns its records only when the whole trial has run, so a
+worker that dies mid-trial leaves nothing half-done behind, and the dispatcher runs that
+trial again (``dispatch``). The trial holds this machine's trial lock
+(:mod:`rigorbench.experiment.machine_lock`), so a local ``rigorbench ab`` never overlaps it;
+the workers of a LocalCluster share one machine on purpose and skip it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from rigorbench import __version__
+from rigorbench.cluster.bundle import BundleInfo, shipped_build, source_dir, unpack
+from rigorbench.files import safe_name
+from rigorbench.harness.base import Build, BuildSpec, RunSettings
+from rigorbench.store.api import Execution, TrialRecord
+
+# Where a worker unpacks bundles and keeps trial output (default: ~/.cache/rigorbench/worker).
+WORK_DIR_ENV = "RIGORBENCH_WORKER_DIR"
+
+# Builds made on this worker process (--build-on-workers), by bundle hash.
+_BUILT: dict[str, Build] = {}
+
+
+@dataclass(frozen=True)
+class TrialTask:
+    run_id: int
+    trial: int
+    executions: tuple[Execution, ...]     # in the order to run them (random within a trial-based trial)
+    harness: str
+    settings: Mapping                     # RunSettings.as_dict()
+    bundles: Mapping[str, BundleInfo]     # by version label
+    instance: str                         # the instance the dispatcher sent it to
+    local: bool = False                   # a LocalCluster's worker: no machine lock
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    trial: int
+    instance: str
+    host: str
+    records: tuple[tuple[Execution, TrialRecord], ...]
+    notes: tuple[str, ...] = ()           # what the worker did besides running (builds)
+
+
+def worker_root() -> Path:
+    configured = os.environ.get(WORK_DIR_ENV)
+    return Path(configured) if configured else Path.home() / ".cache" / "rigorbench" / "worker"
+
+
+def run_trial_task(task: TrialTask, payloads: Mapping[str, bytes]) -> TaskResult:
+    """Run one trial on this worker (called by Dask; ``payloads`` are the bundles' bytes)."""
+    from rigorbench.experiment.machine_lock import one_trial_at_a_time
+    from rigorbench.experiment.runner import failed_without_samples, now_iso
+    from rigorbench.harness import get_harness
+    from rigorbench.harness.environment import capture_environment
+
+    harness = get_harness(task.harness)
+    settings = RunSettings.from_dict(task.settings)
+    root = worker_root()
+    notes: list[str] = []
+    labels = list(dict.fromkeys(e.label for e in task.executions))
+    builds = {label: _build(harness, task.bundles[label], payloads[label], root, task.instance, notes) for label in labels}
+    lock = contextlib.nullcontext(0.0) if task.local else one_trial_at_a_time(lambda _: None)
+    records = []
+    with lock:
+        for execution in task.executions:
+            build = builds[execution.label]
+            work_dir = (root / "runs" / f"run{task.run_id}"
+                        / f"{execution.position:03d}-trial{execution.trial + 1}-{safe_name(execution.label, 40, 'version')}")
+            work_dir.mkdir(parents=True, exist_ok=True)
+            environment = capture_environment(java=build.java_command[0] if build.java_command else "java")
+            environment.update({f"tool.{k}": str(v) for k, v in build.tool_versions.items() if k != "venv"})
+            environment.update({"rigorbench_version": __version__, "build.cached": str(build.cached).lower(),
+                                "build.on_worker": str(task.bundles[execution.label].build_on_worker).lower(),
+                                "instance": task.instance, "instance.host": socket.gethostname()})
+            started = now_iso()
+            outcome = failed_without_samples(harness.run_trial(build, settings, work_dir, lambda event: None))
+            records.append((execution, TrialRecord(
+                outcome.status, started, now_iso(), outcome.harness_seconds, outcome.series,
+                {**environment, **outcome.environment}, outcome.failures, outcome.output_tail, outcome.message,
+            )))
+    return TaskResult(task.trial, task.instance, socket.gethostname(), tuple(records), tuple(notes))
+
+
+def _build(harness, info: BundleInfo, data: bytes, root: Path, instance: str, notes: list[str]) -> Build:
+    """The version's build on this worker: the shipped artifact, or (--build-on-workers) built
+    here once per bundle and worker process."""
+    if not info.build_on_worker:
+        return shipped_build(info, unpack(info, data, root / "bundles"))
+    if info.sha256 in _BUILT:
+        return _BUILT[info.sha256]
+    unpacked = unpack(info, data, root / "bundles", private=safe_name(instance, 40, "worker"))
+    build = harness.build(source_dir(info, unpacked), BuildSpec.from_dict(info.build), lambda line: None, None)
+    notes.append(f"built {info.label} on {instance} in {build.seconds:.0f} s")
+    _BUILT[info.sha256] = build
+    return build
+
+
+def fitness_report(settings: Mapping) -> list[tuple[str, str]]:
+    """This worker's environment warnings (run on each instance before trials are sent)."""
+    from rigorbench.harness.environment import capture_environment, fitness_warnings
+
+    found = fitness_warnings(capture_environment(), RunSettings.from_dict(settings))
+    return [(w.severity, w.message + (f" ({w.hint})" if w.hint else "")) for w in found]
