@@ -1,0 +1,53 @@
+"""``rigorbench worker``: start this machine's benchmarking worker for a Dask cluster."""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO
+
+from rigorbench.cli.parser import UsageError
+
+DESCRIPTION = """\
+Start this machine's benchmarking worker for 'rigorbench ab --cluster' (or 'run' with
+cluster = in rigorbench.toml): one Dask worker with one thread and one 'benchmark' slot, so
+the scheduler sends this machine one trial at a time. It is named after the host (a
+restarted worker is the same instance again) and refuses to start next to another
+benchmarking worker on the same machine, which would measure its trials. It prints this
+machine's environment warnings (load, CPU governor) first, and runs until stopped.
+See docs/cluster.md for a cluster on a few VMs or on Kubernetes.
+"""
+
+EPILOG = """\
+examples:
+  dask scheduler                                   # on one machine (port 8786)
+  rigorbench worker tcp://10.0.0.5:8786            # on every benchmarking machine
+  rigorbench worker tls://bench.example.org:8786 --tls-ca-file ca.pem --tls-cert worker.pem --tls-key worker.key
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("scheduler", metavar="ADDRESS", help="the Dask scheduler: tcp://HOST:8786 or tls://HOST:8786")
+    parser.add_argument("--name", metavar="NAME", help="the instance's name in the results (default: the host name)")
+    parser.add_argument("--work-dir", metavar="DIR", help="where shipped versions are unpacked and trials keep their output "
+                        "(default: ~/.cache/rigorbench/worker)")
+    parser.add_argument("--force", action="store_true", help="start even when another benchmarking worker runs on this "
+                        "machine (their trials then disturb each other)")
+    parser.add_argument("--tls-ca-file", metavar="FILE", help="TLS: the cluster's certificate authority (with --tls-cert and --tls-key)")
+    parser.add_argument("--tls-cert", metavar="FILE", help="TLS: this worker's certificate")
+    parser.add_argument("--tls-key", metavar="FILE", help="TLS: this worker's private key")
+
+
+def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    from rigorbench.cluster.address import TLSFiles, parse_cluster
+    from rigorbench.cluster.worker import WorkerOptions, run_worker
+
+    address = parse_cluster(args.scheduler, "ADDRESS")
+    if address.local:
+        raise UsageError("rigorbench worker connects to a scheduler (tcp://HOST:8786); local:N is for --cluster")
+
+    def say(text: str) -> None:
+        stderr.write(text + "\n")
+        stderr.flush()
+
+    options = WorkerOptions(address, TLSFiles(args.tls_ca_file, args.tls_cert, args.tls_key), args.name, args.work_dir, args.force)
+    return run_worker(options, say)
