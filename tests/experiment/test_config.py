@@ -201,3 +201,28 @@ def test_a_fifo_as_config_is_refused_without_opening_it(tmp_path):
     with pytest.raises(InputError) as raised:
         load_config(fifo)
     assert str(raised.value) == f"{fifo}: is a FIFO (named pipe), not a config file"
+
+
+def test_a_cluster_in_the_file(tmp_path):
+    for name in ("ca.pem", "cert.pem", "key.pem"):
+        (tmp_path / name).write_text("x")
+    text = GOOD.replace('baseline = "old"\n', 'baseline = "old"\ncluster = "10.0.0.5:8786"\ndesign = "instance-based"\n'
+                        'instances = 4\ntls_ca_file = "ca.pem"\ntls_cert = "cert.pem"\ntls_key = "key.pem"\n')
+    cluster = load_config(write(tmp_path, text)).plan.cluster
+    assert (cluster.address.text, cluster.design, cluster.instances, cluster.build_on_workers) == \
+        ("tcp://10.0.0.5:8786", "instance-based", 4, False)
+    assert cluster.tls.ca_file == str(tmp_path / "ca.pem")        # relative to the file
+    assert load_config(write(tmp_path, GOOD)).plan.cluster is None
+
+
+@pytest.mark.parametrize("added, line, message", [
+    ('instances = 3\n', 6, "instances goes with cluster"),
+    ('cluster = "ftp://x:1"\n', 6, "is not a scheduler address"),
+    ('cluster = "local:2"\ntls_cert = "missing.pem"\n', 7, "tls_cert needs tls_ca_file and tls_key"),
+    ('cluster = "local:2"\ndesign = "random"\n', 7, "design must be one of trial-based, instance-based"),
+])
+def test_cluster_errors_name_the_line(tmp_path, added, line, message):
+    text = GOOD.replace('baseline = "old"\n', 'baseline = "old"\n' + added)
+    with pytest.raises(InputError) as caught:
+        load_config(write(tmp_path, text))
+    assert str(caught.value).startswith(f"{tmp_path / 'rigorbench.toml'}:{line}: ") and message in str(caught.value)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import IO
 
 from rigorbench.cli.common import add_html_argument, add_lint_arguments, add_output_arguments, add_statistics_arguments, fail_on_conditions
-from rigorbench.cli.ab import add_sequential_arguments
+from rigorbench.cli.ab import add_cluster_arguments, add_sequential_arguments
 from rigorbench.cli.parser import UsageError, fraction, positive_int
 
 
@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only some have), estimate the run's duration, and stop")
     parser.add_argument("--no-build-cache", action="store_true", help="always build (the file's [build] cache = false does the same)")
     add_sequential_arguments(parser)
+    add_cluster_arguments(parser)
     add_lint_arguments(parser.add_argument_group("lint"))
     add_statistics_arguments(parser)
     add_output_arguments(parser)
@@ -76,7 +77,7 @@ def _adaptive(config, args: argparse.Namespace):
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
-    from rigorbench.cli.ab import LINTED_HARNESSES
+    from rigorbench.cli.ab import LINTED_HARNESSES, cluster_options_from
     from rigorbench.cli.common import before_build, conclude
     from rigorbench.cli.prelint import LintFailed
     from rigorbench.experiment.config import load_config
@@ -98,11 +99,14 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         stdout.write(render_selection(selection, plan.settings, plan.trials))
         return 0
     config = replace(config, plan=_adaptive(config, args))
+    cluster = cluster_options_from(args, resume=args.resume is not None)
+    if cluster is not None and args.resume is None:   # the command line's --cluster over the file's
+        config = replace(config, plan=replace(config.plan, cluster=cluster))
     labels = [v.label for v in config.plan.versions]
     contenders = [label for label in labels if label != config.baseline]
     with ResultStore.open(config.store) as store:
         if args.resume is not None:
-            result = api.resume_experiment(args.resume, store, reporter)
+            result = api.resume_experiment(args.resume, store, reporter, cluster=cluster)
             lint_results: dict = {}
         else:
             hook, lint_results = before_build(args, reporter)

@@ -11,6 +11,10 @@
     min_trials = 3                  #   the first look; trials is then not used
     max_trials = 20
     max_time = "2h"
+    cluster = "tcp://10.0.0.5:8786"  # trials on a Dask cluster's instances (docs/cluster.md), or "local:2"
+    design = "trial-based"          #   or "instance-based"
+    instances = 5                   #   trials is then per instance
+    # build_on_workers = true; tls_ca_file, tls_cert, tls_key = paths relative to this file
 
     [[versions]]
     label = "v1"
@@ -135,6 +139,7 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
         int(experiment.get("trials", DEFAULT_TRIALS)), str(experiment.get("order", "rmit")),
         int(experiment.get("seed", DEFAULT_SEED)), settings,
         pilot_warmup=int(jmh.get("pilot_warmup", PILOT_WARMUP)) if jmh.get("warmup") == "auto" else None,
+        cluster=_cluster(experiment, base_dir),
     )
     sequential = {k: experiment[k] for k in ("until_decided", "min_trials", "max_trials", "max_time") if k in experiment}
     if sequential and not sequential.get("until_decided"):
@@ -145,6 +150,33 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
     store = str(experiment.get("store", ".rigorbench/results.db"))
     store = store if is_postgres(store) else base_dir / store   # a server's URL, or a file next to this one
     return ExperimentConfig(path, plan, store, baseline, dict(compare), build_table.get("cache", True), sequential or None)
+
+
+def _cluster(experiment: dict, base_dir: Path):
+    """The ClusterOptions of ``cluster = ...`` (None without it; its options alone are errors)."""
+    from rigorbench.cluster.address import TLSFiles, parse_cluster
+    from rigorbench.cluster.design import ClusterOptions
+
+    keys = ("design", "instances", "build_on_workers", "tls_ca_file", "tls_cert", "tls_key")
+    if "cluster" not in experiment:
+        given = [key for key in keys if key in experiment]
+        if given:
+            raise ConfigKeyError(given[0], f"{given[0]} goes with cluster = \"tcp://HOST:8786\"", "experiment")
+        return None
+    try:
+        address = parse_cluster(experiment["cluster"], "cluster")
+    except UserError as error:
+        raise ConfigKeyError("cluster", str(error), "experiment") from None
+    files = [str(base_dir / experiment[k]) if k in experiment else None for k in ("tls_ca_file", "tls_cert", "tls_key")]
+    tls = TLSFiles(*files)
+    try:
+        tls.check()
+    except UserError as error:
+        key = next(k for k in ("tls_ca_file", "tls_cert", "tls_key") if k in experiment)
+        raise ConfigKeyError(key, str(error).replace("--tls-ca-file", "tls_ca_file").replace("--tls-cert", "tls_cert")
+                             .replace("--tls-key", "tls_key"), "experiment") from None
+    return ClusterOptions(address, tls, str(experiment.get("design", "trial-based")),
+                          experiment.get("instances"), bool(experiment.get("build_on_workers", False)))
 
 
 def _build_spec(table: dict, command_key: str, index: int | None = None) -> BuildSpec:
