@@ -174,7 +174,7 @@ def test_instance_based_orphans_stay_with_their_version(tmp_path):
     design = ClusterDesign("instance-based", instances=2, trials_per_instance=2)
     store, run_id = _store_with_run(tmp_path, design, ["x", "y"])
     with store:
-        dispatcher = Dispatcher(session=None, store=store, run=store.run(run_id), harness="jmh", bundles={}, payloads={},
+        dispatcher = Dispatcher(session=None, store=store, run=store.run(run_id), harness="jmh", bundles={},
                                 reporter=None, version_environment={})
         assert dispatcher.plan() == 4
         orphan = dispatcher.queues[0].popleft()      # a trial of x's version "a", lost with x
@@ -190,7 +190,7 @@ def test_trial_based_orphans_go_to_any_instance_first(tmp_path):
     design = ClusterDesign("trial-based", instances=2, trials_per_instance=2)
     store, run_id = _store_with_run(tmp_path, design, ["x", "y"])
     with store:
-        dispatcher = Dispatcher(None, store, store.run(run_id), "jmh", {}, {}, None, {})
+        dispatcher = Dispatcher(None, store, store.run(run_id), "jmh", {}, None, {})
         assert dispatcher.plan() == 8
         dispatcher.orphans.append(Job(0, (Execution(0, "a", 0), Execution(0, "b", 1)), 0, None))
         assert dispatcher._take("y").trial == 0       # the late trial before y's own

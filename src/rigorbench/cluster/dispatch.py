@@ -23,7 +23,7 @@ import collections
 import shlex
 import time
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 import numpy as np
@@ -37,7 +37,7 @@ from rigorbench.errors import Interrupted, UserError
 from rigorbench.experiment.progress import Reporter
 from rigorbench.harness.base import TrialOutcome
 from rigorbench.store import ResultStore
-from rigorbench.store.api import Execution, RunInfo, TrialRecord
+from rigorbench.store.api import Execution, RunInfo
 
 ORPHAN_AFTER_S = 30.0     # an instance gone this long leaves its trials to the others
 POLL_S = 0.5              # how often the dispatcher looks at the cluster while trials run
@@ -58,18 +58,19 @@ class Totals:
     executed: int = 0
     failed: int = 0
     harness_seconds: float = 0.0
-    instances_used: set = None
-
-    def __post_init__(self) -> None:
-        self.instances_used = set()
+    instances_used: set[str] = field(default_factory=set)
 
 
 class Dispatcher:
     def __init__(self, session: ClusterSession, store: ResultStore, run: RunInfo, harness: str,
-                 bundles: Mapping[str, BundleInfo], payloads: Mapping[str, object], reporter: Reporter,
+                 bundles: Mapping[str, tuple[BundleInfo, bytes]], reporter: Reporter,
                  version_environment: Mapping[str, Mapping[str, str]]) -> None:
         self.session, self.store, self.run, self.harness = session, store, run, harness
-        self.bundles, self.payloads, self.reporter = bundles, payloads, reporter
+        self.bundles = {label: info for label, (info, _) in bundles.items()}
+        self.data = {label: data for label, (_, data) in bundles.items()}
+        self.payloads: dict[str, object] = {}      # the bundles' bytes on the cluster (Dask futures)
+        self.checked: set[str] = set()             # instances whose environment was checked
+        self.reporter = reporter
         self.version_environment = version_environment
         self.cluster = dict(run.settings[SETTINGS_KEY])
         self.design = ClusterDesign.from_dict(self.cluster)
@@ -149,15 +150,26 @@ class Dispatcher:
         return None
 
     def _submit(self, name: str, address: str, job: Job) -> None:
+        if name not in self.checked:      # an instance's environment is reported before its first trial
+            report_fitness(self.session, {name: address}, self.run.settings["run"], self.reporter)
+            self.checked.add(name)
         order = job.executions
         task = TrialTask(self.run.run_id, job.trial, order, self.harness, self.run.settings["run"],
                          {label: self.bundles[label] for label in {e.label for e in order}}, name, self.session.local)
-        payloads = {label: self.payloads[label] for label in task.bundles}
+        payloads = {label: self._payload(label) for label in task.bundles}
         future = self.session.client.submit(
             run_trial_task, task, payloads, workers=[address], allow_other_workers=False, resources={SLOT: 1},
             pure=False, retries=0, key=f"rigorbench-run{self.run.run_id}-trial{job.trial + 1}-{uuid.uuid4().hex[:8]}",
         )
         self.inflight[name] = (future, job, address)
+
+    def _payload(self, label: str):
+        """The version's bundle on the cluster: scattered to every worker (so a dead one takes
+        none of it along), and again if every copy was lost."""
+        future = self.payloads.get(label)
+        if future is None or future.status != "finished":
+            future = self.payloads[label] = self.session.client.scatter(self.data[label], broadcast=True, hash=False)
+        return future
 
     def _find_lost(self, live: Mapping[str, str]) -> None:
         """Trials whose worker is gone, restarted or killed: orphaned, to run again."""
@@ -241,7 +253,7 @@ class Dispatcher:
 
 
 def report_fitness(session: ClusterSession, instances: Mapping[str, str], settings: Mapping, reporter: Reporter) -> None:
-    """Each instance's environment warnings (load, governor, ...), before any trial is sent."""
+    """Each instance's environment warnings (load, governor, ...), before a trial is sent to it."""
     addresses = {address: name for name, address in instances.items()}
     try:
         found = session.client.run(fitness_report, dict(settings), workers=list(addresses))

@@ -7,10 +7,10 @@ import contextlib
 import time
 from typing import Iterator, Mapping
 
-from rigorbench.cluster.address import ClusterAddress, TLSFiles, exposure_warning, parse_cluster
+from rigorbench.cluster.address import TLSFiles, exposure_warning, parse_cluster
 from rigorbench.cluster.bundle import make_bundle
 from rigorbench.cluster.design import SETTINGS_KEY, ClusterDesign, ClusterOptions
-from rigorbench.cluster.dispatch import Dispatcher, interrupted, report_fitness, resume_hint, tool_mismatches
+from rigorbench.cluster.dispatch import Dispatcher, interrupted, resume_hint, tool_mismatches
 from rigorbench.cluster.session import ClusterSession, open_cluster
 from rigorbench.errors import UserError
 from rigorbench.experiment.progress import Reporter, format_duration
@@ -78,20 +78,16 @@ def execute_on_cluster(session: ClusterSession, store: ResultStore, run: RunInfo
 
     cluster = run.settings[SETTINGS_KEY]
     build_specs = run.settings.get("build", {})
-    bundles, payloads = {}, {}
+    bundles = {}
     for label, (version, build) in builds.items():
         root = version.worktree or version.project_dir
-        info, data = make_bundle(label, root, version.project_dir, None if cluster.get("build_on_workers") else build,
-                                 BuildSpec.from_dict(build_specs.get(label)), run.harness)
-        bundles[label] = info
-        # broadcast: every worker holds a copy, so a dead one takes none of it along
-        payloads[label] = session.client.scatter(data, broadcast=True, hash=False)
+        bundles[label] = make_bundle(label, root, version.project_dir, None if cluster.get("build_on_workers") else build,
+                                     BuildSpec.from_dict(build_specs.get(label)), run.harness)
     what = "sources, built on each worker" if cluster.get("build_on_workers") else "build"
-    reporter.message("shipping " + ", ".join(f"{label} ({bundles[label].size / 1e6:.1f} MB {what}, sha256 {bundles[label].sha256[:12]})"
-                                              for label in bundles))
+    reporter.message("shipping " + ", ".join(f"{label} ({info.size / 1e6:.1f} MB {what}, sha256 {info.sha256[:12]})"
+                                              for label, (info, _) in bundles.items()))
     instances = session.instances()
-    report_fitness(session, instances, run.settings["run"], reporter)
-    dispatcher = Dispatcher(session, store, run, run.harness, bundles, payloads, reporter, {
+    dispatcher = Dispatcher(session, store, run, run.harness, bundles, reporter, {
         label: _version_facts(version) for label, (version, _) in builds.items()})
     pending = dispatcher.plan()
     settings = RunSettings.from_dict(run.settings["run"])
