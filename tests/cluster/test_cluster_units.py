@@ -230,3 +230,14 @@ def test_ab_refuses_cluster_misuse_in_one_line(tmp_path, argv, message):
 def test_worker_refuses_local(tmp_path):
     code, _, err = cli("worker", "local:2")
     assert code == 2 and "connects to a scheduler" in err
+
+
+def test_tls_files_need_a_tls_address(tmp_path):
+    files = [tmp_path / name for name in ("ca.pem", "cert.pem", "key.pem")]
+    for f in files:
+        f.write_text("x")
+    tls = TLSFiles(*map(str, files))
+    with pytest.raises(UserError, match="need a tls:// scheduler address, not tcp://10.0.0.5:8786"):
+        tls.check(parse_cluster("10.0.0.5:8786"))
+    tls.check(parse_cluster("tls://10.0.0.5:8786"))
+    tls.check(parse_cluster("local:2"))

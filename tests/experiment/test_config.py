@@ -210,7 +210,7 @@ def test_a_cluster_in_the_file(tmp_path):
                         'instances = 4\ntls_ca_file = "ca.pem"\ntls_cert = "cert.pem"\ntls_key = "key.pem"\n')
     cluster = load_config(write(tmp_path, text)).plan.cluster
     assert (cluster.address.text, cluster.design, cluster.instances, cluster.build_on_workers) == \
-        ("tcp://10.0.0.5:8786", "instance-based", 4, False)
+        ("tls://10.0.0.5:8786", "instance-based", 4, False)
     assert cluster.tls.ca_file == str(tmp_path / "ca.pem")        # relative to the file
     assert load_config(write(tmp_path, GOOD)).plan.cluster is None
 

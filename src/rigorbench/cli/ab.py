@@ -137,8 +137,9 @@ def cluster_options_from(args: argparse.Namespace, *, resume: bool = False):
     if resume and any(g in given for g in ("--design", "--instances", "--build-on-workers")):
         raise UsageError("--resume keeps the run's --design, --instances and --build-on-workers; give only --cluster and --tls-*")
     tls = TLSFiles(args.tls_ca_file, args.tls_cert, args.tls_key)
-    tls.check()
-    return ClusterOptions(parse_cluster(address), tls, args.design or "trial-based", args.instances, bool(args.build_on_workers))
+    parsed = parse_cluster(address)
+    tls.check(parsed)
+    return ClusterOptions(parsed, tls, args.design or "trial-based", args.instances, bool(args.build_on_workers))
 
 
 def add_sequential_arguments(parser: argparse.ArgumentParser) -> None:

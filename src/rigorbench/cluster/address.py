@@ -35,7 +35,9 @@ class TLSFiles:
     def on(self) -> bool:
         return self.ca_file is not None
 
-    def check(self) -> None:
+    def check(self, address: "ClusterAddress | None" = None) -> None:
+        """All three files or none, each one there; with them, a ``tls://`` address (Dask
+        refuses an unencrypted one when TLS is required)."""
         given = {"--tls-ca-file": self.ca_file, "--tls-cert": self.cert, "--tls-key": self.key}
         named = [option for option, value in given.items() if value]
         if named and len(named) < 3:
@@ -44,6 +46,8 @@ class TLSFiles:
         for option, value in given.items():
             if value and not Path(value).is_file():
                 raise UserError(f"{option}: {value}: no such file")
+        if self.on and address is not None and not address.local and not address.text.startswith(("tls://", "wss://")):
+            raise UserError(f"--tls-ca-file and its certificate need a tls:// scheduler address, not {address.text}")
 
     def security(self, *, worker: bool = False):
         """A ``distributed.security.Security`` for the client (or a worker), or None."""

@@ -25,7 +25,7 @@ LOCAL_NOTE = ("{n} workers on this machine (--cluster local:{n}): their trials r
 @contextlib.contextmanager
 def connected(options: ClusterOptions, reporter: Reporter) -> Iterator[ClusterSession]:
     """The session for ``options``, after the checks a user should hear about first."""
-    options.tls.check()
+    options.tls.check(options.address)
     warning = exposure_warning(options.address, options.tls)
     if warning:
         reporter.message(f"warning: {warning}")

@@ -83,7 +83,7 @@ def run_worker(options: WorkerOptions, say: Callable[[str], None]) -> int:
 
     if options.address.local:
         raise UserError("rigorbench worker connects to a scheduler (tcp://HOST:8786); local:N starts its own workers")
-    options.tls.check()
+    options.tls.check(options.address)
     warning = exposure_warning(options.address, options.tls)
     if warning:
         say(f"warning: {warning}")

@@ -170,7 +170,7 @@ def _cluster(experiment: dict, base_dir: Path):
     files = [str(base_dir / experiment[k]) if k in experiment else None for k in ("tls_ca_file", "tls_cert", "tls_key")]
     tls = TLSFiles(*files)
     try:
-        tls.check()
+        tls.check(address)
     except UserError as error:
         key = next(k for k in ("tls_ca_file", "tls_cert", "tls_key") if k in experiment)
         raise ConfigKeyError(key, str(error).replace("--tls-ca-file", "tls_ca_file").replace("--tls-cert", "tls_cert")
