@@ -206,7 +206,7 @@ def test_a_fifo_as_config_is_refused_without_opening_it(tmp_path):
 def test_a_cluster_in_the_file(tmp_path):
     for name in ("ca.pem", "cert.pem", "key.pem"):
         (tmp_path / name).write_text("x")
-    text = GOOD.replace('baseline = "old"\n', 'baseline = "old"\ncluster = "10.0.0.5:8786"\ndesign = "instance-based"\n'
+    text = GOOD.replace('baseline = "old"\n', 'baseline = "old"\ncluster = "tls://10.0.0.5:8786"\ndesign = "instance-based"\n'
                         'instances = 4\ntls_ca_file = "ca.pem"\ntls_cert = "cert.pem"\ntls_key = "key.pem"\n')
     cluster = load_config(write(tmp_path, text)).plan.cluster
     assert (cluster.address.text, cluster.design, cluster.instances, cluster.build_on_workers) == \
