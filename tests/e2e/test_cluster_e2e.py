@@ -2,9 +2,9 @@
 in both designs, and a real ``dask scheduler`` with two ``rigorbench worker`` processes, one
 of which is killed during a trial, and a submitting process killed mid-run and resumed.
 
-Only PrimeCountBenchmark runs (the demo's planted +50% speed-up), with tiny settings. The
-local workers share this machine's two CPUs, so a trial-based verdict is asserted as "never
-slower, and faster unless the load hid it" (the estimate must still point up).
+Only PrimeCountBenchmark runs (the demo's planted +50% speed-up), with tiny settings. Under
+load a few tiny trials do not always call it, so the verdict is asserted as "never slower",
+with an estimate that points up.
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
         "shipped to the workers; every finished trial is stored here as it arrives. See docs/cluster.md.",
     )
     group.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler (tcp://HOST:8786, tls://HOST:8786), or local:N "
-                       "for N workers on this machine (to try it out: they share its CPUs); on --resume, another address "
+                       "for N workers on this machine (to try it out: they take turns, one trial at a time); on --resume, another address "
                        "of the run's cluster")
     group.add_argument("--design", choices=("trial-based", "instance-based"), help="trial-based: every instance runs every "
                        "version in a random order in each of its trials (default; Laaber et al.'s recommendation); "

@@ -155,7 +155,7 @@ class Dispatcher:
             self.checked.add(name)
         order = job.executions
         task = TrialTask(self.run.run_id, job.trial, order, self.harness, self.run.settings["run"],
-                         {label: self.bundles[label] for label in {e.label for e in order}}, name, self.session.local)
+                         {label: self.bundles[label] for label in {e.label for e in order}}, name)
         payloads = {label: self._payload(label) for label in task.bundles}
         future = self.session.client.submit(
             run_trial_task, task, payloads, workers=[address], allow_other_workers=False, resources={SLOT: 1},

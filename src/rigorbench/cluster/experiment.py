@@ -18,8 +18,8 @@ from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.store import ResultStore
 from rigorbench.store.api import RunInfo
 
-LOCAL_NOTE = ("{n} workers on this machine (--cluster local:{n}): their trials run at the same time and share its CPUs, "
-              "so they are not independent instances; use it to try the cluster mode, and measure on separate machines")
+LOCAL_NOTE = ("{n} workers on this machine (--cluster local:{n}): they take turns at its trial lock, so they are not "
+              "independent instances and run no faster than one; use it to try the cluster mode, and measure on separate machines")
 
 
 @contextlib.contextmanager

@@ -4,13 +4,12 @@ on this machine, returned as records for the submitting machine to store.
 Nothing is stored here: the task returns its records only when the whole trial has run, so a
 worker that dies mid-trial leaves nothing half-done behind, and the dispatcher runs that
 trial again (``dispatch``). The trial holds this machine's trial lock
-(:mod:`rigorbench.experiment.machine_lock`), so a local ``rigorbench ab`` never overlaps it;
-the workers of a LocalCluster share one machine on purpose and skip it.
+(:mod:`rigorbench.experiment.machine_lock`), so a local ``rigorbench ab`` never overlaps it,
+and the workers of ``local:N``, which share one machine, take turns.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import socket
 from dataclasses import dataclass
@@ -39,7 +38,6 @@ class TrialTask:
     settings: Mapping                     # RunSettings.as_dict()
     bundles: Mapping[str, BundleInfo]     # by version label
     instance: str                         # the instance the dispatcher sent it to
-    local: bool = False                   # a LocalCluster's worker: no machine lock
 
 
 @dataclass(frozen=True)
@@ -69,9 +67,8 @@ def run_trial_task(task: TrialTask, payloads: Mapping[str, bytes]) -> TaskResult
     notes: list[str] = []
     labels = list(dict.fromkeys(e.label for e in task.executions))
     builds = {label: _build(harness, task.bundles[label], payloads[label], root, task.instance, notes) for label in labels}
-    lock = contextlib.nullcontext(0.0) if task.local else one_trial_at_a_time(lambda _: None)
     records = []
-    with lock:
+    with one_trial_at_a_time(lambda _: None):
         for execution in task.executions:
             build = builds[execution.label]
             work_dir = (root / "runs" / f"run{task.run_id}"
