@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -88,16 +89,38 @@ def test_local_cluster_instance_based_gives_each_version_its_own_instance(projec
     assert cluster["design"] == "instance-based"
 
 
+def make_certificates(folder: Path) -> dict[str, list[str]]:
+    """A CA and a certificate per role (openssl), as docs/cluster.md makes them; each role's
+    --tls-* options."""
+    def openssl(*argv: str) -> None:
+        subprocess.run(["openssl", *argv], cwd=folder, check=True, capture_output=True)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA", "-keyout", "ca-key.pem", "-out", "ca.pem")
+    (folder / "endpoint.ext").write_text("basicConstraints = CA:FALSE\nkeyUsage = digitalSignature, keyEncipherment\n"
+                                         "extendedKeyUsage = serverAuth, clientAuth\n")
+    options = {}
+    for role in ("scheduler", "worker", "client"):
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={role}", "-keyout", f"{role}-key.pem", "-out", f"{role}.csr")
+        openssl("x509", "-req", "-in", f"{role}.csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial", "-days", "2",
+                "-extfile", "endpoint.ext", "-out", f"{role}.pem")
+        options[role] = ["--tls-ca-file", str(folder / "ca.pem"), "--tls-cert", str(folder / f"{role}.pem"),
+                         "--tls-key", str(folder / f"{role}-key.pem")]
+    return options
+
+
 class RealCluster:
     """A ``dask scheduler`` and named ``rigorbench worker`` processes on loopback, each worker
-    with its own lock folder, as if on its own machine."""
+    with its own lock folder, as if on its own machine, all speaking TLS with certificates of
+    one CA (so the client's options are ``self.client``)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.tls = make_certificates(root)
+        self.client = self.tls["client"]
         scheduler_file = root / "scheduler.json"
         self.scheduler = subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-             "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--protocol", "tls",
+             "--no-dashboard", "--scheduler-file", str(scheduler_file), *self.tls["scheduler"]],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV, start_new_session=True)
         deadline = time.monotonic() + 60
         while not scheduler_file.exists() and time.monotonic() < deadline:
@@ -110,7 +133,8 @@ class RealCluster:
         locks = self.root / f"locks-{name}"
         locks.mkdir(exist_ok=True)
         self.workers[name] = subprocess.Popen(
-            [sys.executable, "-m", "rigorbench", "worker", self.address, "--name", name, "--work-dir", str(self.root / name)],
+            [sys.executable, "-m", "rigorbench", "worker", self.address, "--name", name, "--work-dir", str(self.root / name),
+             *self.tls["worker"]],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**ENV, "RIGORBENCH_LOCK_DIR": str(locks)},
             start_new_session=True)
 
@@ -152,7 +176,7 @@ def real_cluster(tmp_path_factory):
 def test_a_worker_killed_during_a_trial_loses_nothing_and_the_trial_runs_again(project, tmp_path, real_cluster):
     db = tmp_path / "results.db"
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
-            "--cluster", real_cluster.address, "--trials", "2", "--store", str(db), "--format", "json", *TINY]
+            "--cluster", real_cluster.address, *real_cluster.client, "--trials", "2", "--store", str(db), "--format", "json", *TINY]
     child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     deadline = time.monotonic() + 240
     while not real_cluster.running_a_trial("worker-a") and time.monotonic() < deadline and child.poll() is None:
@@ -162,6 +186,7 @@ def test_a_worker_killed_during_a_trial_loses_nothing_and_the_trial_runs_again(p
     real_cluster.start_worker("worker-a")      # it comes back, as a restarted machine would
     out, err = child.communicate(timeout=400)
     assert child.returncode in (0, 1), err
+    assert "not on a private network" not in err
     assert "instance worker-a was lost during trial" in err
     speed_up(out)
     keys, instance, cluster = stored(db)
@@ -174,7 +199,7 @@ def test_a_worker_killed_during_a_trial_loses_nothing_and_the_trial_runs_again(p
 def test_the_submitting_process_killed_mid_run_resumes_on_the_same_cluster(project, tmp_path, real_cluster):
     db = tmp_path / "results.db"
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
-            "--cluster", real_cluster.address, "--trials", "2", "--store", str(db), *TINY]
+            "--cluster", real_cluster.address, *real_cluster.client, "--trials", "2", "--store", str(db), *TINY]
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV, start_new_session=True)
     try:
         wait_for_trials(child, db, 2, poll_s=0.2)
@@ -185,8 +210,31 @@ def test_the_submitting_process_killed_mid_run_resumes_on_the_same_cluster(proje
     assert 2 <= len(before) < 8
     code, out, err = cli("ab", "--resume", "1", "--store", str(db), "--format", "json")
     assert code in (0, 1), err
-    assert f"resuming run 1 on {real_cluster.address}" in err
+    assert f"resuming run 1 on {real_cluster.address}" in err     # its stored address and TLS files
+    assert real_cluster.address.startswith("tls://")
     speed_up(out)
     keys, _, _ = stored(db)
     assert sorted(keys) == sorted((t, v) for t in range(4) for v in ("v1", "v2"))
     assert set(before) <= set(keys)
+
+
+def test_build_on_workers_builds_each_version_on_the_worker_with_its_own_toolchain(tmp_path):
+    """A Go module's sources are shipped and built on the worker (``go`` is on this machine)."""
+    if not shutil.which("go"):
+        pytest.skip("go is not installed")
+    project = tmp_path / "go-demo"
+    shutil.copytree(ROOT / "examples" / "go-demo", project, ignore=shutil.ignore_patterns(".rigorbench*"))
+    db = tmp_path / "results.db"
+    code, out, err = cli("ab", str(project), "--base", "v1", "--contender", "v2", "--harness", "go", "--cluster", "local:1",
+                         "--build-on-workers", "--trials", "2", "--bench", "BenchmarkAdler32", "--forks", "1",
+                         "--iterations", "2", "--warmup-iterations", "0", "--iteration-time", "5ms", "--resamples", "1000",
+                         "--no-lint", "--store", str(db), "--format", "json")
+    assert code in (0, 1), err
+    assert "sources, built on each worker" in err
+    assert "built v1 on local-0" in err and "built v2 on local-0" in err   # once each, on the worker
+    assert err.count("built v1 on local-0") == 1
+    with ResultStore.open(db, create=False) as store:
+        environments = [e.environment for e in store.executions(1)]
+    assert len(environments) == 4
+    assert all(e["build.on_worker"] == "true" and e["tool.go"].startswith("go") for e in environments)
+    assert {c["verdict"] for c in json.loads(out)["comparisons"]} <= {"slower", "inconclusive"}

@@ -83,8 +83,11 @@ def open_cluster(address: ClusterAddress, tls: TLSFiles) -> Iterator[ClusterSess
         if address.local:
             cluster = LocalCluster(
                 n_workers=address.local_workers, threads_per_worker=1, processes=True, resources={SLOT: 1},
-                dashboard_address=None, silence_logs=logging.ERROR, security=tls.security(worker=True) if tls.on else None,
+                host="127.0.0.1", silence_logs=logging.ERROR, security=tls.security(worker=True) if tls.on else None,
                 protocol="tls" if tls.on else None,
+                # no dashboard; the scheduler's HTTP server (health routes) on a free port, not
+                # on 8787, which another cluster may hold
+                dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
             )
             client = Client(cluster, security=tls.security() if tls.on else None)
         else:
