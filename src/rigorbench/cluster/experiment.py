@@ -117,8 +117,9 @@ def execute_on_cluster(session: ClusterSession, store: ResultStore, run: RunInfo
                      f" in {format_duration(wall)}")
     for line in tool_mismatches(store, store.run(run.run_id)):
         reporter.message(line)
+    # local:N's workers share one machine and take turns: its overhead is that of one machine
     return ExperimentResult(run.run_id, totals.executed, totals.failed, wall, totals.harness_seconds,
-                            instances=max(1, len(used)))
+                            instances=1 if session.local else max(1, len(used)))
 
 
 def _version_facts(version) -> dict[str, str]:
