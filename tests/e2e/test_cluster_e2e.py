@@ -173,49 +173,42 @@ def real_cluster(tmp_path_factory):
     cluster.close()
 
 
-def test_a_worker_killed_during_a_trial_loses_nothing_and_the_trial_runs_again(project, tmp_path, real_cluster):
-    db = tmp_path / "results.db"
+def test_a_worker_killed_mid_trial_and_the_submitting_process_killed_lose_nothing(project, tmp_path, real_cluster):
+    """kill -9 worker-a during its first trial (it comes back, as a restarted machine would),
+    then kill -9 the submitting process once some trials are stored, and --resume: every
+    planned trial is stored exactly once, and the lost trial's partial work never was."""
+    db, log = tmp_path / "results.db", tmp_path / "ab.log"
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
-            "--cluster", real_cluster.address, *real_cluster.client, "--trials", "2", "--store", str(db), "--format", "json", *TINY]
-    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    deadline = time.monotonic() + 240
-    while not real_cluster.running_a_trial("worker-a") and time.monotonic() < deadline and child.poll() is None:
-        time.sleep(0.1)
-    assert real_cluster.running_a_trial("worker-a"), "worker-a never ran a trial"
-    real_cluster.kill_worker("worker-a")
-    real_cluster.start_worker("worker-a")      # it comes back, as a restarted machine would
-    out, err = child.communicate(timeout=400)
-    assert child.returncode in (0, 1), err
-    assert "not on a private network" not in err
-    assert "instance worker-a was lost during trial" in err
-    speed_up(out)
-    keys, instance, cluster = stored(db)
-    assert sorted(keys) == sorted((t, v) for t in range(4) for v in ("v1", "v2"))   # none lost, none twice
-    assert set(instance.values()) <= {"worker-a", "worker-b"}
-    with ResultStore.open(db, create=False) as store:
-        assert store.run(1).status == "finished"
-
-
-def test_the_submitting_process_killed_mid_run_resumes_on_the_same_cluster(project, tmp_path, real_cluster):
-    db = tmp_path / "results.db"
-    argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
-            "--cluster", real_cluster.address, *real_cluster.client, "--trials", "2", "--store", str(db), *TINY]
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV, start_new_session=True)
+            "--cluster", real_cluster.address, *real_cluster.client, "--trials", "3", "--store", str(db), *TINY]
+    with log.open("w") as stderr:
+        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=stderr, env=ENV, start_new_session=True)
     try:
-        wait_for_trials(child, db, 2, poll_s=0.2)
+        deadline = time.monotonic() + 240
+        while not real_cluster.running_a_trial("worker-a") and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.1)
+        assert real_cluster.running_a_trial("worker-a"), "worker-a never ran a trial"
+        real_cluster.kill_worker("worker-a")
+        real_cluster.start_worker("worker-a")
+        wait_for_trials(child, db, 6, poll_s=0.2)          # 3 of the 6 trials, both versions each
     finally:
         os.killpg(child.pid, signal.SIGKILL)
         child.wait()
+    first = log.read_text()
+    assert "instance worker-a was lost during trial" in first
+    assert "not on a private network" not in first
     before, _, _ = stored(db)
-    assert 2 <= len(before) < 8
+    assert 6 <= len(before) < 12 and len(before) % 2 == 0     # whole trials only: both versions in one transaction
+
     code, out, err = cli("ab", "--resume", "1", "--store", str(db), "--format", "json")
     assert code in (0, 1), err
     assert f"resuming run 1 on {real_cluster.address}" in err     # its stored address and TLS files
     assert real_cluster.address.startswith("tls://")
     speed_up(out)
-    keys, _, _ = stored(db)
-    assert sorted(keys) == sorted((t, v) for t in range(4) for v in ("v1", "v2"))
-    assert set(before) <= set(keys)
+    keys, instance, _ = stored(db)
+    assert sorted(keys) == sorted((t, v) for t in range(6) for v in ("v1", "v2"))   # none lost, none twice
+    assert set(before) <= set(keys) and set(instance.values()) <= {"worker-a", "worker-b"}
+    with ResultStore.open(db, create=False) as store:
+        assert store.run(1).status == "finished"
 
 
 def test_build_on_workers_builds_each_version_on_the_worker_with_its_own_toolchain(tmp_path):

@@ -56,7 +56,7 @@ def series(seed: int, n: int, steps: int, noise: float) -> np.ndarray:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(500, 1600), steps=st.integers(0, 4),
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(300, 900), steps=st.integers(0, 4),
        noise=st.sampled_from([0.001, 0.03, 0.3]), min_size=st.integers(2, 9), jump=st.integers(1, 12))
 def test_same_change_points_as_ruptures(seed, n, steps, noise, min_size, jump):
     y = series(seed, n, steps, noise)

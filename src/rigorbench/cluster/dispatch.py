@@ -108,6 +108,7 @@ class Dispatcher:
 
         started = time.monotonic()
         nobody_since: float | None = None
+        waiting_said = False
         while self.inflight or self.orphans or any(self.queues.values()):
             live = self.session.instances()
             now = time.monotonic()
@@ -122,6 +123,10 @@ class Dispatcher:
                     self.reporter.message("no benchmarking worker is connected; waiting for one (Ctrl-C stops; --resume continues later)")
             else:
                 nobody_since = None
+                if self.orphans and not self.inflight and not waiting_said:
+                    waiting_said = True   # instance-based: an orphan needs its version's instance or a spare
+                    self.reporter.message("waiting: no connected instance may run the trials left (an instance-based "
+                                          "trial runs on an instance of its version or a spare worker); Ctrl-C stops")
             futures = [future for future, _, _ in self.inflight.values()]
             if not futures:
                 time.sleep(POLL_S)
