@@ -61,6 +61,7 @@ class ReplayHarness:
     sleep_s: float
     recorded: Mapping[str, list[tuple[Series, ...]]]
     name: str = NAME
+    fail_at: tuple[str, int] | None = None      # (version, turn): that trial raises, as a crashing harness would
     _turns: dict = field(default_factory=lambda: {label: itertools.count() for label in LABELS})
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -78,6 +79,8 @@ class ReplayHarness:
         label = build.project_dir.name
         with self._lock:
             turn = next(self._turns[label])
+        if self.fail_at == (label, turn):
+            raise RuntimeError(f"replay of {label} failed at turn {turn}")
         started = time.monotonic()
         time.sleep(self.sleep_s)
         series = self.recorded[label][turn % len(self.recorded[label])]
@@ -99,14 +102,19 @@ def registered(harness: ReplayHarness) -> Iterator[None]:
 def threads_cluster(workers: int) -> Iterator[ClusterSession]:
     """A LocalCluster of ``workers`` single-threaded workers in this process, each with one
     benchmark slot, seen by rigorbench as ``--cluster local:N`` (instances local-0 ..)."""
+    import dask
     from distributed import Client, LocalCluster
 
-    with warnings.catch_warnings():
+    # Each worker samples its thread's stack every 10 ms and its machine's load every 0.5 s:
+    # work a real instance does on its own CPUs, which here 50 workers would do on the CPUs of
+    # the dispatcher.
+    quiet = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.interval": "10s"}
+    with dask.config.set(quiet), warnings.catch_warnings():
         # without a dashboard the scheduler still serves HTTP, and says so when 8787 is taken
         warnings.filterwarnings("ignore", message="Port .* is already in use")
         cluster = LocalCluster(n_workers=workers, processes=False, threads_per_worker=1, resources={SLOT: 1},
                                dashboard_address=None, silence_logs=logging.ERROR)
-    with cluster, Client(cluster) as client:
+    with dask.config.set(quiet), cluster, Client(cluster) as client:
         yield ClusterSession(client, ClusterAddress(f"local:{workers}", workers))
 
 
