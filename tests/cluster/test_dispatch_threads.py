@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from rigorbench.cluster.design import SETTINGS_KEY
-from rigorbench.cluster.dispatch import Dispatcher
 from rigorbench.errors import UserError
 from rigorbench.experiment.progress import PlainReporter
 from rigorbench.store import ResultStore
@@ -31,23 +30,15 @@ def finished_run(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("cluster")
     harness = ReplayHarness(0.05, {label: recorded_trials(label) for label in LABELS})
     log = io.StringIO()
-    busy_while_stored = []      # (trial, its instance has its next trial in flight) at each store write
-    store_trial = Dispatcher._store
-
-    def watched(self, result):
-        busy_while_stored.append((result.trial, result.instance in self.inflight))
-        store_trial(self, result)
-
     with (pytest.MonkeyPatch.context() as patch, registered(harness), threads_cluster(WORKERS) as session,
           ResultStore.open(tmp_path / "results.db") as store):
         patch.setenv("RIGORBENCH_WORKER_DIR", str(tmp_path / "worker"))
-        patch.setattr(Dispatcher, "_store", watched)
         result = replay_run(session, store, tmp_path / "scratch", TRIALS_PER_INSTANCE, PlainReporter(log))
-        yield store, store.run(result.run_id), result, log.getvalue(), busy_while_stored
+        yield store, store.run(result.run_id), result, log.getvalue()
 
 
 def test_every_planned_trial_is_stored_once(finished_run):
-    store, run, result, _, _ = finished_run
+    store, run, result, _ = finished_run
     stored = collections.Counter((e.trial, e.label) for e in store.executions(run.run_id))
     planned = {(e.trial, e.label) for e in run.schedule}
     assert len(planned) == WORKERS * TRIALS_PER_INSTANCE * len(LABELS)
@@ -56,7 +47,7 @@ def test_every_planned_trial_is_stored_once(finished_run):
 
 
 def test_samples_name_the_instance_that_ran_their_trial(finished_run):
-    store, run, _, _, _ = finished_run
+    store, run, _, _ = finished_run
     names = run.settings[SETTINGS_KEY]["instance_names"]
     ran_on = {(e.trial, e.label): e.environment["instance"] for e in store.executions(run.run_id)}
     assert set(ran_on.values()) <= {f"local-{i}" for i in range(WORKERS)}
@@ -69,7 +60,7 @@ def test_samples_name_the_instance_that_ran_their_trial(finished_run):
 
 
 def test_trials_spread_over_instances_and_keep_their_versions_together(finished_run):
-    store, run, result, log, _ = finished_run
+    store, run, result, log = finished_run
     by_trial = collections.defaultdict(set)
     for execution in store.executions(run.run_id):
         by_trial[execution.trial].add(execution.environment["instance"])
@@ -80,20 +71,12 @@ def test_trials_spread_over_instances_and_keep_their_versions_together(finished_
 
 
 def test_replayed_values_are_the_recorded_ones(finished_run):
-    store, run, _, _, _ = finished_run
+    store, run, _, _ = finished_run
     recorded = {(one.case, one.metric.name): one.samples.value for one in recorded_trials("v1")[0]}
     for series in store.load_series(run.run_id, "v1"):
         key = (series.case, series.metric.name)
         if key in recorded:
             assert np.isin(recorded[key], series.samples.value).all()
-
-
-def test_an_instance_runs_its_next_trial_while_the_last_one_is_stored(finished_run):
-    store, run, _, _, busy_while_stored = finished_run
-    assert sorted(trial for trial, _ in busy_while_stored) == list(range(WORKERS * TRIALS_PER_INSTANCE))
-    for trial, busy in busy_while_stored:
-        last_of_its_slot = trial % TRIALS_PER_INSTANCE == TRIALS_PER_INSTANCE - 1
-        assert busy != last_of_its_slot, f"trial {trial + 1}"
 
 
 def test_a_failing_trial_stops_the_run_and_keeps_what_finished(tmp_path, monkeypatch):

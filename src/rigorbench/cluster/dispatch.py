@@ -129,7 +129,9 @@ class Dispatcher:
                 done, _ = wait(futures, timeout=POLL_S, return_when="FIRST_COMPLETED")
             except TimeoutError:     # none finished within POLL_S: look at the cluster again
                 continue
-            self._collect([(name, future, job) for name, (future, job, _) in list(self.inflight.items()) if future in done], live)
+            for name, (future, job, address) in list(self.inflight.items()):
+                if future in done:
+                    self._collect(name, future, job)
         return self.totals
 
     def _take(self, name: str) -> Job | None:
@@ -188,33 +190,20 @@ class Dispatcher:
                 self.orphans.extend(queue)
                 queue.clear()
 
-    def _collect(self, finished: list[tuple[str, object, Job]], live: Mapping[str, str]) -> None:
-        """Finished tasks: their results fetched in one round trip (not one per trial), the freed
-        instances given their next trial, then each trial stored; a task whose worker was lost
-        is orphaned, and one that failed stops the run once the others are stored."""
+    def _collect(self, name: str, future, job: Job) -> None:
+        """A finished task: store its trial, or orphan it when its worker was lost."""
         from distributed import KilledWorker
         from distributed.comm.core import CommClosedError
 
-        arrived, failure = [], None
-        for name, future, job in finished:
-            del self.inflight[name]
-            if future.status == "finished":
-                arrived.append(future)
-                continue
+        del self.inflight[name]
+        if future.status != "finished":
             error = future.exception()
             if isinstance(error, (KilledWorker, CommClosedError)):
                 self.inflight[name] = (future, job, "")   # _find_lost orphans it on the next pass
-            elif failure is None:
-                failure = UserError(f"trial {job.trial + 1} on instance {name} failed: {type(error).__name__}: {error}")
-        results: list[TaskResult] = self.session.client.gather(arrived) if arrived else []
-        # The store's write (a durable commit per trial) overlaps the instances' next trials.
-        for name, _, _ in finished:
-            if failure is None and name in live and name not in self.inflight and (job := self._take(name)) is not None:
-                self._submit(name, live[name], job)
-        for result in results:
-            self._store(result)
-        if failure is not None:
-            raise failure
+                return
+            raise UserError(f"trial {job.trial + 1} on instance {name} failed: {type(error).__name__}: {error}")
+        result: TaskResult = future.result()
+        self._store(result)
 
     def _store(self, result: TaskResult) -> None:
         code = self._instance_code(result.instance)
