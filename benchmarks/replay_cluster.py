@@ -1,0 +1,152 @@
+"""A ``--cluster`` run without JVMs: the real dispatcher, Dask and results store, a fake harness.
+
+``ReplayHarness`` stands in for JMH: each trial sleeps a fixed time (``time.sleep`` releases
+the GIL, so trials on threads run at the same time like trials on machines) and returns a
+trial JMH really measured (``tests/testdata/jmh/<version>-trial*.json``, read once up front,
+replayed in turn). It is registered as ``replay`` in rigorbench's harness registry only while
+``registered`` is open; the workers of ``threads_cluster`` are threads of this process, so the
+task's ``get_harness("replay")`` finds it.
+
+``replay_run`` then does what ``runner.start_experiment`` does for ``--cluster local:N``
+after the build: plan the instances, store the run with its cluster settings and schedule,
+and hand it to ``cluster.experiment.execute_on_cluster``, which ships the versions as bundles
+and runs the ``Dispatcher``. Used by ``bench_cluster_scaling.py`` and
+``tests/cluster/test_dispatch_threads.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import threading
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from rigorbench import __version__
+from rigorbench.cluster.address import SLOT, ClusterAddress, TLSFiles
+from rigorbench.cluster.design import SETTINGS_KEY, ClusterOptions
+from rigorbench.cluster.experiment import cluster_settings, execute_on_cluster, plan_instances
+from rigorbench.cluster.session import ClusterSession
+from rigorbench.experiment.progress import Reporter
+from rigorbench.experiment.versions import PreparedVersion
+from rigorbench.formats import read_result_file
+from rigorbench.harness import HARNESSES
+from rigorbench.harness.base import DONE, Build, ListedBenchmark, RunSettings, TrialOutcome
+from rigorbench.model import Series
+from rigorbench.store import ResultStore
+from rigorbench.store.api import VersionInfo
+
+NAME = "replay"
+JMH_TESTDATA = Path(__file__).resolve().parents[1] / "tests" / "testdata" / "jmh"
+LABELS = ("v1", "v2")
+
+
+def recorded_trials(label: str) -> list[tuple[Series, ...]]:
+    """The JMH trials recorded for ``label`` in the test data, as the JMH JSON reader reads them."""
+    paths = sorted(JMH_TESTDATA.glob(f"{label}-trial*.json"))
+    if not paths:
+        raise FileNotFoundError(f"{JMH_TESTDATA}: no {label}-trial*.json")
+    return [read_result_file(path).series for path in paths]
+
+
+@dataclass
+class ReplayHarness:
+    """Sleeps ``sleep_s`` per trial and returns the version's next recorded trial; the version is
+    the name of the project folder the bundle ships (see ``versions``)."""
+
+    sleep_s: float
+    recorded: Mapping[str, list[tuple[Series, ...]]]
+    name: str = NAME
+    fail_at: tuple[str, int] | None = None      # (version, turn): that trial raises, as a crashing harness would
+    _turns: dict = field(default_factory=lambda: {label: itertools.count() for label in LABELS})
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def build(self, project_dir: Path, spec, log, cache=None) -> Build:
+        return Build(project_dir, project_dir / "replay.jar", {NAME: "1"})
+
+    def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
+        label = build.project_dir.name
+        return [ListedBenchmark(one.case.benchmark, ()) for one in self.recorded[label][0]]
+
+    def exact_includes(self, names) -> tuple[str, ...]:
+        return tuple(names)
+
+    def run_trial(self, build: Build, settings: RunSettings, work_dir: Path, on_progress) -> TrialOutcome:
+        label = build.project_dir.name
+        with self._lock:
+            turn = next(self._turns[label])
+        if self.fail_at == (label, turn):
+            raise RuntimeError(f"replay of {label} failed at turn {turn}")
+        started = time.monotonic()
+        time.sleep(self.sleep_s)
+        series = self.recorded[label][turn % len(self.recorded[label])]
+        return TrialOutcome(DONE, series, time.monotonic() - started, {"jmh_version": "replayed"})
+
+
+@contextlib.contextmanager
+def registered(harness: ReplayHarness) -> Iterator[None]:
+    """``harness`` is rigorbench's harness ``replay`` inside the block (every get_harness call
+    gets this one object: the workers share its turn counters)."""
+    HARNESSES[NAME] = lambda: harness
+    try:
+        yield
+    finally:
+        HARNESSES.pop(NAME, None)
+
+
+@contextlib.contextmanager
+def threads_cluster(workers: int) -> Iterator[ClusterSession]:
+    """A LocalCluster of ``workers`` single-threaded workers in this process, each with one
+    benchmark slot, seen by rigorbench as ``--cluster local:N`` (instances local-0 ..)."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    # Each worker samples its thread's stack every 10 ms and its machine's load every 0.5 s:
+    # work a real instance does on its own CPUs, which here 50 workers would do on the CPUs of
+    # the dispatcher.
+    quiet = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.interval": "10s"}
+    with dask.config.set(quiet), warnings.catch_warnings():
+        # without a dashboard the scheduler still serves HTTP, and says so when 8787 is taken
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        cluster = LocalCluster(n_workers=workers, processes=False, threads_per_worker=1, resources={SLOT: 1},
+                               dashboard_address=None, silence_logs=logging.ERROR)
+    with dask.config.set(quiet), cluster, Client(cluster) as client:
+        yield ClusterSession(client, ClusterAddress(f"local:{workers}", workers))
+
+
+def versions(scratch: Path) -> dict[str, tuple[PreparedVersion, Build]]:
+    """Each version as the runner has it after the build: a checkout whose project folder is
+    named after the version (what ReplayHarness reads), and a small artifact to ship."""
+    builds = {}
+    for label in LABELS:
+        checkout = scratch / f"checkout-{label}"
+        project = checkout / label
+        project.mkdir(parents=True)
+        (project / "README").write_text(f"replayed version {label}\n")
+        artifact = scratch / "artifacts" / label / "replay.jar"
+        artifact.parent.mkdir(parents=True)
+        artifact.write_bytes(label.encode() * 512)
+        builds[label] = (PreparedVersion(VersionInfo(label, label, None, None), project, worktree=checkout),
+                         Build(project, artifact, {NAME: "1"}, cached=True))
+    return builds
+
+
+def replay_run(session: ClusterSession, store: ResultStore, scratch: Path, trials_per_instance: int,
+               reporter: Reporter, *, design: str = "trial-based", seed: int = 1):
+    """One A/B experiment of LABELS on every instance of ``session``; the ExperimentResult."""
+    options = ClusterOptions(session.address, TLSFiles(), design)
+    labels = list(LABELS)
+    cluster_design, slots = plan_instances(options, session, labels, trials_per_instance, reporter)
+    builds = versions(scratch)
+    settings = {"run": RunSettings().as_dict(), "trials": cluster_design.trials,
+                SETTINGS_KEY: cluster_settings(options, cluster_design, slots)}
+    run_id = store.create_run(
+        harness=NAME, project=str(scratch), order="rmit", seed=seed, settings=settings,
+        versions=[builds[label][0].info for label in labels], schedule=cluster_design.schedule(labels, seed),
+        tool_version=__version__,
+    )
+    return execute_on_cluster(session, store, store.run(run_id), builds, reporter, 1)
