@@ -116,11 +116,12 @@ def history_html(tmp_path_factory, history_store) -> Path:
 CLUSTER_NAMES = ("box-<a>&", "box-<b>&")
 
 
-def write_cluster_store(path: Path, names: tuple[str, ...], *, trials_per_instance: int = 2) -> Path:
-    """A real SQLite store with a trial-based --cluster run as the dispatcher records it:
-    v1 and v2 on every instance, trials numbered over the experiment, the samples' instance
-    column the name's place in the run's ``instance_names``, the name in the environment.
-    The second instance is 30% slower for both versions; v2 is 5% slower than v1."""
+def write_cluster_store(path: Path, names: tuple[str, ...], *, trials_per_instance: int = 2, design: str = "trial-based") -> Path:
+    """A real SQLite store with a --cluster run as the dispatcher records it: trial-based, v1
+    and v2 on every instance; instance-based, v1 on the first instance and v2 on the second.
+    Trials are numbered over the experiment, the samples' instance column is the name's place
+    in the run's ``instance_names``, the environment has the name. The second instance is 30%
+    slower for both versions; v2 is 5% slower than v1."""
     from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
     from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
 
@@ -128,12 +129,14 @@ def write_cluster_store(path: Path, names: tuple[str, ...], *, trials_per_instan
     metric = Metric("time", "ns/op", higher_is_better=False, primary=True)
     labels = ("v1", "v2")
     trials = len(names) * trials_per_instance
-    schedule = [Execution(t, label, 2 * t + i) for t in range(trials) for i, label in enumerate(labels)]
+    plan = [(t, label) for t in range(trials) for label in labels] if design == "trial-based" else \
+        [(t, labels[t // trials_per_instance]) for t in range(trials)]
+    schedule = [Execution(t, label, position) for position, (t, label) in enumerate(plan)]
     rng = np.random.default_rng(20)
     with ResultStore.open(path) as store:
         run_id = store.create_run(
             harness="jmh", project="demo", order="rmit", seed=1, tool_version="0.1.0",
-            settings={"trials": trials, "cluster": {"design": "trial-based", "instances": len(names),
+            settings={"trials": trials, "cluster": {"design": design, "instances": len(names),
                                                     "trials_per_instance": trials_per_instance, "instance_names": list(names)}},
             versions=[VersionInfo(label, label, None, None) for label in labels], schedule=schedule,
         )

@@ -45,3 +45,18 @@ def test_one_instance_has_no_by_instance_table(tmp_path):
     assert "By instance" not in html and 'class="instances"' not in html
     assert 'data-kind="iterations"' in html and "only-box" not in re.search(
         r'data-kind="iterations">(.*?)</figure>', html, re.S).group(1)
+
+
+def test_instance_based_rows_say_where_a_version_did_not_run(tmp_path):
+    db = write_cluster_store(tmp_path / "split.db", ("box-1", "box-2"), design="instance-based")
+    path = tmp_path / "split.html"
+    code, _, err = run_cli("report", "--store", str(db), "--html", str(path), "--resamples", "500")
+    assert code == 0, err
+    html = path.read_text()
+    rows = _rows(html)
+    assert "contender / baseline" not in html
+    assert ["box-1" in rows[0], "box-2" in rows[1]] == [True, True]
+    # v1 ran only on box-1, v2 only on box-2: each row has one version's numbers, no ratio.
+    for row in rows:
+        assert row.count("did not run here") == 1 and len(re.findall(r'<td class="num">', row)) == 3
+        assert re.findall(r'<td class="num">(.*?)</td>', row)[2] == "+0.0%"   # the version's only instance

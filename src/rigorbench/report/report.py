@@ -360,7 +360,7 @@ def _by_instance(case: CasePage) -> str:
     versions on one instance, contender / baseline there. Empty for one instance."""
     if not case.instances:
         return ""
-    ratio = len(case.versions) == 2
+    ratio = any(row.ratio is not None for row in case.instances)   # both versions ran on an instance
     unit = _e(case.metric.unit)
     head = ("<tr><th rowspan=\"2\">instance</th>" + "".join(f'<th colspan="3">{_e(v.label)}</th>' for v in case.versions)
             + ('<th rowspan="2">contender / baseline</th>' if ratio else "") + "</tr><tr>"
