@@ -7,7 +7,8 @@ their answer by plotting time and GC side by side, ``001``), the distribution of
 versions with their fork means, the bootstrap distribution of the ratio that ``compare``
 decided on, allocation per op, and ``analyze``'s diagnostics. Benchmarks swept over a
 numeric parameter get time against the parameter on log-log axes with the fitted growth
-exponent (Sestoft section 6, ``003``).
+exponent (Sestoft section 6, ``003``). Data from several instances (``--cluster``) gets a
+row per instance (``analysis.instances``) and forks named by the instance they ran on.
 
 Nothing here draws: ``report.plots`` and ``report.report`` (the HTML page) lay these values out.
 """
