@@ -111,3 +111,55 @@ def history_html(tmp_path_factory, history_store) -> Path:
                            "--repo-url", "https://github.com/owner/repo")
     assert code == 0, err
     return path
+
+
+CLUSTER_NAMES = ("box-<a>&", "box-<b>&")
+
+
+def write_cluster_store(path: Path, names: tuple[str, ...], *, trials_per_instance: int = 2, design: str = "trial-based") -> Path:
+    """A real SQLite store with a --cluster run as the dispatcher records it: trial-based, v1
+    and v2 on every instance; instance-based, v1 on the first instance and v2 on the second.
+    Trials are numbered over the experiment, the samples' instance column is the name's place
+    in the run's ``instance_names``, the environment has the name. The second instance is 30%
+    slower for both versions; v2 is 5% slower than v1."""
+    from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
+    from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
+
+    case = BenchmarkCase.of("jmh", "org.example.Cluster.run")
+    metric = Metric("time", "ns/op", higher_is_better=False, primary=True)
+    labels = ("v1", "v2")
+    trials = len(names) * trials_per_instance
+    plan = [(t, label) for t in range(trials) for label in labels] if design == "trial-based" else \
+        [(t, labels[t // trials_per_instance]) for t in range(trials)]
+    schedule = [Execution(t, label, position) for position, (t, label) in enumerate(plan)]
+    rng = np.random.default_rng(20)
+    with ResultStore.open(path) as store:
+        run_id = store.create_run(
+            harness="jmh", project="demo", order="rmit", seed=1, tool_version="0.1.0",
+            settings={"trials": trials, "cluster": {"design": design, "instances": len(names),
+                                                    "trials_per_instance": trials_per_instance, "instance_names": list(names)}},
+            versions=[VersionInfo(label, label, None, None) for label in labels], schedule=schedule,
+        )
+        records = []
+        for execution in schedule:
+            code = execution.trial // trials_per_instance
+            level = 100.0 * (1.3 if code == 1 else 1.0) * (1.05 if execution.label == "v2" else 1.0)
+            fork = np.repeat(np.arange(2), 8)
+            samples = SampleTable.build(level * rng.uniform(0.98, 1.02, 16), fork=fork, iteration=np.tile(np.arange(8), 2),
+                                        instance=np.full(16, code))
+            records.append((execution, TrialRecord("done", "2026-01-01T00:00:00+00:00", "2026-01-01T00:01:00+00:00", 60.0,
+                                                   [Series(case, metric, samples)], {"instance": names[code]})))
+        store.record_executions(run_id, records)
+        store.finish_run(run_id, status="finished", wall_seconds=240.0, harness_seconds=240.0)
+    return path
+
+
+@pytest.fixture(scope="session")
+def cluster_html(tmp_path_factory) -> Path:
+    """The report of a stored two-instance --cluster run whose instance names need escaping."""
+    folder = tmp_path_factory.mktemp("cluster")
+    db = write_cluster_store(folder / "cluster.db", CLUSTER_NAMES)
+    path = folder / "cluster.html"
+    code, _, err = run_cli("report", "--store", str(db), "--html", str(path), "--resamples", "500")
+    assert code == 0, err
+    return path

@@ -172,3 +172,15 @@ def test_history_report_shows_series_segments_and_commit_links(browser, history_
     first.scroll_into_view_if_needed()
     visit.screenshot("history-first-series.png")
     assert visit.problems == [] and visit.dialogs == []
+
+
+def test_cluster_report_shows_the_by_instance_table(browser, cluster_html, tmp_path):
+    visit = Visit(browser, cluster_html, tmp_path)
+    table = visit.page.locator("section.case table.instances")
+    assert table.count() == 1 and table.is_visible()
+    names = table.locator("tbody th")
+    assert [names.nth(i).inner_text() for i in range(names.count())] == ["box-<a>&", "box-<b>&"]   # as text
+    assert visit.page.locator("section.case svg.plot text", has_text="box-<b>&").count() == 2       # both panels' keys
+    table.scroll_into_view_if_needed()
+    visit.screenshot("cluster-by-instance.png", full_page=True)
+    assert visit.problems == [] and visit.dialogs == []

@@ -38,6 +38,9 @@ class Dataset:
     # "files" or "store": the run settings of result files are checked against the other
     # side's; a stored run's versions ran in one experiment (see analysis/comparability.py).
     origin: str = "files"
+    # Names of the samples' instance codes (code i: instance_names[i]) when the run has them
+    # (``--cluster``); otherwise instances are numbered.
+    instance_names: tuple[str, ...] = ()
 
     @property
     def cases(self) -> list[BenchmarkCase]:
@@ -165,7 +168,15 @@ def dataset_from_store(store, run_id: int, label: str) -> Dataset:
         if execution.status != "done":
             failures.append(f"trial {execution.trial + 1}: {execution.status}" + (f" ({execution.message})" if execution.message else ""))
         failures.extend(execution.failures)
-    return Dataset(label, tables, (where,), environments, (), tuple(dict.fromkeys(failures)), origin="store")
+    return Dataset(label, tables, (where,), environments, (), tuple(dict.fromkeys(failures)), origin="store",
+                   instance_names=stored_instance_names(store.run(run_id).settings))
+
+
+def stored_instance_names(settings: Mapping) -> tuple[str, ...]:
+    """The instance names a ``--cluster`` run recorded in its settings, in code order."""
+    cluster = settings.get("cluster") if isinstance(settings, Mapping) else None
+    names = cluster.get("instance_names") if isinstance(cluster, Mapping) else None
+    return tuple(str(name) for name in names) if isinstance(names, list) else ()
 
 
 def outliers_removed(obs: Observations, side: str = "") -> Diagnostic | None:

@@ -7,7 +7,8 @@ their answer by plotting time and GC side by side, ``001``), the distribution of
 versions with their fork means, the bootstrap distribution of the ratio that ``compare``
 decided on, allocation per op, and ``analyze``'s diagnostics. Benchmarks swept over a
 numeric parameter get time against the parameter on log-log axes with the fitted growth
-exponent (Sestoft section 6, ``003``).
+exponent (Sestoft section 6, ``003``). Data from several instances (``--cluster``) gets a
+row per instance (``analysis.instances``) and forks named by the instance they ran on.
 
 Nothing here draws: ``report.plots`` and ``report.report`` (the HTML page) lay these values out.
 """
@@ -26,6 +27,7 @@ from rigorbench.analysis.analyze import BenchmarkAnalysis, CaseInputs, analyze_s
 from rigorbench.analysis.compare import VERDICT_RANK, Comparison, ComparisonResult, compare_datasets
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.diagnostics import clock_cycle_ns
+from rigorbench.analysis.instances import InstanceMeans, InstanceRow, instance_means, instance_rows
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Severity
 from rigorbench.stats.scaling import growth_exponent
@@ -48,10 +50,12 @@ class ForkTrace:
     steady_start: int | None        # index into ``values``; None: not reached or not checked
     gc: np.ndarray                  # indices into ``values`` of iterations with a GC
     jit: np.ndarray                 # indices of iterations with JIT compilation
+    instance_name: str = ""         # set when the case ran on several instances
 
     @property
     def label(self) -> str:
-        return f"trial {self.trial + 1} fork {self.fork + 1}" + (f" instance {self.instance + 1}" if self.instance else "")
+        where = f" on {self.instance_name}" if self.instance_name else f" instance {self.instance + 1}" if self.instance else ""
+        return f"trial {self.trial + 1} fork {self.fork + 1}{where}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,6 +69,7 @@ class VersionView:
     fork_means: np.ndarray          # one mean per fork of ``values``
     alloc_fork_means: np.ndarray | None
     events_recorded: tuple[str, ...]  # which of GC_EVENT / JIT_EVENT the data has
+    by_instance: InstanceMeans = field(default_factory=dict)   # of ``values``: code -> (trials, mean)
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,7 @@ class CasePage:
     versions: tuple[VersionView, ...]
     comparison: Comparison | None
     iteration_range: AxisRange | None = None   # None: no finite measurement value to scale to
+    instances: tuple[InstanceRow, ...] = ()    # the by-instance table; empty: one instance
 
     @property
     def worst_severity(self) -> str | None:
@@ -189,8 +195,10 @@ def build_page(
     for number, (case, metric) in enumerate(keys):
         views = [view for view in (next(done) for _ in datasets) if view is not None]
         if len(views) == len(datasets):
+            rows = instance_rows([(v.by_instance, v.analysis.mean.estimate) for v in views], datasets[0].instance_names)
+            views = _named_traces(views, rows)
             cases.append(CasePage(case, metric, f"b{number + 1}", tuple(views), by_key.get((case, metric)),
-                                  iteration_range(views)))
+                                  iteration_range(views), rows))
         if progress is not None:
             progress(number + 1, len(keys))
     scaling = scaling_groups(cases)     # in the data's order, before regressions go first
@@ -229,6 +237,7 @@ def _version_view(work: tuple) -> VersionView | None:
     if analysis is None:
         return None
     obs, _, _ = observations(table, analysis.steady, settings)   # the iterations the analysis summarized
+    instance, trial, _ = obs.levels
     return VersionView(
         label=label,
         analysis=analysis,
@@ -237,7 +246,17 @@ def _version_view(work: tuple) -> VersionView | None:
         fork_means=group_means(obs.values, obs.levels),
         alloc_fork_means=_alloc_fork_means(alloc[1]) if alloc else None,
         events_recorded=tuple(name for name in (GC_EVENT, JIT_EVENT) if name in events),
+        by_instance=instance_means(obs.values, instance, trial),
     )
+
+
+def _named_traces(views: list[VersionView], rows: Sequence[InstanceRow]) -> list[VersionView]:
+    """With several instances, each fork says which one it ran on (instance 0 too)."""
+    if not rows:
+        return views
+    names = {row.instance: row.name for row in rows}
+    return [replace(v, forks=tuple(replace(f, instance_name=names.get(f.instance, f"instance {f.instance + 1}")) for f in v.forks))
+            for v in views]
 
 
 def _traces(table: SampleTable, analysis: BenchmarkAnalysis, events: Mapping[str, SampleTable]) -> tuple[ForkTrace, ...]:

@@ -25,6 +25,7 @@ matplotlib.use("svg")  # no display, no GUI toolkit: only SVG is ever written
 import numpy as np  # noqa: E402
 from matplotlib import ticker  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.legend import Legend  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
@@ -53,6 +54,9 @@ _STYLE = {
 VERSION_COLORS = ("#0072B2", "#D55E00")
 GC_COLOR, JIT_COLOR, WARMUP_COLOR, STEADY_COLOR = "#CC79A7", "#009E73", "#ececec", "#222222"
 _MAX_LINES = 40  # forks drawn one line each; beyond that, a sample of them and a note
+# Line styles that tell a case's instances apart (the colour tells the versions apart).
+_INSTANCE_DASHES = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
+_MAX_INSTANCE_NAMES = 8  # named in a panel's legend; the by-instance table lists them all
 
 
 def _svg(fig: Figure, prefix: str, description: str) -> str:
@@ -110,8 +114,11 @@ def iteration_series(case: CasePage, prefix: str) -> str:
         axes = fig.subplots(len(views), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
         _compact(axes[0].yaxis)
         limits = case.iteration_range
+        styles = {row.instance: _INSTANCE_DASHES[i % len(_INSTANCE_DASHES)] for i, row in enumerate(case.instances)}
         for position, (ax, view) in enumerate(zip(axes, views)):
-            _draw_forks(ax, view, _color(position))
+            _draw_forks(ax, view, _color(position), styles)
+            if styles:
+                _instance_legend(ax, view, styles, _color(position))
             ax.set_ylabel(case.metric.unit)
             title = f"{view.label}: {len(view.forks)} fork(s)"
             if limits is not None:
@@ -136,7 +143,19 @@ def iteration_series(case: CasePage, prefix: str) -> str:
     return _svg(fig, prefix, f"iteration series per fork of {', '.join(v.label for v in views)}")
 
 
-def _draw_forks(ax, view: VersionView, color: str) -> None:
+def _instance_legend(ax, view: VersionView, styles: dict, color: str) -> None:
+    """Which line style is which instance, for the instances this version ran on."""
+    shown = sorted({f.instance: f.instance_name for f in view.forks}.items())
+    handles = [Line2D([], [], color=color, lw=1, ls=styles.get(code, "-"), label=_short(name, 24))
+               for code, name in shown[:_MAX_INSTANCE_NAMES]]
+    if len(shown) > _MAX_INSTANCE_NAMES:
+        handles.append(Line2D([], [], ls="", label=f"and {len(shown) - _MAX_INSTANCE_NAMES} more"))
+    # An artist of its own: the panel's ax.legend() (the key above the first panel) stays free.
+    ax.add_artist(Legend(ax, handles, [h.get_label() for h in handles], loc="upper right", title="instance", frameon=True,
+                         framealpha=0.85, edgecolor="none", fontsize=7, title_fontsize=7, handlelength=2.6))
+
+
+def _draw_forks(ax, view: VersionView, color: str, styles: dict | None = None) -> None:
     forks = view.forks
     if len(forks) > _MAX_LINES:
         chosen = np.linspace(0, len(forks) - 1, _MAX_LINES).round().astype(int)
@@ -150,7 +169,8 @@ def _draw_forks(ax, view: VersionView, color: str) -> None:
         x = np.arange(len(fork.values))
         # Lines only (markers for lone points): hundreds of markers per figure made up half
         # of a large report's size.
-        ax.plot(x, fork.values, color=color, lw=0.9, alpha=alpha, marker="." if len(x) <= 2 else None, ms=3)
+        ax.plot(x, fork.values, color=color, lw=0.9, alpha=alpha, marker="." if len(x) <= 2 else None, ms=3,
+                ls=(styles or {}).get(fork.instance, "-"))
     starts = [(f.steady_start, f.values[f.steady_start]) for f in forks if f.steady_start is not None]
     if starts:
         ax.plot(*zip(*starts), ls="", marker="v", ms=5, color=STEADY_COLOR, zorder=4)

@@ -26,7 +26,8 @@ from rigorbench.report import plots
 from rigorbench.report.analyze import summary_text
 from rigorbench.report.lint import summary_line
 from rigorbench.report.table import (
-    alert_lines, change_cell, comparison_settings_line, format_number, format_p, short_names, side_cell, verdict_cell,
+    alert_lines, change_cell, comparison_settings_line, format_number, format_p, format_pct, short_names, side_cell,
+    verdict_cell,
 )
 
 # Above this many cases, only the first ones (regressions first) start expanded.
@@ -342,7 +343,7 @@ def _case_section(case: CasePage, svgs: list[tuple[str, str]], *, open_: bool) -
         f'<figure class="{"wide" if kind == "iterations" else ""}" data-kind="{kind}">{svg}</figure>'
         for kind, svg in svgs
     )
-    body = [f'<div class="figs">{figures}</div>', _facts(case), _diagnostics(case)]
+    body = [f'<div class="figs">{figures}</div>', _facts(case), _by_instance(case), _diagnostics(case)]
     return (
         f'<section class="case" id="{case.anchor}"><details{" open" if open_ else ""}>'
         f"<summary>{head}</summary>{''.join(body)}</details></section>"
@@ -352,6 +353,32 @@ def _case_section(case: CasePage, svgs: list[tuple[str, str]], *, open_: bool) -
 def _facts(case: CasePage) -> str:
     rows = "".join(f"<li><b>{_e(v.label)}</b>: {_e(summary_text(v.analysis))}{_events(v)}</li>" for v in case.versions)
     return f'<h4>Summary</h4><ul class="diag">{rows}</ul>'
+
+
+def _by_instance(case: CasePage) -> str:
+    """Trials, mean and its difference from the version's mean per instance; with two
+    versions on one instance, contender / baseline there. Empty for one instance."""
+    if not case.instances:
+        return ""
+    ratio = any(row.ratio is not None for row in case.instances)   # both versions ran on an instance
+    unit = _e(case.metric.unit)
+    head = ("<tr><th rowspan=\"2\">instance</th>" + "".join(f'<th colspan="3">{_e(v.label)}</th>' for v in case.versions)
+            + ('<th rowspan="2">contender / baseline</th>' if ratio else "") + "</tr><tr>"
+            + "<th>trials</th><th>mean</th><th>vs its mean</th>" * len(case.versions) + "</tr>")
+    rows = []
+    for row in case.instances:
+        cells = "".join(
+            '<td class="num muted" colspan="3">did not run here</td>' if cell is None else
+            f'<td class="num">{cell.trials}</td><td class="num">{_e(format_number(cell.mean))} {unit}</td>'
+            f'<td class="num">{_e(format_pct(cell.difference_pct))}</td>'
+            for cell in row.cells
+        )
+        if ratio:
+            cells += '<td class="num">' + ("n/a" if row.ratio is None or not math.isfinite(row.ratio) else f"{row.ratio:.3f} ({_e(format_pct((row.ratio - 1) * 100))})") + "</td>"
+        rows.append(f"<tr><th>{_e(row.name)}</th>{cells}</tr>")
+    return (f'<h4>By instance</h4><div class="scroll"><table class="instances"><thead>{head}</thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div><p class="muted">Means of the iterations summarized above, per '
+            "instance the trials ran on; % from the version's mean over all its instances.</p>")
 
 
 def _events(view) -> str:
