@@ -34,6 +34,7 @@ from rigorbench.cluster.session import ClusterSession
 from rigorbench.experiment.progress import Reporter
 from rigorbench.experiment.versions import PreparedVersion
 from rigorbench.formats import read_result_file
+from rigorbench.experiment import machine_lock
 from rigorbench.harness import HARNESSES
 from rigorbench.harness.base import DONE, Build, ListedBenchmark, RunSettings, TrialOutcome
 from rigorbench.model import Series
@@ -114,8 +115,15 @@ def threads_cluster(workers: int) -> Iterator[ClusterSession]:
         warnings.filterwarnings("ignore", message="Port .* is already in use")
         cluster = LocalCluster(n_workers=workers, processes=False, threads_per_worker=1, resources={SLOT: 1},
                                dashboard_address=None, silence_logs=logging.ERROR)
-    with dask.config.set(quiet), cluster, Client(cluster) as client:
-        yield ClusterSession(client, ClusterAddress(f"local:{workers}", workers))
+    # Each thread worker stands for a machine of its own, so trials do not take turns at this
+    # machine's trial lock, as the workers of a real local:N (one machine) do.
+    original = machine_lock.one_trial_at_a_time
+    machine_lock.one_trial_at_a_time = lambda say: contextlib.nullcontext(0.0)
+    try:
+        with dask.config.set(quiet), cluster, Client(cluster) as client:
+            yield ClusterSession(client, ClusterAddress(f"local:{workers}", workers))
+    finally:
+        machine_lock.one_trial_at_a_time = original
 
 
 def versions(scratch: Path) -> dict[str, tuple[PreparedVersion, Build]]:

@@ -66,7 +66,8 @@ def test_trials_spread_over_instances_and_keep_their_versions_together(finished_
         by_trial[execution.trial].add(execution.environment["instance"])
     assert all(len(instances) == 1 for instances in by_trial.values())
     used = set().union(*by_trial.values())
-    assert len(used) > 1 and result.instances == len(used)
+    assert len(used) > 1
+    assert result.instances == 1       # local:N's overhead is counted for one machine
     assert f"trials ran on {len(used)} instances" in log
 
 
