@@ -93,9 +93,10 @@ def measure(recorded, instances: int, trials: int, sleep_s: float, scratch: Path
         result = replay_run(session, store, here / "versions", trials // instances, PlainReporter(io.StringIO()))
         thread_cpu, process_cpu = time.thread_time() - thread_cpu, time.process_time() - process_cpu
         stored = len(store.finished(result.run_id))
+        used = len({e.environment["instance"] for e in store.executions(result.run_id)})
     if result.failed or stored != trials * len(LABELS):
         raise SystemExit(f"{instances} instances: {stored} of {trials * len(LABELS)} trials stored, {result.failed} failed")
-    return Measured(instances, trials // instances, sleep_s, result.wall_seconds, result.harness_seconds, result.instances,
+    return Measured(instances, trials // instances, sleep_s, result.wall_seconds, result.harness_seconds, used,
                     thread_cpu, process_cpu)
 
 
