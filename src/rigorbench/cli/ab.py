@@ -17,7 +17,7 @@ from rigorbench.cli.common import (
     build_spec_from,
     conclude,
 )
-from rigorbench.cli.parser import UsageError, positive_int
+from rigorbench.cli.parser import UsageError, add_tls_arguments, positive_int
 from rigorbench.experiment.options import (
     DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, PILOT_WARMUP, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, iteration_time, jmh_time, parse_params, seconds, settings_with,
 )
@@ -117,9 +117,7 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
                        "worker connected at the start; N of local:N); --trials is then per instance")
     group.add_argument("--build-on-workers", action="store_true", help="ship the sources and build them on every worker "
                        "(for instances whose CPUs or toolchains differ) instead of shipping the build")
-    group.add_argument("--tls-ca-file", metavar="FILE", help="TLS: the certificate authority of the cluster (with --tls-cert and --tls-key)")
-    group.add_argument("--tls-cert", metavar="FILE", help="TLS: this client's certificate")
-    group.add_argument("--tls-key", metavar="FILE", help="TLS: this client's private key")
+    add_tls_arguments(group, "client")
 
 
 def cluster_options_from(args: argparse.Namespace, *, resume: bool = False):

@@ -107,3 +107,10 @@ def unrecognized(extras: list[str], parser: argparse.ArgumentParser, command: st
     guess = did_you_mean(first, options) if first else ""
     where = f"{command}: " if command else ""
     return f"{where}unrecognized arguments: {' '.join(extras)}{guess} (see '{target.prog} --help')"
+
+
+def add_tls_arguments(group, role: str) -> None:
+    """Dask's TLS files (``--cluster`` and ``rigorbench worker``); ``role`` names whose certificate."""
+    group.add_argument("--tls-ca-file", metavar="FILE", help="TLS: the cluster's certificate authority (with --tls-cert and --tls-key)")
+    group.add_argument("--tls-cert", metavar="FILE", help=f"TLS: this {role}'s certificate")
+    group.add_argument("--tls-key", metavar="FILE", help=f"TLS: this {role}'s private key")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.cli.parser import UsageError
+from rigorbench.cli.parser import UsageError, add_tls_arguments
 
 DESCRIPTION = """\
 Start this machine's benchmarking worker for 'rigorbench ab --cluster' (or 'run' with
@@ -32,9 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default: ~/.cache/rigorbench/worker)")
     parser.add_argument("--force", action="store_true", help="start even when another benchmarking worker runs on this "
                         "machine (their trials then disturb each other)")
-    parser.add_argument("--tls-ca-file", metavar="FILE", help="TLS: the cluster's certificate authority (with --tls-cert and --tls-key)")
-    parser.add_argument("--tls-cert", metavar="FILE", help="TLS: this worker's certificate")
-    parser.add_argument("--tls-key", metavar="FILE", help="TLS: this worker's private key")
+    add_tls_arguments(parser, "worker")
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
