@@ -181,6 +181,8 @@ class Dispatcher:
         from distributed import KilledWorker
 
         for name, (future, job, address) in list(self.inflight.items()):
+            if future.status == "finished" and address:
+                continue          # done before its worker went: collected, not run again
             gone = live.get(name) != address
             killed = future.status == "error" and isinstance(future.exception(), KilledWorker)
             if gone or killed or future.status == "cancelled":
@@ -219,7 +221,11 @@ class Dispatcher:
                 self.inflight[name] = (future, job, "")   # _find_lost orphans it on the next pass
                 return
             raise UserError(f"trial {job.trial + 1} on instance {name} failed: {type(error).__name__}: {error}")
-        result: TaskResult = future.result()
+        try:
+            result: TaskResult = future.result()
+        except Exception:         # the result was held by a worker that is gone since
+            self.inflight[name] = (future, job, "")
+            return
         self._store(result)
 
     def _store(self, result: TaskResult) -> None:
