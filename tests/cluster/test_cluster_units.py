@@ -241,3 +241,38 @@ def test_tls_files_need_a_tls_address(tmp_path):
         tls.check(parse_cluster("10.0.0.5:8786"))
     tls.check(parse_cluster("tls://10.0.0.5:8786"))
     tls.check(parse_cluster("local:2"))
+
+
+class _Future:
+    def __init__(self, status: str) -> None:
+        self.status, self.cancelled = status, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def exception(self):
+        return None
+
+
+class _Say:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def message(self, text: str) -> None:
+        self.lines.append(text)
+
+
+def test_a_lost_worker_orphans_its_trial_unless_its_result_already_arrived(tmp_path):
+    design = ClusterDesign("trial-based", instances=2, trials_per_instance=1)
+    store, run_id = _store_with_run(tmp_path, design, ["x", "y"])
+    with store:
+        say = _Say()
+        dispatcher = Dispatcher(None, store, store.run(run_id), "jmh", {}, say, {})
+        dispatcher.plan()
+        running, finished = _Future("pending"), _Future("finished")
+        dispatcher.inflight = {"x": (running, dispatcher.queues[0].popleft(), "tcp://a"),
+                               "y": (finished, dispatcher.queues[1].popleft(), "tcp://b")}
+        dispatcher._find_lost({})                      # both workers are gone
+        assert running.cancelled and [job.trial for job in dispatcher.orphans] == [0]
+        assert "instance x was lost during trial 1" in say.lines[0]
+        assert "y" in dispatcher.inflight and not finished.cancelled   # its result is collected, not run again
