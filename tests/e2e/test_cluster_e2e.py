@@ -226,8 +226,7 @@ def test_a_worker_killed_mid_trial_and_the_submitting_process_killed_lose_nothin
 
 def test_build_on_workers_builds_each_version_on_the_worker_with_its_own_toolchain(tmp_path):
     """A Go module's sources are shipped and built on the worker (``go`` is on this machine)."""
-    if not shutil.which("go"):
-        pytest.skip("go is not installed")
+    assert shutil.which("go"), "the Go end-to-end tests need the go command on PATH"
     project = tmp_path / "go-demo"
     shutil.copytree(ROOT / "examples" / "go-demo", project, ignore=shutil.ignore_patterns(".rigorbench*"))
     db = tmp_path / "results.db"

@@ -20,7 +20,6 @@ work:
 from __future__ import annotations
 
 import collections
-import shlex
 import time
 import uuid
 from dataclasses import dataclass, field, replace
@@ -33,7 +32,7 @@ from rigorbench.cluster.bundle import BundleInfo
 from rigorbench.cluster.design import SETTINGS_KEY, ClusterDesign
 from rigorbench.cluster.session import ClusterSession
 from rigorbench.cluster.task import TaskResult, TrialTask, fitness_report, run_trial_task
-from rigorbench.errors import Interrupted, UserError
+from rigorbench.errors import UserError
 from rigorbench.experiment.progress import Reporter
 from rigorbench.harness.base import TrialOutcome
 from rigorbench.store import ResultStore
@@ -293,13 +292,3 @@ def tool_mismatches(store: ResultStore, run: RunInfo) -> list[str]:
             where = "; ".join(f"{value} on {', '.join(sorted(names))}" for value, names in sorted(values.items()))
             lines.append(f"warning: the instances differ in {key}: {where}")
     return lines
-
-
-def resume_hint(run: RunInfo, store: ResultStore) -> str:
-    command = run.settings.get("command")
-    return f"rigorbench {command if command == 'record' else 'ab'} --resume {run.run_id} --store {shlex.quote(str(store.path))}"
-
-
-def interrupted(run: RunInfo, store: ResultStore) -> Interrupted:
-    return Interrupted(f"interrupted; {len(store.finished(run.run_id))} of {len(run.schedule)} trials are stored. "
-                       f"Resume with: {resume_hint(run, store)}")

@@ -10,7 +10,7 @@ from typing import Iterator, Mapping
 from rigorbench.cluster.address import TLSFiles, exposure_warning, parse_cluster
 from rigorbench.cluster.bundle import make_bundle
 from rigorbench.cluster.design import SETTINGS_KEY, ClusterDesign, ClusterOptions
-from rigorbench.cluster.dispatch import Dispatcher, interrupted, resume_hint, tool_mismatches
+from rigorbench.cluster.dispatch import Dispatcher, tool_mismatches
 from rigorbench.cluster.session import ClusterSession, open_cluster
 from rigorbench.errors import UserError
 from rigorbench.experiment.progress import Reporter, format_duration
@@ -74,7 +74,7 @@ def stored_options(run: RunInfo, override: ClusterOptions | None) -> ClusterOpti
 def execute_on_cluster(session: ClusterSession, store: ResultStore, run: RunInfo, builds: Mapping,
                        reporter: Reporter, cases_per_trial: int):
     """Ship the versions, run every trial the store does not have, finish the run."""
-    from rigorbench.experiment.runner import ExperimentResult, finish_run
+    from rigorbench.experiment.runner import ExperimentResult, finish_run, interrupted, resume_hint, version_facts
 
     cluster = run.settings[SETTINGS_KEY]
     build_specs = run.settings.get("build", {})
@@ -88,7 +88,7 @@ def execute_on_cluster(session: ClusterSession, store: ResultStore, run: RunInfo
                                               for label, (info, _) in bundles.items()))
     instances = session.instances()
     dispatcher = Dispatcher(session, store, run, run.harness, bundles, reporter, {
-        label: _version_facts(version) for label, (version, _) in builds.items()})
+        label: version_facts(version) for label, (version, _) in builds.items()})
     pending = dispatcher.plan()
     settings = RunSettings.from_dict(run.settings["run"])
     reporter.message(f"{dispatcher.design.design}: {pending} trials of a version to run on "
@@ -102,13 +102,13 @@ def execute_on_cluster(session: ClusterSession, store: ResultStore, run: RunInfo
         dispatcher.cancel()
         finish_run(store, run, "interrupted", time.monotonic() - started, dispatcher.totals.harness_seconds)
         reporter.close()
-        raise interrupted(run, store) from None
+        raise interrupted(store, run) from None
     except UserError as error:
         dispatcher.cancel()
         finish_run(store, run, "interrupted", time.monotonic() - started, dispatcher.totals.harness_seconds)
         reporter.close()
         raise UserError(f"{error}; {len(store.finished(run.run_id))} of {len(run.schedule)} trials are stored; "
-                        f"resume with: {resume_hint(run, store)}") from None
+                        f"resume with: {resume_hint(store, run)}") from None
     wall = time.monotonic() - started
     finish_run(store, run, "finished", wall, totals.harness_seconds)
     reporter.close()
@@ -121,11 +121,3 @@ def execute_on_cluster(session: ClusterSession, store: ResultStore, run: RunInfo
     return ExperimentResult(run.run_id, totals.executed, totals.failed, wall, totals.harness_seconds,
                             instances=1 if session.local else max(1, len(used)))
 
-
-def _version_facts(version) -> dict[str, str]:
-    facts = {"version.source": version.info.source}
-    if version.info.commit:
-        facts["version.commit"] = version.info.commit
-    if version.info.dirty is not None:
-        facts["version.dirty"] = str(version.info.dirty).lower()
-    return facts

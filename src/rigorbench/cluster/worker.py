@@ -15,7 +15,6 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -23,6 +22,7 @@ from typing import Callable, Iterator
 from rigorbench.cluster.address import SLOT, ClusterAddress, TLSFiles, exposure_warning
 from rigorbench.cluster.task import WORK_DIR_ENV
 from rigorbench.errors import UserError
+from rigorbench.experiment.machine_lock import lock_path
 
 LOCK_NAME = "rigorbench-worker.lock"
 
@@ -36,14 +36,10 @@ class WorkerOptions:
     force: bool = False
 
 
-def lock_path() -> Path:
-    return Path(os.environ.get("RIGORBENCH_LOCK_DIR") or tempfile.gettempdir()) / LOCK_NAME
-
-
 @contextlib.contextmanager
 def one_worker_per_machine(force: bool) -> Iterator[None]:
     """Hold the machine's worker lock for the worker's life; refuse when another holds it."""
-    path = lock_path()
+    path = lock_path(LOCK_NAME)
     handle = open(path, "a+")
     with handle:
         try:

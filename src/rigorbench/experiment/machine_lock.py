@@ -22,8 +22,9 @@ from typing import Callable, Iterator
 LOCK_NAME = "rigorbench-trial.lock"
 
 
-def lock_path() -> Path:
-    return Path(os.environ.get("RIGORBENCH_LOCK_DIR") or tempfile.gettempdir()) / LOCK_NAME
+def lock_path(name: str = LOCK_NAME) -> Path:
+    """A machine-wide lock file (``RIGORBENCH_LOCK_DIR``, else the temporary directory)."""
+    return Path(os.environ.get("RIGORBENCH_LOCK_DIR") or tempfile.gettempdir()) / name
 
 
 @contextlib.contextmanager

@@ -160,7 +160,7 @@ def start_experiment(
         # Both run a subset of the benchmarks in a harness run: refused before anything is
         # built when the harness cannot select one (pyperf scripts run all theirs).
         harness.exact_includes(())
-    if plan.cluster is None or plan.cluster.address.local:
+    if plan.cluster is None:   # on a cluster, each instance's own before its first trial
         for warning in fitness_warnings(capture_environment(), plan.settings):
             reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
     cache_dir = build_cache_dir(store) if build_cache else None
@@ -348,10 +348,7 @@ def execute_run(
     except KeyboardInterrupt:
         finish_run(store, run, "interrupted", time.monotonic() - wall_start, harness_total)
         reporter.close()
-        raise Interrupted(
-            f"interrupted; {len(store.finished(run.run_id))} of {len(run.schedule)} trials are stored. "
-            f"Resume with: rigorbench {resume_command(run)} --resume {run.run_id} --store {shlex.quote(str(store.path))}"
-        ) from None
+        raise interrupted(store, run) from None
     wall = time.monotonic() - wall_start
     finish_run(store, run, "finished", wall, harness_total)
     reporter.close()
@@ -365,6 +362,16 @@ def _part(work_dir: Path, settings: RunSettings, parts: int) -> Path:
     part = work_dir / f"warmup{settings.warmup_iterations}"
     part.mkdir(exist_ok=True)
     return part
+
+
+def interrupted(store: ResultStore, run: RunInfo) -> Interrupted:
+    """The error of a run stopped by Ctrl-C: what is stored, and the command that resumes it."""
+    return Interrupted(f"interrupted; {len(store.finished(run.run_id))} of {len(run.schedule)} trials are stored. "
+                       f"Resume with: {resume_hint(store, run)}")
+
+
+def resume_hint(store: ResultStore, run: RunInfo) -> str:
+    return f"rigorbench {resume_command(run)} --resume {run.run_id} --store {shlex.quote(str(store.path))}"
 
 
 def resume_command(run: RunInfo) -> str:
@@ -400,9 +407,15 @@ def _environment(version: PreparedVersion, build: Build) -> dict[str, str]:
     environment.update({f"tool.{k}": str(v) for k, v in build.tool_versions.items()})
     environment["rigorbench_version"] = __version__
     environment["build.cached"] = str(build.cached).lower()
-    environment["version.source"] = version.info.source
-    if version.info.commit:
-        environment["version.commit"] = version.info.commit
-    if version.info.dirty is not None:
-        environment["version.dirty"] = str(version.info.dirty).lower()
+    environment.update(version_facts(version))
     return environment
+
+
+def version_facts(version: PreparedVersion) -> dict[str, str]:
+    """What a trial's environment records of its version (on a cluster the worker adds its machine's)."""
+    facts = {"version.source": version.info.source}
+    if version.info.commit:
+        facts["version.commit"] = version.info.commit
+    if version.info.dirty is not None:
+        facts["version.dirty"] = str(version.info.dirty).lower()
+    return facts
