@@ -33,7 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_RATIO = 0.5
-COMMON = ["--base", "v1", "--contender", "v2", "--quick", "--threshold", "20%", "--no-lint", "--format", "json"]
+THRESHOLD = "15%"
+# 5 forks of 3 + 3 iterations of 200 ms per benchmark and version in each trial (see above).
+SETTINGS = ["--forks", "5", "--warmup-iterations", "3", "--iterations", "3", "--warmup-time", "200ms", "--iteration-time", "200ms"]
+COMMON = ["--base", "v1", "--contender", "v2", "--no-lint", "--format", "json"]
 
 
 def run_ab(project: Path, store: Path, extra: list[str]) -> tuple[float, dict]:
@@ -58,15 +61,20 @@ def verdicts(doc: dict) -> dict[str, str]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--threshold", default=THRESHOLD, help=f"the practical threshold of both designs (default: {THRESHOLD})")
+    parser.add_argument("--keep", metavar="DIR", help="keep the store (every round's runs) in DIR instead of a temporary folder")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="rigorbench-until-decided-") as scratch:
         project = Path(scratch) / "jmh-demo"
         shutil.copytree(ROOT / "examples" / "jmh-demo", project, ignore=shutil.ignore_patterns("target", ".rigorbench"))
-        store = Path(scratch) / "results.db"        # one store: one build cache, built once
+        keep = Path(args.keep) if args.keep else Path(scratch)
+        keep.mkdir(parents=True, exist_ok=True)
+        store = keep / "results.db"        # one store: one build cache, built once
         run_ab(project, store, ["--trials", "1", "--bench", "PrimeCount", "--forks", "1", "--iterations", "1"])  # builds
+        settings = [*SETTINGS, "--threshold", args.threshold]
         ratios, agree = [], True
         for round_ in range(1, args.rounds + 1):
-            designs = [("fixed", ["--trials", "10"]), ("adaptive", ["--until-decided", "--max-trials", "10"])]
+            designs = [("fixed", [*settings, "--trials", "10"]), ("adaptive", [*settings, "--until-decided", "--max-trials", "10"])]
             if round_ % 2 == 0:
                 designs.reverse()
             results = {name: run_ab(project, store, extra) for name, extra in designs}
@@ -78,8 +86,10 @@ def main(argv: list[str]) -> int:
                   f"ratio adaptive/fixed {adaptive_s / fixed_s:.2f}")
             print(f"  fixed verdicts:    {verdicts(fixed)}")
             print(f"  adaptive verdicts: {verdicts(adaptive)} ({'same' if same else 'DIFFERENT'})")
-            fates = {b["benchmark"].rsplit(".", 2)[-2]: (b["verdict"], b["decided_after"]) for b in adaptive["sequential"]["benchmarks"]}
-            print(f"  adaptive: decided after (trials): {fates}; each look at {adaptive['confidence'] * 100:.2f}%")
+            fates = {b["benchmark"].rsplit(".", 2)[-2]: (b["verdict"], b["decided_after"] or b["given_up_after"])
+                     for b in adaptive["sequential"]["benchmarks"]}
+            print(f"  adaptive: decided or given up after (trials): {fates}; each look at {adaptive['confidence'] * 100:.2f}%",
+                  flush=True)
         worst = max(ratios)
         ok = agree and worst <= GOAL_RATIO
         print(f"largest ratio adaptive/fixed {worst:.2f} (goal <= {GOAL_RATIO}); verdicts {'agree' if agree else 'differ'}: "

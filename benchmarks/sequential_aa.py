@@ -4,8 +4,8 @@ For every benchmark case of each data set, A/A experiments are drawn from that c
 trials (``rigorbench.analysis.sequential_aa``): both versions' trials come from the same
 recorded ones, so every slower/faster is false. Three designs decide the same draws: the
 sequential rule (looks after trials 3..20 at Pocock's per-look level, ``t`` interval), the
-fixed design (one look at 10 trials, 99%, expanded interval) and naive peeking (every look at
-99%). Prints, per data set and pooled, the false-verdict counts with Wilson 95% intervals and
+same with futility (``curtailed``: ``--futility 10%``, the default), the fixed design (one look
+at 10 trials, 99%, expanded interval) and naive peeking (every look at 99%). Prints, per data set and pooled, the false-verdict counts with Wilson 95% intervals and
 the mean trials per version each design ran.
 
 Data sets:
@@ -92,7 +92,7 @@ def main(argv: list[str]) -> int:
                "steady": ((SHARED / "steady-state-dev").is_dir(), steady_cases)}
     total = {d: 0 for d in DESIGNS}
     count = 0
-    print("| data | cases | experiments | " + " | ".join(f"{d} false (Wilson 95%)" for d in DESIGNS) + " | trials per version (seq / fixed) |")
+    print("| data | cases | experiments | " + " | ".join(f"{d} false (Wilson 95%)" for d in DESIGNS) + " | trials per version (seq / curtailed / fixed) |")
     print("|---" * (4 + len(DESIGNS)) + "|")
     for name, (present, load) in sources.items():
         if not present:
@@ -108,7 +108,8 @@ def main(argv: list[str]) -> int:
             total[d] += pooled.false[d]
         count += pooled.experiments
         print(f"| {name} | {len(cases)} | {pooled.experiments} | " + " | ".join(_rate(pooled, d) for d in DESIGNS)
-              + f" | {pooled.trials_used['sequential']:.1f} / {pooled.trials_used['fixed']:.0f} |", flush=True)
+              + f" | {pooled.trials_used['sequential']:.1f} / {pooled.trials_used['curtailed']:.1f} / {pooled.trials_used['fixed']:.0f} |",
+              flush=True)
     if count:
         every = AAResult(count, total, {d: float("nan") for d in DESIGNS})
         print(f"| all | | {count} | " + " | ".join(_rate(every, d) for d in DESIGNS) + " | |")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from scipy.special import stdtr
@@ -176,3 +178,45 @@ def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
     print(false)
     assert false["sequential"] <= false["fixed"] + 2      # of 60 experiments (benchmarks/sequential_aa.py runs more)
     assert false["naive"] >= false["sequential"]
+
+
+def test_futility_gives_up_what_cannot_be_decided_and_keeps_what_can():
+    """Synthetic trials with trial-dominated noise (8% per trial), decided with the real
+    bootstrap. A/A at a 0% threshold (no verdict but a false one is possible): futility stops
+    after about the first looks instead of running to trial 20, and adds no false verdict. A
+    planted +20% change at a 5% threshold: futility keeps nearly every verdict the sequential
+    rule reaches (the futility level is 10%: it may give up a few of them), still sooner."""
+    rng = np.random.default_rng(21)
+    pool = _trial_dominated(rng, 40, 0.08)
+    aa = simulate_aa(pool, experiments=60, threshold=0.0, seed=3, resamples=1000)
+    print(aa.verdicts, aa.trials_used)
+    assert aa.false["curtailed"] <= aa.false["sequential"]
+    assert aa.trials_used["curtailed"] < 0.5 * aa.trials_used["sequential"]
+    planted = simulate_aa(pool, experiments=60, threshold=0.05, change=0.20, seed=4, resamples=1000)
+    print(planted.verdicts, planted.trials_used)
+    found = {d: planted.verdicts[d].get("slower", 0) for d in ("sequential", "curtailed")}
+    assert found["sequential"] >= 40                       # the change is there to be found
+    assert found["curtailed"] >= found["sequential"] - 6   # at most a tenth of them given up
+    assert planted.false["curtailed"] == planted.false["sequential"] == 0
+    assert planted.trials_used["curtailed"] <= planted.trials_used["sequential"]
+
+
+def test_a_look_with_futility_gives_up_a_hopeless_case_and_only_that():
+    rng = np.random.default_rng(8)
+    design = SequentialDesign(3, 6, analysis=Settings(threshold=0.001, resamples=2000))
+    base, cont = _datasets(rng, 5, {"p.Big.slower": 0.5, "p.Same.same": 0.0})
+    result = compare_datasets(base, cont, design.look_settings)
+    # "unchanged" within 0.1% is out of reach in one more trial, and the estimate is near 0
+    decided = look(result, ("p.Big.slower", "p.Same.same"), 5, design)
+    assert decided["p.Big.slower"] == Retirement("slower", 5)
+    gave_up = decided["p.Same.same"]
+    assert gave_up.verdict == "inconclusive" and gave_up.trials == 5 and 0 <= gave_up.chance < design.futility
+    # without futility, or without the design, it stays open; at the budget it is never given up
+    assert "p.Same.same" not in look(result, ("p.Same.same",), 5, replace(design, futility=0.0))
+    assert "p.Same.same" not in look(result, ("p.Same.same",), 5)
+    assert "p.Same.same" not in look(result, ("p.Same.same",), 6, design)
+    again = SequentialDesign.from_dict(replace(design, retired=decided).as_dict())
+    assert again.retired["p.Same.same"] == gave_up and again.futility == design.futility
+    # a run stored before futility existed resumes without it
+    old = {k: v for k, v in design.as_dict().items() if k != "futility"}
+    assert SequentialDesign.from_dict(old).futility == 0.0

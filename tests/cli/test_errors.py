@@ -101,3 +101,14 @@ def test_the_list_command_module_does_not_shadow_the_builtin_for_main():
     import rigorbench.cli.list  # noqa: F401 - binds ``list`` in the package namespace
 
     assert run("--bogus")[0] == 2 and run("--version")[0] == 0
+
+
+@pytest.mark.parametrize("extra, message", [
+    (("--futility", "5%"), "--futility goes with --until-decided"),
+    (("--until-decided", "--futility", "60%"), "--futility must lie between 0% and 50%, got 60%"),
+    (("--until-decided", "--futility", "often"), "not a number or percentage"),
+])
+def test_adaptive_options_are_refused_before_anything_is_built(tmp_path, extra, message):
+    code, out, err = run("ab", str(tmp_path), "--base", "v1", "--contender", "v2", "--store", str(tmp_path / "r.db"), *extra)
+    assert code == 2 and message in err and err.count("\n") == 1
+    assert not (tmp_path / "r.db").exists()

@@ -78,7 +78,7 @@ def test_open_benchmarks_run_on_alone_and_survive_kill_9_and_resume(project, tmp
     db = tmp_path / "results.db"
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
             "--bench", "StatsBenchmark|PrimeCountBenchmark", "--until-decided",
-            "--max-trials", "5", "--threshold", "0%", "--store", str(db), *TINY]
+            "--max-trials", "5", "--threshold", "0%", "--futility", "0", "--store", str(db), *TINY]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     try:
@@ -99,7 +99,8 @@ def test_open_benchmarks_run_on_alone_and_survive_kill_9_and_resume(project, tmp
         for label in ("v1", "v2"):
             assert trials_of(store, label, "PrimeCountBenchmark") == set(range(primes))   # not after it was decided
             # standardize is the same code in both versions: at a 0% threshold it can never be
-            # "unchanged", so it stays open and runs in every trial
+            # "unchanged", so it stays open and runs in every trial (futility, which would give
+            # it up, is off)
             assert trials_of(store, label, "StatsBenchmark") == set(range(5))
         assert store.run(1).status == "finished"
 

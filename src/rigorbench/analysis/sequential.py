@@ -17,6 +17,14 @@ A benchmark is decided when every one of its cases (``@Param`` combinations) is,
 primary metric, with at least :data:`MIN_EXPANDED_UNITS` trials per version (below that no
 interval is trustworthy). Only the bootstrap rule decides ``unchanged`` from evidence, so
 only it can drive the experiment.
+
+Futility (``--futility P``, default 10%): a case that is still open but whose chance of any
+verdict by ``max_trials`` is below ``P`` (the conditional power under the current trend,
+:func:`rigorbench.stats.sequential.chance_of_verdict`) is *given up*: it counts as
+``inconclusive``, and a benchmark whose cases are all decided or given up is retired then
+rather than run until the budget. A change sitting on the threshold, or a benchmark too noisy
+for the threshold, stops costing trials. Giving up only removes verdicts, so it cannot add a
+false ``slower`` or ``faster``.
 """
 
 from __future__ import annotations
@@ -27,12 +35,14 @@ from typing import Mapping
 from rigorbench.analysis.compare import ComparisonResult, top_units
 from rigorbench.analysis.settings import Settings
 from rigorbench.errors import UserError
-from rigorbench.experiment.options import DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS
+from rigorbench.experiment.options import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS
 from rigorbench.stats import Verdict
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
-from rigorbench.stats.sequential import looks_between, per_look_confidence
+from rigorbench.stats.sequential import chance_of_verdict, looks_between, per_look_confidence
 
 DECIDED = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED)
+# Giving up on a case with a 1-in-2 chance of a verdict would be guessing, not curtailing.
+MAX_FUTILITY = 0.5
 
 
 @dataclass(frozen=True)
@@ -40,8 +50,10 @@ class Retirement:
     """A benchmark decided at a look: its verdict and the trials it took."""
 
     verdict: str          # a Verdict value; "mixed" when its cases differ (say, one slower, one unchanged);
-                          # "failed" when no case has a comparison (it measured nothing in a version)
+                          # "failed" when no case has a comparison (it measured nothing in a version);
+                          # "inconclusive" when every case was given up (see futility above)
     trials: int
+    chance: float | None = None   # given up: the largest chance of a verdict by max_trials among its cases
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,7 @@ class SequentialDesign:
     analysis: Settings = Settings()    # the user's; its confidence is the overall level
     retired: Mapping[str, Retirement] = field(default_factory=dict)
     benchmarks: Mapping[str, int] = field(default_factory=dict)   # run: name -> its cases
+    futility: float = DEFAULT_FUTILITY  # give a case up when its chance of a verdict by max_trials is below this (0: never)
 
     def __post_init__(self) -> None:
         if self.min_trials < MIN_EXPANDED_UNITS:
@@ -62,6 +75,8 @@ class SequentialDesign:
             raise UserError(f"--max-trials ({self.max_trials}) must be at least --min-trials ({self.min_trials})")
         if self.max_seconds is not None and self.max_seconds <= 0:
             raise UserError("--max-time must be positive")
+        if not 0 <= self.futility <= MAX_FUTILITY:
+            raise UserError(f"--futility must lie between 0% and {MAX_FUTILITY:.0%}, got {self.futility:.0%}")
         check_settings(self.analysis)
 
     @property
@@ -86,24 +101,29 @@ class SequentialDesign:
 
     def describe(self) -> str:
         budget = f", at most {self.max_seconds:g} s" if self.max_seconds else ""
+        futility = (f"; a benchmark is given up when its chance of a verdict by trial {self.max_trials} falls below "
+                    f"{self.futility:.0%}" if self.futility else "")
         return (f"until decided: {self.min_trials} to {self.max_trials} trials{budget}; each look at "
                 f"{self.per_look * 100:.2f}% confidence (Pocock's boundary for {self.confidence * 100:g}% over "
-                f"{len(self.looks)} looks)")
+                f"{len(self.looks)} looks){futility}")
 
     def as_dict(self) -> dict:
         return {
             "min_trials": self.min_trials, "max_trials": self.max_trials, "max_seconds": self.max_seconds,
-            "confidence_per_look": self.per_look, "analysis": asdict(self.analysis),
-            "retired": {name: {"verdict": r.verdict, "trials": r.trials} for name, r in sorted(self.retired.items())},
+            "confidence_per_look": self.per_look, "analysis": asdict(self.analysis), "futility": self.futility,
+            "retired": {name: {"verdict": r.verdict, "trials": r.trials, **({"chance": r.chance} if r.chance is not None else {})}
+                        for name, r in sorted(self.retired.items())},
             "benchmarks": dict(self.benchmarks),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "SequentialDesign":
-        retired = {name: Retirement(str(r["verdict"]), int(r["trials"])) for name, r in (data.get("retired") or {}).items()}
+        retired = {name: Retirement(str(r["verdict"]), int(r["trials"]), r.get("chance"))
+                   for name, r in (data.get("retired") or {}).items()}
+        # runs stored before futility existed never gave up: they resume without it
         return cls(int(data["min_trials"]), int(data["max_trials"]), data.get("max_seconds"),
                    Settings(**data.get("analysis", {})), retired,
-                   {str(k): int(v) for k, v in (data.get("benchmarks") or {}).items()})
+                   {str(k): int(v) for k, v in (data.get("benchmarks") or {}).items()}, float(data.get("futility", 0.0)))
 
 
 def check_settings(settings: Settings) -> None:
@@ -123,14 +143,18 @@ def listed_name(case_name: str, listed) -> str | None:
     return next((prefix for i in range(len(parts) - 1, 0, -1) if (prefix := "/".join(parts[:i])) in listed), None)
 
 
-def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int) -> dict[str, Retirement]:
+def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int,
+         design: SequentialDesign | None = None) -> dict[str, Retirement]:
     """The benchmarks of ``open_benchmarks`` decided by ``result`` (compared at the look's
     level on ``trials`` complete trials), with their verdicts.
 
     A benchmark without any comparison has measured nothing in a version in all ``trials``
     (it fails there): it is retired as ``failed`` rather than run again until the budget.
+    With a ``design`` whose futility is set, a case still open with too small a chance of a
+    verdict by its ``max_trials`` is given up (``inconclusive``), see the module docstring.
     """
     verdicts: dict[str, list[str]] = {name: [] for name in open_benchmarks}
+    chances: dict[str, list[float]] = {name: [] for name in open_benchmarks}
     undecided: set[str] = set()
     for c in result.comparisons:
         name = listed_name(c.case.name, verdicts)
@@ -139,12 +163,29 @@ def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int
         units = min(top_units(c.baseline)[0], top_units(c.contender)[0])
         if c.verdict in DECIDED and c.verdict_supported and units >= MIN_EXPANDED_UNITS:
             verdicts[name].append(c.verdict.value)
+        elif (chance := _hopeless(c, units, trials, design)) is not None:
+            verdicts[name].append(Verdict.INCONCLUSIVE.value)
+            chances[name].append(chance)
         else:
             undecided.add(name)
     decided = {}
     for name, found in verdicts.items():
         if found and name not in undecided:
-            decided[name] = Retirement(found[0] if len(set(found)) == 1 else "mixed", trials)
+            chance = max(chances[name]) if chances[name] else None
+            decided[name] = Retirement(found[0] if len(set(found)) == 1 else "mixed", trials, chance)
         elif not found and name not in undecided:
             decided[name] = Retirement("failed", trials)
     return decided
+
+
+def _hopeless(c, units: int, trials: int, design: SequentialDesign | None) -> float | None:
+    """The chance of a verdict by the last look when it is below the design's futility
+    level (the case is given up), else None. Never at the last look (the budget ends the run
+    then) and never on an interval the rule does not read (too few units, a caveat)."""
+    if (design is None or not design.futility or trials >= design.max_trials or units < MIN_EXPANDED_UNITS
+            or not c.verdict_supported):
+        return None
+    ratio = c.ratio
+    chance = chance_of_verdict(ratio.estimate, ratio.low, ratio.high, confidence=ratio.confidence, trials=units,
+                               max_trials=units + design.max_trials - trials, threshold=design.analysis.threshold)
+    return chance if chance < design.futility else None

@@ -17,9 +17,9 @@ from rigorbench.cli.common import (
     build_spec_from,
     conclude,
 )
-from rigorbench.cli.parser import UsageError, add_tls_arguments, positive_int
+from rigorbench.cli.parser import UsageError, add_tls_arguments, fraction, positive_int
 from rigorbench.experiment.options import (
-    DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, PILOT_WARMUP, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, iteration_time, jmh_time, parse_params, seconds, settings_with,
+    DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, PILOT_WARMUP, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, iteration_time, jmh_time, parse_params, seconds, settings_with,
 )
 from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
 from rigorbench.store import DEFAULT_STORE
@@ -147,12 +147,16 @@ def add_sequential_arguments(parser: argparse.ArgumentParser) -> None:
         "With --until-decided, every benchmark is compared again after each trial from --min-trials on; one whose "
         "verdict is slower, faster or unchanged is not run in later trials. Every look decides at the same stricter "
         "level (Pocock's boundary), so the chance of a false slower/faster over all looks stays 1 - --confidence. "
-        "See docs/adaptive.md.",
+        "One that is unlikely to be decided by --max-trials is given up (--futility). See docs/adaptive.md.",
     )
     group.add_argument("--until-decided", action="store_true", help="add trials one at a time until every benchmark is decided or a budget is spent")
     group.add_argument("--min-trials", type=positive_int, metavar="N", help=f"trials before the first look (default: {DEFAULT_MIN_TRIALS}, the fewest a trustworthy interval needs)")
     group.add_argument("--max-trials", type=positive_int, metavar="N", help=f"trials at most (default: {DEFAULT_MAX_TRIALS})")
     group.add_argument("--max-time", metavar="DURATION", help="no new trial once it would end after DURATION of running (e.g. 30m, 2h); default: no limit")
+    group.add_argument("--futility", type=fraction, metavar="P",
+                       help=f"give a benchmark up (inconclusive, not run again) once its chance of any verdict by --max-trials, "
+                       f"if the change is what it looks like now, is below P; 0 runs every open benchmark to the budget "
+                       f"(default: {DEFAULT_FUTILITY:.0%})".replace("%", "%%"))
 
 
 def sequential_design_from(args: argparse.Namespace):
@@ -160,7 +164,7 @@ def sequential_design_from(args: argparse.Namespace):
     from rigorbench.analysis.sequential import SequentialDesign
     from rigorbench.cli.common import settings_from
 
-    given = [f"--{name.replace('_', '-')}" for name in ("min_trials", "max_trials", "max_time") if getattr(args, name, None) is not None]
+    given = [f"--{name.replace('_', '-')}" for name in ("min_trials", "max_trials", "max_time", "futility") if getattr(args, name, None) is not None]
     if not getattr(args, "until_decided", False):
         if given:
             raise UsageError(f"{given[0]} goes with --until-decided")
@@ -172,6 +176,7 @@ def sequential_design_from(args: argparse.Namespace):
         max_trials=args.max_trials or max(DEFAULT_MAX_TRIALS, args.min_trials or 0),
         max_seconds=seconds(args.max_time, "--max-time") if args.max_time else None,
         analysis=settings_from(args),
+        futility=DEFAULT_FUTILITY if getattr(args, "futility", None) is None else args.futility,
     )
 
 

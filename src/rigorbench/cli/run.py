@@ -67,7 +67,7 @@ def _adaptive(config, args: argparse.Namespace):
     from rigorbench.cli.ab import sequential_design_from
 
     file = config.sequential or {}
-    for key in ("until_decided", "min_trials", "max_trials", "max_time"):
+    for key in ("until_decided", "min_trials", "max_trials", "max_time", "futility"):
         if getattr(args, key, None) in (None, False) and key in file:
             setattr(args, key, file[key])
     args.trials = None

@@ -11,6 +11,7 @@
     min_trials = 3                  #   the first look; trials is then not used
     max_trials = 20
     max_time = "2h"
+    futility = "10%"                #   give a benchmark up when a verdict by max_trials is unlikely
     cluster = "tcp://10.0.0.5:8786"  # trials on a Dask cluster's instances (docs/cluster.md), or "local:2"
     design = "trial-based"          #   or "instance-based"
     instances = 5                   #   trials is then per instance
@@ -141,15 +142,29 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
         pilot_warmup=int(jmh.get("pilot_warmup", PILOT_WARMUP)) if jmh.get("warmup") == "auto" else None,
         cluster=_cluster(experiment, base_dir),
     )
-    sequential = {k: experiment[k] for k in ("until_decided", "min_trials", "max_trials", "max_time") if k in experiment}
+    sequential = {k: experiment[k] for k in ("until_decided", "min_trials", "max_trials", "max_time", "futility") if k in experiment}
     if sequential and not sequential.get("until_decided"):
-        raise ConfigKeyError(next(iter(sequential)), "min_trials, max_trials and max_time go with until_decided = true", "experiment")
+        raise ConfigKeyError(next(iter(sequential)), "min_trials, max_trials, max_time and futility go with until_decided = true", "experiment")
+    if "futility" in sequential:
+        sequential["futility"] = _fraction(sequential["futility"], "futility", "experiment")
     baseline = str(experiment.get("baseline", specs[0].label))
     if baseline not in {s.label for s in specs}:
         raise ConfigKeyError("baseline", f"baseline {baseline!r} is not one of the version labels")
     store = str(experiment.get("store", ".rigorbench/results.db"))
     store = store if is_postgres(store) else base_dir / store   # a server's URL, or a file next to this one
     return ExperimentConfig(path, plan, store, baseline, dict(compare), build_table.get("cache", True), sequential or None)
+
+
+def _fraction(value: object, key: str, table: str) -> float:
+    """A fraction written as 0.1 or "10%" (as on the command line)."""
+    from argparse import ArgumentTypeError
+
+    from rigorbench.cli.parser import fraction
+
+    try:
+        return fraction(str(value))
+    except ArgumentTypeError as error:
+        raise ConfigKeyError(key, str(error), table) from None
 
 
 def _cluster(experiment: dict, base_dir: Path):

@@ -92,6 +92,7 @@ TABLES: dict[str, dict[str, Check]] = {
         "project": string, "trials": integer(1), "order": one_of(*ORDERS), "seed": integer(0, 2**63 - 1),
         "store": string, "baseline": string, "harness": string,
         "until_decided": boolean, "min_trials": integer(3), "max_trials": integer(3), "max_time": string,
+        "futility": string_or_number,
         "cluster": string, "design": one_of("trial-based", "instance-based"), "instances": integer(1),
         "build_on_workers": boolean, "tls_ca_file": string, "tls_cert": string, "tls_key": string,
     },

@@ -22,6 +22,9 @@ QUICK_SETTINGS = RunSettings(forks=2, warmup_iterations=3, iterations=5, warmup_
 # stats/bootstrap.py MIN_EXPANDED_UNITS), at most 20 (where issue 18's design stops).
 DEFAULT_MIN_TRIALS = 3
 DEFAULT_MAX_TRIALS = 20
+# --futility: give a benchmark up when its chance of any verdict by --max-trials is below 10%
+# (analysis/sequential.py); 0 runs every open benchmark to the budget.
+DEFAULT_FUTILITY = 0.10
 
 # --warmup auto: warmup iterations of the pilot fork, generous next to JMH's default of 5.
 PILOT_WARMUP = 30

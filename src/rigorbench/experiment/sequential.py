@@ -50,20 +50,30 @@ def decide(store: ResultStore, run: RunInfo, design: SequentialDesign, open_name
     decided: dict[str, Retirement] | None = None
     for label in labels[1:]:
         contender = _only(dataset_from_store(store, run.run_id, label), wanted)
-        found = look(compare_datasets(base, contender, design.look_settings), open_names, trials)
+        found = look(compare_datasets(base, contender, design.look_settings), open_names, trials, design)
         if decided is None:
             decided = found
         else:   # decided only when decided against every contender; verdicts may differ between them
-            decided = {name: r if decided[name].verdict == r.verdict else Retirement("mixed", trials)
-                       for name, r in found.items() if name in decided}
+            decided = {name: _both(decided[name], r) for name, r in found.items() if name in decided}
     return decided or {}
+
+
+def _both(first: Retirement, second: Retirement) -> Retirement:
+    chances = [r.chance for r in (first, second) if r.chance is not None]
+    return Retirement(first.verdict if first.verdict == second.verdict else "mixed", first.trials,
+                      max(chances) if chances else None)
 
 
 def _summary(design: SequentialDesign, names: tuple[str, ...], newly: dict[str, Retirement], trials: int) -> str:
     open_count = sum(name not in design.retired for name in names)
     line = f"after trial {trials}: {open_count} of {len(names)} benchmark{'s' if len(names) != 1 else ''} still open"
-    if newly:
-        line += "; decided now: " + ", ".join(f"{short(name)} {r.verdict}" for name, r in sorted(newly.items()))
+    decided = {name: r for name, r in newly.items() if r.verdict != "inconclusive"}
+    given_up = {name: r for name, r in newly.items() if r.verdict == "inconclusive"}
+    if decided:
+        line += "; decided now: " + ", ".join(f"{short(name)} {r.verdict}" for name, r in sorted(decided.items()))
+    if given_up:
+        line += (f"; given up (a verdict by trial {design.max_trials} is unlikely): "
+                 + ", ".join(f"{short(name)} ({r.chance:.0%} chance)" for name, r in sorted(given_up.items())))
     return line
 
 
@@ -117,6 +127,8 @@ def _stop_reason(design: SequentialDesign, names: tuple[str, ...], trials: int, 
     """Why the experiment stops after ``trials`` trials, or None to run another."""
     open_count = sum(name not in design.retired for name in names)
     if not open_count:
+        if any(r.verdict == "inconclusive" for r in design.retired.values()):
+            return f"every benchmark decided or given up after {trials} trials"
         return f"every benchmark decided after {trials} trials"
     undecided = f"{open_count} benchmark{'s' if open_count != 1 else ''} still undecided"
     if trials >= design.max_trials:

@@ -75,18 +75,25 @@ def document_head(command: str, settings=None) -> dict:
 
 
 def sequential_object(design: dict) -> dict:
-    """An adaptive run's stopping rule and each benchmark's fate: ``decided_after`` trials,
-    or null when it was still undecided at the budget."""
+    """An adaptive run's stopping rule and each benchmark's fate: ``decided_after`` trials, or
+    null when it has no verdict; ``given_up_after`` trials when futility retired it without
+    one (its ``chance`` of a verdict by ``max_trials`` was below ``futility``), else null."""
     retired = design.get("retired", {})
+
+    def fate(name: str) -> dict:
+        r = retired.get(name)
+        given_up = r is not None and r["verdict"] == "inconclusive"
+        return {"benchmark": name, "verdict": r["verdict"] if r else "inconclusive",
+                "decided_after": r["trials"] if r and not given_up else None,
+                "given_up_after": r["trials"] if given_up else None,
+                "chance": r.get("chance") if given_up else None}
+
     return {
         "rule": "pocock",
         "min_trials": design["min_trials"], "max_trials": design["max_trials"], "max_seconds": design.get("max_seconds"),
         "confidence": design.get("analysis", {}).get("confidence"), "confidence_per_look": design["confidence_per_look"],
-        "benchmarks": [
-            {"benchmark": name, "verdict": retired[name]["verdict"] if name in retired else "inconclusive",
-             "decided_after": retired[name]["trials"] if name in retired else None}
-            for name in design.get("benchmarks", {})
-        ],
+        "futility": design.get("futility", 0.0),
+        "benchmarks": [fate(name) for name in design.get("benchmarks", {})],
     }
 
 

@@ -197,13 +197,19 @@ def comparison_settings_line(report: ComparisonResult) -> str:
 
 def sequential_note(design: Mapping) -> str:
     """When an adaptive run decided each benchmark, grouped by trials: "decided after 3
-    trials: A faster, B slower; after 6: C unchanged; undecided at the budget: D"."""
+    trials: A faster, B slower; after 6: C unchanged; given up after 4 trials: E; undecided
+    at the budget: D"."""
     retired = design.get("retired", {})
     by_trials: dict[int, list[str]] = {}
+    given_up: dict[int, list[str]] = {}
     for name in design.get("benchmarks", {}):
-        if name in retired:
+        if name in retired and retired[name]["verdict"] == "inconclusive":
+            given_up.setdefault(int(retired[name]["trials"]), []).append(_short(name))
+        elif name in retired:
             by_trials.setdefault(int(retired[name]["trials"]), []).append(f"{_short(name)} {retired[name]['verdict']}")
     groups = [f"decided after {k} trials: {', '.join(v)}" for k, v in sorted(by_trials.items())]
+    groups += [f"given up after {k} trials (a verdict by trial {design['max_trials']} unlikely): {', '.join(v)}"
+               for k, v in sorted(given_up.items())]
     undecided = [_short(name) for name in design.get("benchmarks", {}) if name not in retired]
     if undecided:
         groups.append(f"undecided at the budget: {', '.join(undecided)}")

@@ -37,7 +37,8 @@ import functools
 from typing import Sequence
 
 import numpy as np
-from scipy.special import ndtri, stdtr
+from scipy.special import ndtr, ndtri, stdtr, stdtrit
+from scipy.stats import chi2
 
 PATHS = 400_000          # simulated random walks; about 2% relative error at 1 - confidence = 0.01
 SEED = 19770817          # fixed: the level must not depend on the run
@@ -106,6 +107,7 @@ def _check(confidence: float, looks: Sequence[int]) -> None:
 
 
 T_PATHS = 200_000
+WIDTH_POINTS = 32
 
 
 @functools.lru_cache(maxsize=64)
@@ -127,3 +129,64 @@ def _t_level(confidence: float, counts: tuple[int, ...]) -> float:
         df = se2 * se2 / ((variances * variances).sum(axis=0) / (n - 1))
         np.minimum(smallest, 2 * stdtr(df, -t), out=smallest)
     return float(1 - np.quantile(smallest, 1 - confidence))
+
+
+
+def chance_of_verdict(estimate: float, low: float, high: float, *, confidence: float, trials: int, max_trials: int,
+                      threshold: float) -> float:
+    """The chance that a comparison still open after ``trials`` trials per version is decided
+    (slower, faster or unchanged by the bootstrap rule at ``threshold``) at the last planned
+    look, after ``max_trials``, if the true ratio is the one estimated now: the *conditional
+    power under the current trend* of stochastic curtailment (Lan, Simon & Halperin,
+    "Stochastically curtailed tests in long-term clinical trials", Sequential Analysis 1(3),
+    1982; Jennison & Turnbull 2000, chapter 10).
+
+    ``(low, high)`` is this look's ``t`` interval at ``confidence`` (symmetric about
+    ``estimate`` on the log scale, :func:`rigorbench.stats.bootstrap.t_interval`). On the log
+    scale, with ``n`` trials now and ``N`` at the end, the model is the one the per-look level
+    is calibrated on: each trial adds an independent effect, so the standard error shrinks as
+    ``sqrt(n / N)``; the t quantile has the ``2 (n - 1)`` degrees of freedom of two versions
+    of equal variance; and given the data so far, the final estimate is normal about the
+    current one with variance ``se_n^2 n (N - n) / N^2``, and the final interval's width varies
+    with its variance estimate (below). The verdict regions are the rule's: at least ``log(1 + t)`` and clear of 0,
+    at most ``log(1 - t)`` and clear of 0, or the whole interval inside
+    ``[log(1 - t), log(1 + t)]``.
+
+    Stopping a comparison whose chance is small only ever removes verdicts, so it cannot add a
+    false slower or faster (a *non-binding* futility rule): the overall level of
+    :func:`per_look_confidence` stands. NaN when the interval says nothing (not finite, not
+    positive, or of no width).
+    """
+    n, big_n = int(trials), int(max_trials)
+    if n < 2 or big_n < n:
+        raise ValueError(f"need 2 <= trials <= max_trials, got {trials} and {max_trials}")
+    if not 0 < confidence < 1 or not 0 <= threshold < 1:
+        raise ValueError(f"need 0 < confidence < 1 and 0 <= threshold < 1, got {confidence!r} and {threshold!r}")
+    if not all(np.isfinite((estimate, low, high))) or min(estimate, low, high) <= 0 or high <= low:
+        return float("nan")
+    theta = float(np.log(estimate))
+    tail = 1 - (1 - confidence) / 2
+    se_now = (float(np.log(high)) - float(np.log(low))) / 2 / float(stdtrit(2 * (n - 1), tail))
+    spread = se_now * np.sqrt(n * (big_n - n)) / big_n
+    up, down = float(np.log1p(threshold)), float(np.log1p(-threshold))
+    # The final interval's width is random too. Each version's variance at N pools the n
+    # trials' sum of squares (known) with the new trials' own and the shift between the old
+    # and the new mean (whose expectations are N - n - 1 and n / N variances, the old mean
+    # being the truth under the current trend); the new part is taken as a scaled chi-square
+    # with 2 (N - n) degrees of freedom, averaged over WIDTH_POINTS equal-probability quantiles.
+    if big_n > n:
+        k = 2 * (big_n - n)
+        new = chi2.ppf((np.arange(WIDTH_POINTS) + 0.5) / WIDTH_POINTS, k) / k
+        variance_ratio = ((n - 1) + (big_n - n - 1 + n / big_n) * new) / (big_n - 1)
+    else:
+        variance_ratio = np.ones(1)
+    half_end = float(stdtrit(2 * (big_n - 1), tail)) * se_now * np.sqrt(n / big_n) * np.sqrt(variance_ratio)
+
+    def below(x: np.ndarray) -> np.ndarray:          # P(final estimate < x)
+        if spread == 0:
+            return (theta < x).astype(float)
+        return ndtr((x - theta) / spread)
+
+    chance = (1 - below(np.maximum(half_end, up))) + below(np.minimum(-half_end, down))
+    chance += np.where(down + half_end < up - half_end, below(up - half_end) - below(down + half_end), 0.0)
+    return float(min(1.0, np.mean(chance)))
