@@ -80,13 +80,17 @@ def steady_cases() -> list[tuple[str, list[Trial]]]:
 
 
 def _one(work: tuple) -> AAResult:
-    trials, experiments, seed = work
-    return simulate_aa(trials, experiments=experiments, seed=seed)
+    trials, experiments, seed, change, threshold = work
+    return simulate_aa(trials, experiments=experiments, seed=seed, change=change, threshold=threshold)
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--experiments", type=int, default=100, help="A/A experiments per benchmark case")
+    parser.add_argument("--change", type=float, default=0.0,
+                        help="plant a change: the second version's values are 1 + CHANGE times the drawn ones (default 0: A/A); "
+                        "'false' then counts verdicts of the wrong direction, and the verdicts of each design are printed")
+    parser.add_argument("--threshold", type=float, default=0.01, help="the practical threshold (default 0.01)")
     args = parser.parse_args(argv)
     sources = {"example": (EXAMPLE.exists(), example_cases), "impact": ((SHARED / "jmh-impact-dev").is_dir(), impact_cases),
                "steady": ((SHARED / "steady-state-dev").is_dir(), steady_cases)}
@@ -100,12 +104,16 @@ def main(argv: list[str]) -> int:
             continue
         cases = load()
         experiments = args.experiments if name != "steady" else max(1, args.experiments // 5)
-        work = [(trials, experiments, 7919 * i) for i, (_, trials) in enumerate(cases)]
+        work = [(trials, experiments, 7919 * i, args.change, args.threshold) for i, (_, trials) in enumerate(cases)]
         results = list(parallel.ordered_map(_one, work, parallel.workers_for(len(work), None, min_series=2)))
         pooled = AAResult(sum(r.experiments for r in results), {d: sum(r.false[d] for r in results) for d in DESIGNS},
                           {d: float(np.mean([r.trials_used[d] for r in results])) for d in DESIGNS})
         for d in DESIGNS:
             total[d] += pooled.false[d]
+        if args.change:
+            found = {d: {v: sum(r.verdicts[d].get(v, 0) for r in results) for v in ("slower", "faster", "unchanged", "inconclusive")}
+                     for d in DESIGNS}
+            print(f"({name}: verdicts per design: {found})", file=sys.stderr)
         count += pooled.experiments
         print(f"| {name} | {len(cases)} | {pooled.experiments} | " + " | ".join(_rate(pooled, d) for d in DESIGNS)
               + f" | {pooled.trials_used['sequential']:.1f} / {pooled.trials_used['curtailed']:.1f} / {pooled.trials_used['fixed']:.0f} |",

@@ -46,7 +46,8 @@ def short_name(benchmark: str) -> str:
 def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(project, tmp_path):
     db = tmp_path / "results.db"
     html = tmp_path / "report.html"
-    code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--quick",
+    # --quick's 5 trials, each of one fork (not 2): half the time; `make demo` runs the full --quick
+    code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--quick", "--forks", "1",
                         "--store", str(db), "--format", "json", "--fail-on", "regression", "--html", str(html))
     doc = json.loads(out)
     verdicts = {short_name(c["benchmark"]) + json.dumps(c["params"]): c["verdict"] for c in doc["comparisons"]}

@@ -17,6 +17,8 @@ import pytest
 
 from synthetic_suite import HOSTILE_NAME
 
+from .conftest import SUITE_SIZE
+
 # The flags this machine's Chromium needs to start headless without reaching the network
 # (environment notes: without the background-networking flags it tries Google's hosts).
 CHROMIUM_FLAGS = [
@@ -119,7 +121,7 @@ def test_hostile_name_is_text_and_the_suite_navigates(browser, suite_html, tmp_p
 
     # Regressions first; a click on the change column sorts by the change, both ways.
     rows = page.locator("#overview tbody tr")
-    assert rows.count() == 200 and rows.first.get_attribute("class") == "v-slower"
+    assert rows.count() == SUITE_SIZE and rows.first.get_attribute("class") == "v-slower"
     header = page.locator("#overview th", has_text="change")
     header.click()
     ascending = [float(v) for v in page.locator("#overview tbody tr td:nth-child(5)").evaluate_all(

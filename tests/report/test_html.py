@@ -15,7 +15,7 @@ from rigorbench.analysis.settings import Settings
 from rigorbench.report.report import OPEN_SECTIONS, render_html
 from rigorbench.report.plots import inline_svg
 
-from .conftest import JMH
+from .conftest import JMH, SUITE_SIZE
 from synthetic_suite import HOSTILE_NAME, SLOWDOWN
 
 
@@ -120,14 +120,14 @@ def test_a_hostile_label_and_environment_are_escaped(tmp_path):
 def test_suite_sections_are_ordered_regressions_first_and_large_suites_start_collapsed(suite_html):
     text = suite_html.read_text()
     page = Page(text)
-    assert len(page.sections) == 200
+    assert len(page.sections) == SUITE_SIZE
     verdicts = re.findall(r'<section class="case" id="b\d+"><details(?: open)?><summary>.*?class="verdict v-(\w+)"', text)
-    assert len(verdicts) == 200
+    assert len(verdicts) == SUITE_SIZE
     rank = {"slower": 0, "faster": 1, "inconclusive": 2, "unchanged": 3}
     assert [rank[v] for v in verdicts] == sorted(rank[v] for v in verdicts)
-    assert verdicts.count("slower") >= 15    # the planted slowdowns (every 10th, +25%) are found
+    assert verdicts.count("slower") >= 7     # the planted slowdowns (every 10th, +25%) are found
     opened = [is_open for _, is_open in page.sections]
-    assert opened == [True] * OPEN_SECTIONS + [False] * (200 - OPEN_SECTIONS)
+    assert opened == [True] * OPEN_SECTIONS + [False] * (SUITE_SIZE - OPEN_SECTIONS)
 
 
 def test_scaling_exponent_of_the_suite_is_recovered(suite_html):
