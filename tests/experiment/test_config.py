@@ -220,8 +220,11 @@ def test_a_cluster_in_the_file(tmp_path):
     ('cluster = "ftp://x:1"\n', 6, "is not a scheduler address"),
     ('cluster = "local:2"\ntls_cert = "missing.pem"\n', 7, "tls_cert needs tls_ca_file and tls_key"),
     ('cluster = "local:2"\ndesign = "random"\n', 7, "design must be one of trial-based, instance-based"),
+    ('futility = "5%"\n', 6, "futility go with until_decided = true"),
+    ('until_decided = true\nfutility = "often"\n', 7, "not a number or percentage"),
+    ('until_decided = true\nfutility = 10\n', 7, "is not a fraction"),
 ])
-def test_cluster_errors_name_the_line(tmp_path, added, line, message):
+def test_cluster_and_adaptive_errors_name_the_line(tmp_path, added, line, message):
     text = GOOD.replace('baseline = "old"\n', 'baseline = "old"\n' + added)
     with pytest.raises(InputError) as caught:
         load_config(write(tmp_path, text))
@@ -233,15 +236,3 @@ def test_an_adaptive_design_in_the_file_with_its_futility(tmp_path):
     assert load_config(write(tmp_path, text)).sequential == {"until_decided": True, "max_trials": 12, "futility": 0.05}
     text = GOOD.replace('baseline = "old"\n', 'baseline = "old"\nuntil_decided = true\nfutility = 0.2\n')
     assert load_config(write(tmp_path, text)).sequential["futility"] == 0.2
-
-
-@pytest.mark.parametrize("added, line, message", [
-    ('futility = "5%"\n', 6, "futility go with until_decided = true"),
-    ('until_decided = true\nfutility = "often"\n', 7, "not a number or percentage"),
-    ('until_decided = true\nfutility = 10\n', 7, "is not a fraction"),
-])
-def test_futility_errors_name_the_line(tmp_path, added, line, message):
-    text = GOOD.replace('baseline = "old"\n', 'baseline = "old"\n' + added)
-    with pytest.raises(InputError) as caught:
-        load_config(write(tmp_path, text))
-    assert str(caught.value).startswith(f"{tmp_path / 'rigorbench.toml'}:{line}: ") and message in str(caught.value)
