@@ -20,7 +20,8 @@ only it can drive the experiment.
 
 Futility (``--futility P``, default 10%): a case that is still open but whose chance of any
 verdict by ``max_trials`` is below ``P`` (the conditional power under the current trend,
-:func:`rigorbench.stats.sequential.chance_of_verdict`) is *given up*: it counts as
+:func:`rigorbench.stats.sequential.chance_of_verdict`), from :data:`FUTILITY_FROM` trials on, is
+*given up*: it counts as
 ``inconclusive``, and a benchmark whose cases are all decided or given up is retired then
 rather than run until the budget. A change sitting on the threshold, or a benchmark too noisy
 for the threshold, stops costing trials. Giving up only removes verdicts, so it cannot add a
@@ -43,6 +44,12 @@ from rigorbench.stats.sequential import chance_of_verdict, looks_between, per_lo
 DECIDED = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED)
 # Giving up on a case with a 1-in-2 chance of a verdict would be guessing, not curtailing.
 MAX_FUTILITY = 0.5
+# No case is given up before this many trials. With 3 trials the chance rests on a variance of
+# 4 degrees of freedom, which one odd trial can triple: on the example, sumCsv (+31% after 10
+# trials, "slower") had its 3-trial interval blown to [-65%, +313%] by one trial whose forks
+# mostly ran in sumCsv's fast mode, and was given up at 5% chance; one trial later its chance
+# was 27%.
+FUTILITY_FROM = 4
 
 
 @dataclass(frozen=True)
@@ -181,8 +188,9 @@ def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int
 def _hopeless(c, units: int, trials: int, design: SequentialDesign | None) -> float | None:
     """The chance of a verdict by the last look when it is below the design's futility
     level (the case is given up), else None. Never at the last look (the budget ends the run
-    then) and never on an interval the rule does not read (too few units, a caveat)."""
-    if (design is None or not design.futility or trials >= design.max_trials or units < MIN_EXPANDED_UNITS
+    then), never before :data:`FUTILITY_FROM` trials, and never on an interval the rule does not
+    read (a caveat)."""
+    if (design is None or not design.futility or trials >= design.max_trials or units < FUTILITY_FROM
             or not c.verdict_supported):
         return None
     ratio = c.ratio

@@ -33,6 +33,7 @@ from scipy.stats import binomtest
 
 from rigorbench.stats.bootstrap import bootstrap_ratio
 from rigorbench.stats.decision import BootstrapRule, Evidence, Verdict
+from rigorbench.analysis.sequential import FUTILITY_FROM
 from rigorbench.experiment.options import DEFAULT_FUTILITY
 from rigorbench.stats.sequential import chance_of_verdict, looks_between, per_look_confidence
 
@@ -111,7 +112,7 @@ def _experiment(a, b, looks, fixed_trials, levels, rule, resamples, seed, futili
                 verdict = _decide(ratio, per_look, rule, "t")
                 if verdict != Verdict.INCONCLUSIVE or k == looks[-1]:
                     outcomes["curtailed"] = (verdict, k)
-                elif futility:
+                elif futility and k >= FUTILITY_FROM:
                     ci = ratio.at(per_look, "t")
                     chance = chance_of_verdict(ci.estimate, ci.low, ci.high, confidence=per_look, trials=k,
                                                max_trials=looks[-1], threshold=rule.threshold)
