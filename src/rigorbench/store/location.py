@@ -27,10 +27,12 @@ def is_postgres(location: str | os.PathLike) -> bool:
 
 def work_dir(location: str | os.PathLike) -> Path:
     """The local folder for what goes next to a store (the build cache, trial output): a
-    file's folder, or ``.rigorbench`` in the current folder for a store on a server."""
+    file's folder, or ``.rigorbench`` in the current folder for a store on a server. Absolute:
+    harnesses run cached executables from other folders (a Go test binary runs in its
+    package's folder), where a relative path would name nothing."""
     if is_postgres(location):
         return Path(".rigorbench").absolute()
-    return Path(location).parent
+    return Path(location).absolute().parent
 
 
 def masked(location: str | os.PathLike) -> str:
