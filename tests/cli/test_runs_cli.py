@@ -62,3 +62,22 @@ def test_json_carries_the_stored_settings_and_an_unknown_run_is_one_line_exit_2(
     err = io.StringIO()
     assert main(["runs", "--store", str(tmp_path / "r.db"), "--run", "99"], io.StringIO(), err) == 2
     assert err.getvalue().strip().splitlines() == [f"rigorbench: error: {tmp_path / 'r.db'}: no run 99 (runs: {run_id})"]
+
+
+def test_a_given_up_benchmark_is_named_as_such_in_text_and_json():
+    from rigorbench.report.documents import sequential_object
+    from rigorbench.report.table import sequential_note
+
+    design = {**SETTINGS["until_decided"], "futility": 0.1,
+              "retired": {"p.A.fast": {"verdict": "faster", "trials": 3},
+                          "p.C.noisy": {"verdict": "inconclusive", "trials": 4, "chance": 0.03}},
+              "benchmarks": {"p.A.fast": 1, "p.B.slow": 2, "p.C.noisy": 1}}
+    note = sequential_note(design)
+    assert "decided after 3 trials: A.fast faster; given up after 4 trials (a verdict by trial 10 unlikely): C.noisy; " \
+           "undecided at the budget: B.slow" in note
+    fates = {b["benchmark"]: b for b in sequential_object(design)["benchmarks"]}
+    assert fates["p.C.noisy"] == {"benchmark": "p.C.noisy", "verdict": "inconclusive", "decided_after": None,
+                                  "given_up_after": 4, "chance": 0.03}
+    assert fates["p.A.fast"]["decided_after"] == 3 and fates["p.A.fast"]["given_up_after"] is None
+    assert fates["p.B.slow"]["decided_after"] is None and fates["p.B.slow"]["given_up_after"] is None
+    assert sequential_object(design)["futility"] == 0.1
