@@ -69,6 +69,7 @@ def replay(store_path: Path, threshold: float) -> None:
     look k): what ``--until-decided --max-trials 10`` would have decided on the same data, when,
     and the share of the fixed design's benchmark-trials it would have run (each case counted
     as one; the wall-time ratio above also carries JVM start-ups and the build-cache check)."""
+    from collections import Counter
     from dataclasses import replace
 
     from rigorbench.analysis.compare import compare_datasets
@@ -85,7 +86,7 @@ def replay(store_path: Path, threshold: float) -> None:
         base, cont = (dataset_from_store(store, run_id, v.label) for v in run.versions)
         fixed = {c.case.display_name: c.verdict.value for c in compare_datasets(base, cont, Settings(threshold=threshold)).comparisons
                  if c.metric.primary}
-        cases = {case.name: sum(1 for c, m in base.series if c.name == case.name and m.primary) for case, _ in base.series}
+        cases = Counter(case.name for case, metric in base.series if metric.primary)   # benchmark -> its cases
         design = SequentialDesign(3, 10, None, Settings(threshold=threshold))
         open_names, fates, verdicts_at = tuple(cases), {}, {}
         for k in design.looks:

@@ -38,7 +38,7 @@ from rigorbench.analysis.settings import Settings
 from rigorbench.errors import UserError
 from rigorbench.experiment.options import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS
 from rigorbench.stats import Verdict
-from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
+from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, ConfidenceInterval
 from rigorbench.stats.sequential import chance_of_verdict, looks_between, per_look_confidence
 
 DECIDED = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED)
@@ -186,14 +186,21 @@ def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int
 
 
 def _hopeless(c, units: int, trials: int, design: SequentialDesign | None) -> float | None:
-    """The chance of a verdict by the last look when it is below the design's futility
-    level (the case is given up), else None. Never at the last look (the budget ends the run
-    then), never before :data:`FUTILITY_FROM` trials, and never on an interval the rule does not
+    """:func:`given_up` for one comparison of a look; never on an interval the rule does not
     read (a caveat)."""
-    if (design is None or not design.futility or trials >= design.max_trials or units < FUTILITY_FROM
-            or not c.verdict_supported):
+    if design is None or not c.verdict_supported:
         return None
-    ratio = c.ratio
-    chance = chance_of_verdict(ratio.estimate, ratio.low, ratio.high, confidence=ratio.confidence, trials=units,
-                               max_trials=units + design.max_trials - trials, threshold=design.analysis.threshold)
-    return chance if chance < design.futility else None
+    return given_up(c.ratio, trials=units, max_trials=units + design.max_trials - trials,
+                    threshold=design.analysis.threshold, futility=design.futility)
+
+
+def given_up(interval: ConfidenceInterval, *, trials: int, max_trials: int, threshold: float, futility: float) -> float | None:
+    """The chance of a verdict by ``max_trials`` of a comparison still open after ``trials``
+    (its look's ``t`` interval), when it is below ``futility`` (the comparison is given up),
+    else None. Never at the last look (the budget ends the run then) and never before
+    :data:`FUTILITY_FROM` trials."""
+    if not futility or trials < FUTILITY_FROM or trials >= max_trials:
+        return None
+    chance = chance_of_verdict(interval.estimate, interval.low, interval.high, confidence=interval.confidence,
+                               trials=trials, max_trials=max_trials, threshold=threshold)
+    return chance if chance < futility else None

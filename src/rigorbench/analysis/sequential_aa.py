@@ -33,9 +33,9 @@ from scipy.stats import binomtest
 
 from rigorbench.stats.bootstrap import bootstrap_ratio
 from rigorbench.stats.decision import BootstrapRule, Evidence, Verdict
-from rigorbench.analysis.sequential import FUTILITY_FROM
+from rigorbench.analysis.sequential import given_up
 from rigorbench.experiment.options import DEFAULT_FUTILITY
-from rigorbench.stats.sequential import chance_of_verdict, looks_between, per_look_confidence
+from rigorbench.stats.sequential import looks_between, per_look_confidence
 
 DESIGNS = ("sequential", "fixed", "naive", "curtailed")
 
@@ -109,15 +109,12 @@ def _experiment(a, b, looks, fixed_trials, levels, rule, resamples, seed, futili
                     if verdict != Verdict.INCONCLUSIVE or k == looks[-1]:
                         outcomes[design] = (verdict, k)
             if "curtailed" not in outcomes:
-                verdict = _decide(ratio, per_look, rule, "t")
-                if verdict != Verdict.INCONCLUSIVE or k == looks[-1]:
-                    outcomes["curtailed"] = (verdict, k)
-                elif futility and k >= FUTILITY_FROM:
-                    ci = ratio.at(per_look, "t")
-                    chance = chance_of_verdict(ci.estimate, ci.low, ci.high, confidence=per_look, trials=k,
-                                               max_trials=looks[-1], threshold=rule.threshold)
-                    if chance < futility:
-                        outcomes["curtailed"] = (Verdict.INCONCLUSIVE, k)
+                # the sequential design's verdict at this look, unless futility gives it up first
+                if "sequential" in outcomes and outcomes["sequential"][1] == k:
+                    outcomes["curtailed"] = outcomes["sequential"]
+                elif given_up(ratio.at(per_look, "t"), trials=k, max_trials=looks[-1], threshold=rule.threshold,
+                              futility=futility) is not None:
+                    outcomes["curtailed"] = (Verdict.INCONCLUSIVE, k)
     return outcomes
 
 

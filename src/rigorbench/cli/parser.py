@@ -49,15 +49,13 @@ class Parser(argparse.ArgumentParser):
 
 
 def fraction(text: str) -> float:
-    """A fraction given as ``0.01`` or ``1%``."""
-    raw = text.strip()
+    """A fraction given as ``0.01`` or ``1%`` (an argparse type)."""
+    from rigorbench.experiment.options import fraction as parse
+
     try:
-        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number or percentage: {text!r}") from None
-    if not raw.endswith("%") and value >= 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction; write {value / 100:g} or {text}%")
-    return value
+        return parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def positive_int(text: str) -> int:

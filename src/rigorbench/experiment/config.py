@@ -65,7 +65,7 @@ from pathlib import Path
 
 from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import InputError, UserError
-from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, PILOT_WARMUP, iteration_time, jmh_time, parse_params, seconds, settings_with
+from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, PILOT_WARMUP, fraction, iteration_time, jmh_time, parse_params, seconds, settings_with
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.config_schema import ConfigKeyError, check_table, check_top, key_line
 from rigorbench.files import read_input
@@ -157,13 +157,9 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
 
 def _fraction(value: object, key: str, table: str) -> float:
     """A fraction written as 0.1 or "10%" (as on the command line)."""
-    from argparse import ArgumentTypeError
-
-    from rigorbench.cli.parser import fraction
-
     try:
-        return fraction(str(value))
-    except ArgumentTypeError as error:
+        return fraction(value)
+    except ValueError as error:
         raise ConfigKeyError(key, str(error), table) from None
 
 

@@ -54,6 +54,19 @@ def iteration_time(text: str, option: str) -> str:
     return jmh_time(text, option)
 
 
+def fraction(text: str) -> float:
+    """A fraction given as ``0.01`` or ``1%``, on the command line or in a config file; a
+    ValueError says why not (its callers add the option or the file and line)."""
+    raw = str(text).strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        raise ValueError(f"not a number or percentage: {text!r}") from None
+    if not raw.endswith("%") and value >= 1:
+        raise ValueError(f"{text!r} is not a fraction; write {value / 100:g} or {text}%")
+    return value
+
+
 def seconds(text: str, option: str) -> float:
     """A duration such as ``90``, ``90s``, ``10m`` or ``1h``, in seconds."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|hr)?\s*", str(text))

@@ -131,7 +131,6 @@ def _t_level(confidence: float, counts: tuple[int, ...]) -> float:
     return float(1 - np.quantile(smallest, 1 - confidence))
 
 
-
 def chance_of_verdict(estimate: float, low: float, high: float, *, confidence: float, trials: int, max_trials: int,
                       threshold: float) -> float:
     """The chance that a comparison still open after ``trials`` trials per version is decided
@@ -148,9 +147,9 @@ def chance_of_verdict(estimate: float, low: float, high: float, *, confidence: f
     ``sqrt(n / N)``; the t quantile has the ``2 (n - 1)`` degrees of freedom of two versions
     of equal variance; and given the data so far, the final estimate is normal about the
     current one with variance ``se_n^2 n (N - n) / N^2``, and the final interval's width varies
-    with its variance estimate (below). The verdict regions are the rule's: at least ``log(1 + t)`` and clear of 0,
-    at most ``log(1 - t)`` and clear of 0, or the whole interval inside
-    ``[log(1 - t), log(1 + t)]``.
+    with its variance estimate (below). The verdict regions are the rule's: at least
+    ``log(1 + t)`` and clear of 0, at most ``log(1 - t)`` and clear of 0, or the whole interval
+    inside ``[log(1 - t), log(1 + t)]``.
 
     Stopping a comparison whose chance is small only ever removes verdicts, so it cannot add a
     false slower or faster (a *non-binding* futility rule): the overall level of
