@@ -74,7 +74,7 @@ def replay(store_path: Path, threshold: float) -> None:
 
     from rigorbench.analysis.compare import compare_datasets
     from rigorbench.analysis.dataset import dataset_from_store
-    from rigorbench.analysis.sequential import SequentialDesign, listed_name, look
+    from rigorbench.analysis.stopping import UntilDecided, listed_name, look
     from rigorbench.analysis.settings import Settings
     from rigorbench.store import ResultStore
 
@@ -87,7 +87,7 @@ def replay(store_path: Path, threshold: float) -> None:
         fixed = {c.case.display_name: c.verdict.value for c in compare_datasets(base, cont, Settings(threshold=threshold)).comparisons
                  if c.metric.primary}
         cases = Counter(case.name for case, metric in base.series if metric.primary)   # benchmark -> its cases
-        design = SequentialDesign(3, 10, None, Settings(threshold=threshold))
+        design = UntilDecided(3, 10, None, Settings(threshold=threshold))
         open_names, fates, verdicts_at = tuple(cases), {}, {}
         for k in design.looks:
             first = {key: t.select(t.trial < k) for key, t in base.series.items()}, {key: t.select(t.trial < k) for key, t in cont.series.items()}

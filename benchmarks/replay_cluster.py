@@ -7,10 +7,10 @@ replayed in turn). It is registered as ``replay`` in rigorbench's harness regist
 ``registered`` is open; the workers of ``threads_cluster`` are threads of this process, so the
 task's ``get_harness("replay")`` finds it.
 
-``replay_run`` then does what ``runner.start_experiment`` does for ``--cluster local:N``
-after the build: plan the instances, store the run with its cluster settings and schedule,
-and hand it to ``cluster.experiment.execute_on_cluster``, which ships the versions as bundles
-and runs the ``Dispatcher``. Used by ``bench_cluster_scaling.py`` and
+``replay_run`` then does what ``experiment.driver.start_experiment`` does for ``--cluster
+local:N`` after the build: plan the instances (``ClusterExecutor``), ship the versions as
+bundles, store the run with its setup and schedule, and drive it (the ``Dispatcher`` runs the
+trials). Used by ``bench_cluster_scaling.py`` and
 ``tests/cluster/test_dispatch_threads.py``.
 """
 
@@ -27,19 +27,21 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from rigorbench import __version__
-from rigorbench.cluster.address import SLOT, ClusterAddress, TLSFiles
-from rigorbench.cluster.design import SETTINGS_KEY, ClusterOptions
-from rigorbench.cluster.experiment import cluster_settings, execute_on_cluster, plan_instances
+from rigorbench.experiment.address import SLOT, ClusterAddress, TLSFiles
+from rigorbench.analysis.stopping import FixedTrials
+from rigorbench.cluster.executor import ClusterExecutor
+from rigorbench.experiment.address import ClusterOptions
+from rigorbench.experiment.driver import drive
 from rigorbench.cluster.session import ClusterSession
 from rigorbench.experiment.progress import Reporter
 from rigorbench.experiment.versions import PreparedVersion
 from rigorbench.formats import read_result_file
 from rigorbench.experiment import machine_lock
 from rigorbench.harness import HARNESSES
-from rigorbench.harness.base import DONE, Build, ListedBenchmark, RunSettings, TrialOutcome
+from rigorbench.harness.base import DONE, Build, BuildSpec, ListedBenchmark, RunSettings, TrialOutcome
 from rigorbench.model import Series
 from rigorbench.store import ResultStore
-from rigorbench.store.api import VersionInfo
+from rigorbench.store.api import SETUP_KEY, RunSetup, VersionInfo
 
 NAME = "replay"
 JMH_TESTDATA = Path(__file__).resolve().parents[1] / "tests" / "testdata" / "jmh"
@@ -148,13 +150,15 @@ def replay_run(session: ClusterSession, store: ResultStore, scratch: Path, trial
     """One A/B experiment of LABELS on every instance of ``session``; the ExperimentResult."""
     options = ClusterOptions(session.address, TLSFiles(), design)
     labels = list(LABELS)
-    cluster_design, slots = plan_instances(options, session, labels, trials_per_instance, reporter)
+    executor = ClusterExecutor.on_session(session, options, store, reporter, labels)
     builds = versions(scratch)
-    settings = {"run": RunSettings().as_dict(), "trials": cluster_design.trials,
-                SETTINGS_KEY: cluster_settings(options, cluster_design, slots)}
+    executor.attach(builds, store.work_dir, {label: BuildSpec() for label in labels}, NAME)
+    trials = executor.first_trials(trials_per_instance, per_instance=True)
+    settings = {"run": RunSettings().as_dict(), "trials": trials,
+                SETUP_KEY: RunSetup(executor.stored(), FixedTrials(trials).as_dict()).as_dict()}
     run_id = store.create_run(
         harness=NAME, project=str(scratch), order="rmit", seed=seed, settings=settings,
-        versions=[builds[label][0].info for label in labels], schedule=cluster_design.schedule(labels, seed),
+        versions=[builds[label][0].info for label in labels], schedule=executor.schedule(labels, 0, trials, seed, 0),
         tool_version=__version__,
     )
-    return execute_on_cluster(session, store, store.run(run_id), builds, reporter, 1)
+    return drive(store, run_id, HARNESSES[NAME](), executor, reporter, 1)

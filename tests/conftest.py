@@ -54,11 +54,13 @@ class FakeHarness:
 
 @pytest.fixture
 def fake(monkeypatch):
-    """A FakeHarness standing in for JMH in the experiment runner."""
-    from rigorbench.experiment import runner
+    """A FakeHarness standing in for JMH in the experiment engine (every place that looks a harness up)."""
+    import rigorbench.harness
+    from rigorbench.experiment import bisect, driver, prepare
 
     harness = FakeHarness()
-    monkeypatch.setattr(runner, "get_harness", lambda name: harness)
+    for module in (rigorbench.harness, driver, prepare, bisect):
+        monkeypatch.setattr(module, "get_harness", lambda name: harness)
     return harness
 
 

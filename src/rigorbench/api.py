@@ -30,10 +30,11 @@ if TYPE_CHECKING:
     from rigorbench.analysis.settings import PowerOptions
     from rigorbench.analysis.report import ReportPage
     from rigorbench.analysis.settings import Settings
-    from rigorbench.cluster.design import ClusterOptions
+    from rigorbench.experiment.address import ClusterOptions
     from rigorbench.experiment.plan import ExperimentPlan
     from rigorbench.experiment.progress import Reporter
-    from rigorbench.experiment.runner import BeforeBuild, ExperimentResult
+    from rigorbench.experiment.driver import ExperimentResult
+    from rigorbench.experiment.prepare import BeforeBuild
     from rigorbench.lint.base import LintResult
     from rigorbench.store import ResultStore
     from rigorbench.store.api import RunInfo
@@ -46,7 +47,6 @@ __all__ = [
 
 def _settings(settings: Settings | None) -> Settings:
     from rigorbench.analysis.settings import Settings
-    from rigorbench.cluster.design import ClusterOptions
 
     return settings if settings is not None else Settings()
 
@@ -201,30 +201,76 @@ def run_experiment(
     plan: ExperimentPlan, store: ResultStore, reporter: Reporter, *, before_build: BeforeBuild | None = None,
     build_cache: bool = True,
 ) -> ExperimentResult:
-    """Build every version, run the planned trials (RMIT), store each as it finishes."""
-    from rigorbench.experiment.runner import start_experiment
+    """Build every version, run the planned trials (RMIT) on this machine or on ``plan.cluster``
+    under the plan's stopping rule, and store each execution as it finishes."""
+    from rigorbench.experiment.driver import start_experiment
 
-    return start_experiment(plan, store, reporter, before_build, build_cache)
+    with _executor_for(plan, store, reporter) as executor:
+        return start_experiment(plan, store, reporter, executor, before_build, build_cache)
 
 
 def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter, cluster: ClusterOptions | None = None) -> ExperimentResult:
-    """Run what an interrupted experiment has not stored yet (a cluster run on its cluster,
-    or on ``cluster``'s address)."""
-    from rigorbench.experiment.runner import resume_experiment as resume
+    """Run what an interrupted experiment has not stored yet, under its stored rule (a cluster
+    run on its cluster, or on ``cluster``'s address)."""
+    import contextlib
 
-    return resume(run_id, store, reporter, cluster)
+    from rigorbench.experiment.driver import resume_experiment as resume
+
+    run = store.run(run_id)
+    with contextlib.ExitStack() as stack:
+        if run.setup.cluster is not None:
+            from rigorbench.cluster.executor import ClusterExecutor
+
+            executor = stack.enter_context(ClusterExecutor.resume(run, cluster, store, reporter))
+        elif cluster is not None:
+            raise UserError(f"run {run_id} ran on this machine; resume it without --cluster")
+        else:
+            executor = _local(run.harness, reporter, run.order)
+        return resume(run_id, store, reporter, executor)
+
+
+def _executor_for(plan: ExperimentPlan, store: ResultStore, reporter: Reporter):
+    """Where ``plan``'s trials run: a cluster's executor (connected) or this machine's."""
+    import contextlib
+
+    if plan.cluster is None:
+        return contextlib.nullcontext(_local(plan.harness, reporter, plan.order))
+    from rigorbench.cluster.executor import ClusterExecutor
+
+    return ClusterExecutor.start(plan.cluster, store, reporter, [v.label for v in plan.versions], plan.until_decided is not None)
+
+
+def _local(harness: str, reporter: Reporter, order: str):
+    from rigorbench.experiment.executor import LocalExecutor
+    from rigorbench.harness import get_harness
+
+    return LocalExecutor(get_harness(harness), reporter, order)
+
+
+def verdict_settings(run: RunInfo, settings: Settings | None = None) -> Settings:
+    """The analysis settings a stored run's verdicts are read at: ``settings``, or an adaptive
+    run's looks' level (as the experiment stopped on)."""
+    from rigorbench.analysis.stopping import final_settings
+
+    return final_settings(run.setup, _settings(settings))[0]
 
 
 def finish_experiment(
     store: ResultStore, run_id: int, baseline: str, contenders: Sequence[str], settings: Settings | None = None,
 ) -> list[tuple[str, ComparisonResult, Dataset, Dataset]]:
-    """Compare every contender of a stored run with the baseline:
+    """Compare every contender of a stored run with the baseline, at the level the run's
+    verdicts are read at (an adaptive run's looks' level, with its design in the result):
     ``(contender label, comparison, baseline data, contender data)`` each."""
-    from rigorbench.analysis.dataset import dataset_from_store
+    from dataclasses import replace
 
+    from rigorbench.analysis.dataset import dataset_from_store
+    from rigorbench.analysis.stopping import final_settings
+
+    settings, design = final_settings(store.run(run_id).setup, _settings(settings))
+    settings = replace(settings, allow_mismatch=_settings(settings).allow_mismatch)
     base = dataset_from_store(store, run_id, baseline)
     finished = []
     for label in contenders:
         contender = dataset_from_store(store, run_id, label)
-        finished.append((label, compare(base, contender, settings), base, contender))
+        finished.append((label, replace(compare(base, contender, settings), sequential=design), base, contender))
     return finished

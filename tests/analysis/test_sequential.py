@@ -10,7 +10,7 @@ from scipy.special import stdtr
 
 from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import Dataset
-from rigorbench.analysis.sequential import Retirement, SequentialDesign, look
+from rigorbench.analysis.stopping import Retirement, UntilDecided, look
 from rigorbench.analysis.sequential_aa import Trial, simulate_aa
 from rigorbench.analysis.settings import Settings
 from rigorbench.errors import UserError
@@ -41,7 +41,7 @@ def _datasets(rng, trials: int, changes: dict[str, float]) -> tuple[Dataset, Dat
 
 def test_a_look_retires_decided_benchmarks_and_keeps_the_rest_open():
     rng = np.random.default_rng(3)
-    design = SequentialDesign(3, 10, analysis=Settings(threshold=0.1, resamples=2000))
+    design = UntilDecided(3, 10, analysis=Settings(threshold=0.1, resamples=2000))
     base, cont = _datasets(rng, 6, {"p.Big.slower": 0.5, "p.Same.same": 0.0, "p.Edge.edge": 0.1})
     result = compare_datasets(base, cont, design.look_settings)
     decided = look(result, ("p.Big.slower", "p.Same.same", "p.Edge.edge"), 6)
@@ -79,8 +79,8 @@ def test_too_few_trials_decide_nothing():
 
 
 def test_design_round_trips_through_the_store_settings_and_names_its_level():
-    design = SequentialDesign(3, 12, 600.0, Settings(confidence=0.95, threshold=0.02), {"x": Retirement("faster", 5)}, {"x": 1, "y": 2})
-    again = SequentialDesign.from_dict(design.as_dict())
+    design = UntilDecided(3, 12, 600.0, Settings(confidence=0.95, threshold=0.02), {"x": Retirement("faster", 5)}, {"x": 1, "y": 2})
+    again = UntilDecided.from_dict(design.as_dict())
     assert again == design
     assert design.per_look == pytest.approx(per_look_confidence(0.95, looks_between(3, 12)))
     assert design.look_settings.confidence == design.per_look and design.look_settings.threshold == 0.02
@@ -96,7 +96,7 @@ def test_design_round_trips_through_the_store_settings_and_names_its_level():
 ])
 def test_bad_designs_are_refused(kwargs, message):
     with pytest.raises(UserError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        SequentialDesign(**kwargs)
+        UntilDecided(**kwargs)
 
 
 def _trial_dominated(rng, count: int, sd_trial: float) -> list[Trial]:
@@ -203,7 +203,7 @@ def test_futility_gives_up_what_cannot_be_decided_and_keeps_what_can():
 
 def test_a_look_with_futility_gives_up_a_hopeless_case_and_only_that():
     rng = np.random.default_rng(8)
-    design = SequentialDesign(3, 6, analysis=Settings(threshold=0.001, resamples=2000))
+    design = UntilDecided(3, 6, analysis=Settings(threshold=0.001, resamples=2000))
     base, cont = _datasets(rng, 5, {"p.Big.slower": 0.5, "p.Same.same": 0.0})
     result = compare_datasets(base, cont, design.look_settings)
     # "unchanged" within 0.1% is out of reach in one more trial, and the estimate is near 0
@@ -215,8 +215,8 @@ def test_a_look_with_futility_gives_up_a_hopeless_case_and_only_that():
     assert "p.Same.same" not in look(result, ("p.Same.same",), 5, replace(design, futility=0.0))
     assert "p.Same.same" not in look(result, ("p.Same.same",), 5)
     assert "p.Same.same" not in look(result, ("p.Same.same",), 6, design)
-    again = SequentialDesign.from_dict(replace(design, retired=decided).as_dict())
+    again = UntilDecided.from_dict(replace(design, retired=decided).as_dict())
     assert again.retired["p.Same.same"] == gave_up and again.futility == design.futility
     # a run stored before futility existed resumes without it
     old = {k: v for k, v in design.as_dict().items() if k != "futility"}
-    assert SequentialDesign.from_dict(old).futility == 0.0
+    assert UntilDecided.from_dict(old).futility == 0.0

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from rigorbench.cli import main
-from rigorbench.cluster.address import TLSFiles, exposure_warning, parse_cluster
+from rigorbench.experiment.address import TLSFiles, exposure_warning, parse_cluster
 from rigorbench.cluster.bundle import make_bundle, shipped_build, unpack
-from rigorbench.cluster.design import ClusterDesign
+from rigorbench.cluster.design import Placement
+from rigorbench.experiment.trial import TrialSpec
 from rigorbench.cluster.dispatch import Dispatcher, Job, tool_mismatches
 from rigorbench.cluster.worker import WorkerOptions, dask_worker_command, one_worker_per_machine
 from rigorbench.errors import UserError
@@ -30,7 +31,7 @@ def cli(*argv: str) -> tuple[int, str, str]:
 # -- designs -------------------------------------------------------------------------------
 
 def test_trial_based_runs_every_version_in_every_trial_in_a_random_order():
-    design = ClusterDesign("trial-based", instances=3, trials_per_instance=4)
+    design = Placement("trial-based", instances=3, trials_per_instance=4)
     schedule = design.schedule(["a", "b"], seed=7)
     assert design.trials == 12 and len(schedule) == 24
     assert [e.position for e in schedule] == list(range(24))
@@ -43,13 +44,13 @@ def test_trial_based_runs_every_version_in_every_trial_in_a_random_order():
 
 
 def test_instance_based_gives_each_instance_one_version():
-    design = ClusterDesign("instance-based", instances=4, trials_per_instance=2)
+    design = Placement("instance-based", instances=4, trials_per_instance=2)
     schedule = design.schedule(["a", "b"], seed=1)
     assert [(e.trial, e.label) for e in schedule] == [(0, "a"), (1, "a"), (2, "b"), (3, "b"), (4, "a"), (5, "a"), (6, "b"), (7, "b")]
     with pytest.raises(UserError, match="multiple of 2"):
-        ClusterDesign("instance-based", instances=3, trials_per_instance=1).schedule(["a", "b"], seed=1)
+        Placement("instance-based", instances=3, trials_per_instance=1).schedule(["a", "b"], seed=1)
     with pytest.raises(UserError, match="--design"):
-        ClusterDesign("random", 2, 1)
+        Placement("random", 2, 1)
 
 
 # -- addresses and TLS -----------------------------------------------------------------------
@@ -160,7 +161,7 @@ def test_the_dask_worker_command_declares_one_slot_and_one_thread(tmp_path):
 
 # -- the dispatcher's placement -------------------------------------------------------------------
 
-def _store_with_run(tmp_path, design: ClusterDesign, slots) -> tuple[ResultStore, int]:
+def _store_with_run(tmp_path, design: Placement, slots) -> tuple[ResultStore, int]:
     store = ResultStore.open(tmp_path / "results.db")
     cluster = {**design.as_dict(), "address": "local:2", "slots": slots, "instance_names": []}
     run_id = store.create_run(harness="jmh", project=str(tmp_path), order="rmit", seed=1,
@@ -170,13 +171,19 @@ def _store_with_run(tmp_path, design: ClusterDesign, slots) -> tuple[ResultStore
     return store, run_id
 
 
+def _dispatcher(store: ResultStore, run_id: int, reporter) -> Dispatcher:
+    """A dispatcher of a run stored with the cluster settings of before the one setup key."""
+    run = store.run(run_id)
+    return Dispatcher(None, store, run, {}, reporter, {}, TrialSpec(run.settings["run"]),
+                      lambda items: store.record_executions(run_id, items))
+
+
 def test_instance_based_orphans_stay_with_their_version(tmp_path):
-    design = ClusterDesign("instance-based", instances=2, trials_per_instance=2)
+    design = Placement("instance-based", instances=2, trials_per_instance=2)
     store, run_id = _store_with_run(tmp_path, design, ["x", "y"])
     with store:
-        dispatcher = Dispatcher(session=None, store=store, run=store.run(run_id), harness="jmh", bundles={},
-                                reporter=None, version_environment={})
-        assert dispatcher.plan() == 4
+        dispatcher = _dispatcher(store, run_id, None)
+        assert dispatcher.plan(store.run(run_id).schedule) == 4
         orphan = dispatcher.queues[0].popleft()      # a trial of x's version "a", lost with x
         dispatcher.orphans.append(orphan)
         assert dispatcher._take("y").version == "b"   # y runs "b" only: its own trial, not the orphan
@@ -187,18 +194,18 @@ def test_instance_based_orphans_stay_with_their_version(tmp_path):
 
 
 def test_trial_based_orphans_go_to_any_instance_first(tmp_path):
-    design = ClusterDesign("trial-based", instances=2, trials_per_instance=2)
+    design = Placement("trial-based", instances=2, trials_per_instance=2)
     store, run_id = _store_with_run(tmp_path, design, ["x", "y"])
     with store:
-        dispatcher = Dispatcher(None, store, store.run(run_id), "jmh", {}, None, {})
-        assert dispatcher.plan() == 8
+        dispatcher = _dispatcher(store, run_id, None)
+        assert dispatcher.plan(store.run(run_id).schedule) == 8
         dispatcher.orphans.append(Job(0, (Execution(0, "a", 0), Execution(0, "b", 1)), 0, None))
         assert dispatcher._take("y").trial == 0       # the late trial before y's own
         assert dispatcher._take("y").trial == 2
 
 
 def test_instances_that_differ_in_their_jdk_are_reported(tmp_path):
-    design = ClusterDesign("trial-based", instances=2, trials_per_instance=1)
+    design = Placement("trial-based", instances=2, trials_per_instance=1)
     store, run_id = _store_with_run(tmp_path, design, ["x", "y"])
     with store:
         for trial, (instance, java) in enumerate((("x", "17.0.15"), ("y", "21.0.2"))):
@@ -212,7 +219,7 @@ def test_instances_that_differ_in_their_jdk_are_reported(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--design", "instance-based"], "--design goes with --cluster"),
-    (["--cluster", "local:2", "--until-decided"], "--until-decided and --warmup auto run on one machine"),
+    (["--cluster", "local:2", "--design", "instance-based", "--until-decided"], "--until-decided needs --design trial-based"),
     (["--cluster", "ftp://host:1"], "is not a scheduler address"),
     (["--cluster", "local:2", "--tls-cert", "c.pem"], "--tls-cert needs --tls-ca-file and --tls-key"),
     (["--cluster", "local:2", "--order", "sequential"], "--cluster needs --order rmit"),
@@ -263,12 +270,12 @@ class _Say:
 
 
 def test_a_lost_worker_orphans_its_trial_unless_its_result_already_arrived(tmp_path):
-    design = ClusterDesign("trial-based", instances=2, trials_per_instance=1)
+    design = Placement("trial-based", instances=2, trials_per_instance=1)
     store, run_id = _store_with_run(tmp_path, design, ["x", "y"])
     with store:
         say = _Say()
-        dispatcher = Dispatcher(None, store, store.run(run_id), "jmh", {}, say, {})
-        dispatcher.plan()
+        dispatcher = _dispatcher(store, run_id, say)
+        dispatcher.plan(store.run(run_id).schedule)
         running, finished = _Future("pending"), _Future("finished")
         dispatcher.inflight = {"x": (running, dispatcher.queues[0].popleft(), "tcp://a"),
                                "y": (finished, dispatcher.queues[1].popleft(), "tcp://b")}

@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rigorbench.cluster.design import SETTINGS_KEY
 from rigorbench.errors import UserError
 from rigorbench.experiment.progress import PlainReporter
 from rigorbench.store import ResultStore
@@ -48,7 +47,7 @@ def test_every_planned_trial_is_stored_once(finished_run):
 
 def test_samples_name_the_instance_that_ran_their_trial(finished_run):
     store, run, _, _ = finished_run
-    names = run.settings[SETTINGS_KEY]["instance_names"]
+    names = run.setup.cluster["instance_names"]
     ran_on = {(e.trial, e.label): e.environment["instance"] for e in store.executions(run.run_id)}
     assert set(ran_on.values()) <= {f"local-{i}" for i in range(WORKERS)}
     for label in LABELS:

@@ -44,10 +44,11 @@ def repo(tmp_path_factory):
 
 
 def bisect(harness, monkeypatch, root: Path, db: Path, *extra: str) -> tuple[int, str, str]:
-    from rigorbench.experiment import bisect as experiment, runner
+    import rigorbench.harness
+    from rigorbench.experiment import bisect as experiment, driver, prepare
 
-    monkeypatch.setattr(runner, "get_harness", lambda name: harness)
-    monkeypatch.setattr(experiment, "get_harness", lambda name: harness)
+    for module in (rigorbench.harness, driver, prepare, experiment):
+        monkeypatch.setattr(module, "get_harness", lambda name: harness)
     out, err = io.StringIO(), io.StringIO()
     code = main(["bisect", str(root), "--good", "HEAD~15", "--bad", "HEAD", "--bench", "Bench",
                  "--resamples", "1000", "--store", str(db), *extra], out, err)

@@ -32,7 +32,7 @@ def _trial(events: list[str], said: list[str], waits: list[float]) -> None:
 
 
 def test_the_overhead_leaves_out_time_spent_waiting_for_other_experiments():
-    from rigorbench.experiment.runner import ExperimentResult
+    from rigorbench.experiment.driver import ExperimentResult
 
     # 100 s of wall time, 60 s of it waiting for another experiment's trials, 20 s in the harness.
     assert ExperimentResult(1, 2, 0, 100.0, 20.0, 60.0).overhead == 0.5

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rigorbench.experiment import runner
+from rigorbench import api
+from rigorbench.errors import Interrupted
+from rigorbench.experiment.driver import ExperimentResult
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec, make_schedule
 from rigorbench.experiment.progress import PlainReporter
 from rigorbench.harness.base import RunSettings
@@ -41,7 +43,7 @@ def test_rmit_schedule_runs_every_version_once_per_trial_in_seeded_random_order(
 
 def test_run_stores_every_trial_in_the_executed_order(project, fake, tmp_path):
     with ResultStore.open(tmp_path / "r.db") as store:
-        result = runner.start_experiment(plan_for(project), store, PlainReporter(io.StringIO()))
+        result = api.run_experiment(plan_for(project), store, PlainReporter(io.StringIO()))
         executions = store.executions(result.run_id)
         planned = store.run(result.run_id).schedule
         assert [(e.trial, e.label) for e in executions] == [(p.trial, p.label) for p in planned]
@@ -58,19 +60,19 @@ def test_interrupt_then_resume_loses_nothing_and_stores_nothing_twice(project, f
     fake.interrupt_at = 3
     out = io.StringIO()
     with ResultStore.open(tmp_path / "r.db") as store:
-        with pytest.raises(runner.Interrupted, match="Resume with: rigorbench ab --resume 1"):
-            runner.start_experiment(plan_for(project), store, PlainReporter(out))
+        with pytest.raises(Interrupted, match="Resume with: rigorbench ab --resume 1"):
+            api.run_experiment(plan_for(project), store, PlainReporter(out))
         assert len(store.finished(1)) == 3
         assert store.run(1).status == "interrupted"
         fake.interrupt_at = None
         fake.calls.clear()
-        result = runner.resume_experiment(1, store, PlainReporter(out))
+        result = api.resume_experiment(1, store, PlainReporter(out))
         assert result.executed == 3 and len(fake.calls) == 3
         keys = [(e.trial, e.label) for e in store.executions(1)]
         assert len(keys) == len(set(keys)) == 6
         assert store.run(1).status == "finished"
         # A second resume has nothing left to do.
-        assert runner.resume_experiment(1, store, PlainReporter(out)).executed == 0
+        assert api.resume_experiment(1, store, PlainReporter(out)).executed == 0
     assert "already stored" in out.getvalue()
 
 
@@ -78,7 +80,7 @@ def test_a_failed_trial_is_recorded_and_the_others_go_on(project, fake, tmp_path
     fake.fail_label = "v2"
     out = io.StringIO()
     with ResultStore.open(tmp_path / "r.db") as store:
-        result = runner.start_experiment(plan_for(project, trials=2), store, PlainReporter(out))
+        result = api.run_experiment(plan_for(project, trials=2), store, PlainReporter(out))
         statuses = {(e.label, e.status) for e in store.executions(result.run_id)}
     assert statuses == {("v1", "done"), ("v2", "failed")}
     assert result.failed == 2 and result.executed == 4
@@ -86,7 +88,7 @@ def test_a_failed_trial_is_recorded_and_the_others_go_on(project, fake, tmp_path
 
 
 def test_overhead_is_the_share_of_wall_time_outside_the_harness():
-    result = runner.ExperimentResult(1, 2, 0, wall_seconds=10.0, harness_seconds=9.7)
+    result = ExperimentResult(1, 2, 0, wall_seconds=10.0, harness_seconds=9.7)
     assert result.overhead == pytest.approx(0.03)
 
 
@@ -109,7 +111,7 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(project, fake, tmp_path, monkey
     code = main(["ab", str(project), "--base", "v1", "--contender", "v2", "--trials", "2",
                  "--store", str(tmp_path / "r.db")], out, err)
     assert code == 130
-    assert "1 of 4 trials are stored" in err.getvalue()
+    assert "1 of 4 executions are stored" in err.getvalue()
     assert f"rigorbench ab --resume 1 --store {tmp_path / 'r.db'}" in err.getvalue()
     assert out.getvalue() == ""
 
@@ -118,7 +120,7 @@ def test_benchmarks_only_some_versions_have_are_reported_and_not_run(project, fa
     fake.extra = {"v2": ["demo.Bench.added"], "v1": ["demo.Bench$Inner.removed"]}
     out = io.StringIO()
     with ResultStore.open(tmp_path / "r.db") as store:
-        result = runner.start_experiment(plan_for(project, trials=1), store, PlainReporter(out))
+        result = api.run_experiment(plan_for(project, trials=1), store, PlainReporter(out))
         settings = store.run(result.run_id).settings
     text = out.getvalue()
     assert "not run: demo.Bench.added is only in v2" in text and "not run: demo.Bench$Inner.removed is only in v1" in text
@@ -136,7 +138,7 @@ def test_no_shared_benchmark_stops_before_anything_is_stored(project, fake, tmp_
     monkeypatch.setattr(fake, "list_benchmarks", lambda build, settings: [ListedBenchmark(f"x.{build.project_dir.name}")])
     with ResultStore.open(tmp_path / "r.db") as store:
         with pytest.raises(UserError, match=r"no benchmark is in every version \(benchmarks per version: v1 1, v2 1\)"):
-            runner.start_experiment(plan_for(project, trials=1), store, PlainReporter(io.StringIO()))
+            api.run_experiment(plan_for(project, trials=1), store, PlainReporter(io.StringIO()))
         assert store.list_runs() == []
     assert fake.calls == []
 
@@ -151,11 +153,11 @@ def test_resume_builds_each_version_with_its_stored_build_settings(project, fake
     plan = ExperimentPlan(str(project), "jmh", (VersionSpec("v1", "v1", jdk), VersionSpec("v2", "v2")), 2, "rmit", 5, RunSettings())
     fake.interrupt_at = 1
     with ResultStore.open(tmp_path / "r.db") as store:
-        with pytest.raises(runner.Interrupted):
-            runner.start_experiment(plan, store, PlainReporter(io.StringIO()))
+        with pytest.raises(Interrupted):
+            api.run_experiment(plan, store, PlainReporter(io.StringIO()))
         fake.interrupt_at = None
         specs.clear()
-        runner.resume_experiment(1, store, PlainReporter(io.StringIO()))
+        api.resume_experiment(1, store, PlainReporter(io.StringIO()))
     assert specs == [("v1", jdk), ("v2", BuildSpec())]
 
 
@@ -178,7 +180,7 @@ def test_a_trial_without_samples_is_stored_as_failed_with_the_harness_output(pro
 
     monkeypatch.setattr(fake, "run_trial", crashing_v2)
     with ResultStore.open(tmp_path / "r.db") as store:
-        result = runner.start_experiment(plan_for(project, trials=2), store, PlainReporter(io.StringIO()))
+        result = api.run_experiment(plan_for(project, trials=2), store, PlainReporter(io.StringIO()))
         stored = {(e.label, e.trial): e for e in store.executions(result.run_id)}
     assert result.failed == 2
     v2 = stored[("v2", 0)]

@@ -109,7 +109,7 @@ class ComparisonResult:
     mismatches: tuple[Mismatch, ...] = ()
     failed_in_baseline: tuple[str, ...] = ()
     failed_in_contender: tuple[str, ...] = ()
-    # An adaptive run's design (analysis/sequential.py, SequentialDesign.as_dict()): the
+    # An adaptive run's rule (analysis/stopping.py, UntilDecided.as_dict()): the
     # per-look level and when each benchmark was decided. None for a fixed design.
     sequential: Mapping | None = None
 

@@ -20,6 +20,7 @@ from rigorbench.errors import UserError
 from rigorbench.formats import read_result_file
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric, ResultFile, SampleTable
 from rigorbench.stats.outliers import extreme_outliers
+from rigorbench.store.api import RunSetup
 
 SeriesKey = tuple[BenchmarkCase, Metric]
 
@@ -174,7 +175,7 @@ def dataset_from_store(store, run_id: int, label: str) -> Dataset:
 
 def stored_instance_names(settings: Mapping) -> tuple[str, ...]:
     """The instance names a ``--cluster`` run recorded in its settings, in code order."""
-    cluster = settings.get("cluster") if isinstance(settings, Mapping) else None
+    cluster = RunSetup.of(settings).cluster
     names = cluster.get("instance_names") if isinstance(cluster, Mapping) else None
     return tuple(str(name) for name in names) if isinstance(names, list) else ()
 

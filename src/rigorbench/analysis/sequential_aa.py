@@ -33,8 +33,7 @@ from scipy.stats import binomtest
 
 from rigorbench.stats.bootstrap import bootstrap_ratio
 from rigorbench.stats.decision import BootstrapRule, Evidence, Verdict
-from rigorbench.analysis.sequential import given_up
-from rigorbench.experiment.options import DEFAULT_FUTILITY
+from rigorbench.analysis.stopping import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, given_up
 from rigorbench.stats.sequential import looks_between, per_look_confidence
 
 DESIGNS = ("sequential", "fixed", "naive", "curtailed")

@@ -122,8 +122,8 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cluster_options_from(args: argparse.Namespace, *, resume: bool = False):
     """The ClusterOptions of --cluster, or None; its options alone are refused."""
-    from rigorbench.cluster.address import TLSFiles, parse_cluster
-    from rigorbench.cluster.design import ClusterOptions
+    from rigorbench.experiment.address import TLSFiles, parse_cluster
+    from rigorbench.experiment.address import ClusterOptions
 
     address = getattr(args, "cluster", None)
     given = [f"--{name.replace('_', '-')}" for name in ("design", "instances", "build_on_workers", "tls_ca_file", "tls_cert", "tls_key")
@@ -161,7 +161,7 @@ def add_sequential_arguments(parser: argparse.ArgumentParser) -> None:
 
 def sequential_design_from(args: argparse.Namespace):
     """The stopping rule of --until-decided, or None; its options alone are refused."""
-    from rigorbench.analysis.sequential import SequentialDesign
+    from rigorbench.analysis.stopping import UntilDecided
     from rigorbench.cli.common import settings_from
 
     given = [f"--{name.replace('_', '-')}" for name in ("min_trials", "max_trials", "max_time", "futility") if getattr(args, name, None) is not None]
@@ -171,7 +171,7 @@ def sequential_design_from(args: argparse.Namespace):
         return None
     if args.trials is not None:
         raise UsageError("--trials fixes the number of trials; with --until-decided give --min-trials and --max-trials")
-    return SequentialDesign(
+    return UntilDecided(
         min_trials=args.min_trials or DEFAULT_MIN_TRIALS,
         max_trials=args.max_trials or max(DEFAULT_MAX_TRIALS, args.min_trials or 0),
         max_seconds=seconds(args.max_time, "--max-time") if args.max_time else None,
@@ -304,7 +304,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
 
 def print_listing(plan: ExperimentPlan, store_dir: Path, args: argparse.Namespace, stdout: IO[str], reporter) -> int:
     """``--list``: build (or take from the cache), list, estimate, and stop."""
-    from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
+    from rigorbench.experiment.prepare import BUILDS_DIR, list_experiment
     from rigorbench.report.list import render_selection
 
     cache = None if args.no_build_cache else store_dir / BUILDS_DIR

@@ -287,25 +287,19 @@ def before_build(args: argparse.Namespace, reporter) -> tuple[object, dict]:
 def conclude(store, result, baseline: str, contenders: list[str], args, stdout, reporter, lint_results: dict) -> int:
     """Say what the experiment cost, then compare each contender with the baseline."""
     from rigorbench import api
-    from rigorbench.analysis.sequential import SequentialDesign
     from rigorbench.experiment.progress import format_duration
-    from rigorbench.experiment.sequential import KEY as SEQUENTIAL_KEY
 
     reporter.message(
-        f"run {result.run_id}: {result.executed} trials in {format_duration(result.wall_seconds)}"
+        f"run {result.run_id}: {result.executed} executions in {format_duration(result.wall_seconds)}"
         f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time"
         + (f" (after waiting {format_duration(result.waited_seconds)} for other experiments' trials on this machine)"
            if result.waited_seconds >= 1 else "")
         + f"; stored in {store.path}"
     )
-    settings, sequential = settings_from(args), None
     run = store.run(result.run_id)
-    if SEQUENTIAL_KEY in run.settings:   # decided at the looks' level, as the experiment stopped on
-        design = SequentialDesign.from_dict(run.settings[SEQUENTIAL_KEY])
-        settings, sequential = replace(design.look_settings, allow_mismatch=settings.allow_mismatch), run.settings[SEQUENTIAL_KEY]
+    settings = api.verdict_settings(run, settings_from(args))
     code = 0
-    for label, comparison, base, contender in api.finish_experiment(store, result.run_id, baseline, contenders, settings):
-        comparison = replace(comparison, sequential=sequential)
+    for label, comparison, base, contender in api.finish_experiment(store, result.run_id, baseline, contenders, settings_from(args)):
         code = max(code, finish_comparison(comparison, args, stdout))
         if args.html:
             path = html_path(args.html, label, len(contenders))

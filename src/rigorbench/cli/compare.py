@@ -80,9 +80,9 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         baseline, contender, sequential = _from_store(args)
         if sequential is not None and args.confidence is None and args.interval is None:
             # an adaptive run is read at the level and by the interval its looks decided with
-            from rigorbench.analysis.sequential import SequentialDesign
+            from rigorbench.analysis.stopping import UntilDecided
 
-            design = SequentialDesign.from_dict(sequential)
+            design = UntilDecided.from_dict(sequential)
             settings = replace(settings, confidence=design.per_look, interval="t")
         elif sequential is not None:
             sequential = None   # other settings than the run's: not its sequential verdicts
@@ -107,4 +107,4 @@ def _from_store(args: argparse.Namespace):
     labels = [args.baseline[0], args.contender[0]]
     with ResultStore.read(args.store) as store:
         baseline, contender = api.load_stored(store, labels, args.run)
-        return baseline, contender, api.stored_run(store, labels, args.run).settings.get("until_decided")
+        return baseline, contender, api.stored_run(store, labels, args.run).setup.until_decided

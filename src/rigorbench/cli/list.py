@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench.experiment.progress import make_reporter
-    from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
+    from rigorbench.experiment.prepare import BUILDS_DIR, list_experiment
     from rigorbench.report.list import render_selection
 
     build = build_spec_from(args)

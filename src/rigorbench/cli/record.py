@@ -135,7 +135,7 @@ def _resume(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
     from rigorbench.analysis import history_points as hp
     from rigorbench.experiment.progress import make_reporter
-    from rigorbench.experiment.runner import ExperimentResult
+    from rigorbench.experiment.driver import ExperimentResult
     from rigorbench.store import ResultStore
 
     given = [("PATH" if name == "path" else f"--{name}") for name in _NOT_WITH_RESUME if getattr(args, name)]

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench.cli.prelint import LintFailed
     from rigorbench.experiment.config import load_config
     from rigorbench.experiment.progress import make_reporter
-    from rigorbench.experiment.runner import BUILDS_DIR, list_experiment
+    from rigorbench.experiment.prepare import BUILDS_DIR, list_experiment
     from rigorbench.report.list import render_selection
     from rigorbench.store import ResultStore
     from rigorbench.store.location import work_dir

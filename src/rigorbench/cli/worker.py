@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.cluster.address import TLSFiles, parse_cluster
+    from rigorbench.experiment.address import TLSFiles, parse_cluster
     from rigorbench.cluster.worker import WorkerOptions, run_worker
 
     address = parse_cluster(args.scheduler, "ADDRESS")

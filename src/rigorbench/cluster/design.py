@@ -17,22 +17,17 @@ schedule is the one of a single machine and resuming works the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rigorbench.errors import UserError
 from rigorbench.store.api import Execution
 
-if TYPE_CHECKING:
-    from rigorbench.cluster.address import ClusterAddress, TLSFiles
-
 DESIGNS = ("trial-based", "instance-based")
-SETTINGS_KEY = "cluster"
 
 
 @dataclass(frozen=True)
-class ClusterDesign:
+class Placement:
     design: str                   # one of DESIGNS
     instances: int                # instance slots
     trials_per_instance: int
@@ -59,8 +54,11 @@ class ClusterDesign:
         return self.instances * self.trials_per_instance
 
     def slot_of(self, trial: int) -> int:
-        """The instance slot that owns a trial."""
-        return trial // self.trials_per_instance
+        """The instance slot that owns a trial: its own trials first, then (trials an adaptive
+        experiment adds, one per instance a look) in turn."""
+        if trial < self.trials:
+            return trial // self.trials_per_instance
+        return (trial - self.trials) % self.instances
 
     def version_of_slot(self, slot: int, labels: list[str]) -> str | None:
         """The one version an instance-based slot runs (None: every version, trial-based)."""
@@ -83,16 +81,5 @@ class ClusterDesign:
         return {"design": self.design, "instances": self.instances, "trials_per_instance": self.trials_per_instance}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ClusterDesign":
+    def from_dict(cls, data: dict) -> "Placement":
         return cls(str(data["design"]), int(data["instances"]), int(data["trials_per_instance"]))
-
-
-@dataclass(frozen=True)
-class ClusterOptions:
-    """``--cluster`` and its options, as the user gave them."""
-
-    address: "ClusterAddress"
-    tls: "TLSFiles"
-    design: str = "trial-based"
-    instances: int | None = None          # None: every benchmarking worker connected at the start (N of local:N)
-    build_on_workers: bool = False

@@ -22,21 +22,22 @@ from __future__ import annotations
 import collections
 import time
 import uuid
-from dataclasses import dataclass, field, replace
-from typing import Mapping
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
 
 import numpy as np
 
-from rigorbench.cluster.address import SLOT
+from rigorbench.experiment.address import SLOT
 from rigorbench.cluster.bundle import BundleInfo
-from rigorbench.cluster.design import SETTINGS_KEY, ClusterDesign
+from rigorbench.cluster.design import Placement
 from rigorbench.cluster.session import ClusterSession
 from rigorbench.cluster.task import TaskResult, TrialTask, fitness_report, run_trial_task
 from rigorbench.errors import UserError
+from rigorbench.experiment.executor import Sink, Totals
 from rigorbench.experiment.progress import Reporter
-from rigorbench.harness.base import TrialOutcome
+from rigorbench.experiment.trial import TrialSpec, outcome_of
 from rigorbench.store import ResultStore
-from rigorbench.store.api import Execution, RunInfo
+from rigorbench.store.api import SETUP_KEY, Execution, RunInfo
 
 ORPHAN_AFTER_S = 30.0     # an instance gone this long leaves its trials to the others
 POLL_S = 0.5              # how often the dispatcher looks at the cluster while trials run
@@ -52,27 +53,21 @@ class Job:
     attempts: int = 0
 
 
-@dataclass
-class Totals:
-    executed: int = 0
-    failed: int = 0
-    harness_seconds: float = 0.0
-    instances_used: set[str] = field(default_factory=set)
-
-
 class Dispatcher:
-    def __init__(self, session: ClusterSession, store: ResultStore, run: RunInfo, harness: str,
+    def __init__(self, session: ClusterSession, store: ResultStore, run: RunInfo,
                  bundles: Mapping[str, tuple[BundleInfo, bytes]], reporter: Reporter,
-                 version_environment: Mapping[str, Mapping[str, str]]) -> None:
-        self.session, self.store, self.run, self.harness = session, store, run, harness
+                 version_environment: Mapping[str, Mapping[str, str]], spec: TrialSpec, sink: Sink,
+                 totals: Totals | None = None) -> None:
+        self.session, self.store, self.run, self.harness = session, store, run, run.harness
+        self.spec, self.sink = spec, sink
         self.bundles = {label: info for label, (info, _) in bundles.items()}
         self.data = {label: data for label, (_, data) in bundles.items()}
         self.payloads: dict[str, object] = {}      # the bundles' bytes on the cluster (Dask futures)
         self.checked: set[str] = set()             # instances whose environment was checked
         self.reporter = reporter
         self.version_environment = version_environment
-        self.cluster = dict(run.settings[SETTINGS_KEY])
-        self.design = ClusterDesign.from_dict(self.cluster)
+        self.cluster = dict(run.setup.cluster)
+        self.design = Placement.from_dict(self.cluster)
         self.labels = [v.label for v in run.versions]
         self.slots: list[str | None] = list(self.cluster.get("slots", []))
         self.names: list[str] = list(self.cluster.get("instance_names", []))   # instance codes of the samples
@@ -83,18 +78,16 @@ class Dispatcher:
         self.orphans: collections.deque[Job] = collections.deque()
         self.inflight: dict[str, tuple[object, Job, str]] = {}
         self.absent_since: dict[int, float] = {}
-        self.totals = Totals()
-        self.trials = self.design.trials
+        self.totals = totals if totals is not None else Totals()
+        self.trials = len({e.trial for e in run.schedule})
 
     # -- planning ---------------------------------------------------------------------
 
-    def plan(self) -> int:
-        """Queue what the store does not have; the number of executions queued."""
-        finished = self.store.finished(self.run.run_id)
+    def plan(self, pending: Sequence[Execution]) -> int:
+        """Queue the pending executions by trial; the number of executions queued."""
         by_trial: dict[int, list[Execution]] = collections.defaultdict(list)
-        for execution in self.run.schedule:
-            if (execution.trial, execution.label) not in finished:
-                by_trial[execution.trial].append(execution)
+        for execution in pending:
+            by_trial[execution.trial].append(execution)
         for trial, executions in sorted(by_trial.items()):
             slot = self.design.slot_of(trial)
             self.queues[slot].append(Job(trial, tuple(executions), slot, self.design.version_of_slot(slot, self.labels)))
@@ -158,7 +151,7 @@ class Dispatcher:
             report_fitness(self.session, {name: address}, self.run.settings["run"], self.reporter)
             self.checked.add(name)
         order = job.executions
-        task = TrialTask(self.run.run_id, job.trial, order, self.harness, self.run.settings["run"],
+        task = TrialTask(self.run.run_id, job.trial, order, self.harness, self.spec,
                          {label: self.bundles[label] for label in {e.label for e in order}}, name)
         payloads = {label: self._payload(label) for label in task.bundles}
         future = self.session.client.submit(
@@ -235,25 +228,23 @@ class Dispatcher:
                            for one in record.series)
             environment = {**self.version_environment.get(execution.label, {}), **record.environment}
             items.append((execution, replace(record, series=series, environment=environment)))
-        self.store.record_executions(self.run.run_id, items)
+        self.sink(items)
         self.totals.instances_used.add(result.instance)
         self.reporter.message(f"trial {result.trial + 1}/{self.trials} ran on instance {result.instance}"
                               + "".join(f"; {note}" for note in result.notes))
         for execution, record in items:
-            outcome = TrialOutcome(status=record.status, series=tuple(record.series), harness_seconds=record.harness_seconds,
-                                   failures=tuple(record.failures), message=record.message)
+            outcome = outcome_of(record)
             self.reporter.execution_started(execution)
             self.reporter.execution_finished(execution, outcome)
-            self.totals.executed += 1
-            self.totals.failed += record.status != "done"
-            self.totals.harness_seconds += record.harness_seconds
+            self.totals.add(outcome)
 
     def _instance_code(self, name: str) -> int:
         """The instance's integer code in the samples (its place in the run's instance list)."""
         if name not in self.names:
             self.names.append(name)
             self.cluster["instance_names"] = list(self.names)
-            self.store.extend_run(self.run.run_id, [], {SETTINGS_KEY: self.cluster})
+            setup = self.store.run(self.run.run_id).setup
+            self.store.extend_run(self.run.run_id, [], {SETUP_KEY: replace(setup, executor=self.cluster).as_dict()})
         return self.names.index(name)
 
     def cancel(self) -> None:
@@ -284,7 +275,7 @@ def tool_mismatches(store: ResultStore, run: RunInfo) -> list[str]:
             if instance is None:
                 continue
             for key, value in environment.items():
-                if key in ("java_version", "java_runtime", "java_vendor") or key.startswith("tool."):
+                if key in ("java_version", "java_runtime", "java_vendor") or (key.startswith("tool.") and key != "tool.venv"):
                     seen[key][value].add(instance)
     lines = []
     for key, values in sorted(seen.items()):

@@ -13,7 +13,7 @@ import logging
 import time
 from typing import Callable, Iterator
 
-from rigorbench.cluster.address import SLOT, ClusterAddress, TLSFiles
+from rigorbench.experiment.address import SLOT, ClusterAddress, TLSFiles
 from rigorbench.errors import UserError
 
 # How long to wait for the scheduler, and for the instances the design asks for.

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from rigorbench import __version__
 from rigorbench.cluster.bundle import BundleInfo, shipped_build, source_dir, unpack
+from rigorbench.experiment.machine_lock import one_trial_at_a_time
+from rigorbench.experiment.trial import TrialSpec, execution_dir, execution_environment, run_execution
 from rigorbench.files import safe_name
+from rigorbench.harness import get_harness
 from rigorbench.harness.base import Build, BuildSpec, RunSettings
 from rigorbench.store.api import Execution, TrialRecord
 
@@ -35,7 +37,7 @@ class TrialTask:
     trial: int
     executions: tuple[Execution, ...]     # in the order to run them (random within a trial-based trial)
     harness: str
-    settings: Mapping                     # RunSettings.as_dict()
+    spec: TrialSpec                       # what each execution runs (the same on every executor)
     bundles: Mapping[str, BundleInfo]     # by version label
     instance: str                         # the instance the dispatcher sent it to
 
@@ -56,13 +58,7 @@ def worker_root() -> Path:
 
 def run_trial_task(task: TrialTask, payloads: Mapping[str, bytes]) -> TaskResult:
     """Run one trial on this worker (called by Dask; ``payloads`` are the bundles' bytes)."""
-    from rigorbench.experiment.machine_lock import one_trial_at_a_time
-    from rigorbench.experiment.runner import failed_without_samples, now_iso
-    from rigorbench.harness import get_harness
-    from rigorbench.harness.environment import capture_environment
-
     harness = get_harness(task.harness)
-    settings = RunSettings.from_dict(task.settings)
     root = worker_root()
     notes: list[str] = []
     labels = list(dict.fromkeys(e.label for e in task.executions))
@@ -71,20 +67,12 @@ def run_trial_task(task: TrialTask, payloads: Mapping[str, bytes]) -> TaskResult
     with one_trial_at_a_time(lambda _: None):
         for execution in task.executions:
             build = builds[execution.label]
-            work_dir = (root / "runs" / f"run{task.run_id}"
-                        / f"{execution.position:03d}-trial{execution.trial + 1}-{safe_name(execution.label, 40, 'version')}")
-            work_dir.mkdir(parents=True, exist_ok=True)
-            environment = capture_environment(java=build.java_command[0] if build.java_command else "java")
-            environment.update({f"tool.{k}": str(v) for k, v in build.tool_versions.items() if k != "venv"})
-            environment.update({"rigorbench_version": __version__, "build.cached": str(build.cached).lower(),
-                                "build.on_worker": str(task.bundles[execution.label].build_on_worker).lower(),
-                                "instance": task.instance, "instance.host": socket.gethostname()})
-            started = now_iso()
-            outcome = failed_without_samples(harness.run_trial(build, settings, work_dir, lambda event: None))
-            records.append((execution, TrialRecord(
-                outcome.status, started, now_iso(), outcome.harness_seconds, outcome.series,
-                {**environment, **outcome.environment}, outcome.failures, outcome.output_tail, outcome.message,
-            )))
+            work_dir = execution_dir(root / "runs" / (f"run{task.run_id}" if task.run_id else "pilot"), execution)
+            environment = execution_environment(build, {
+                "build.on_worker": str(task.bundles[execution.label].build_on_worker).lower(),
+                "instance": task.instance, "instance.host": socket.gethostname()})
+            record, _ = run_execution(harness, build, task.spec, work_dir, environment, lambda event: None)
+            records.append((execution, record))
     return TaskResult(task.trial, task.instance, socket.gethostname(), tuple(records), tuple(notes))
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from rigorbench.cluster.address import SLOT, ClusterAddress, TLSFiles, exposure_warning
+from rigorbench.experiment.address import SLOT, ClusterAddress, TLSFiles, exposure_warning
 from rigorbench.cluster.task import WORK_DIR_ENV
 from rigorbench.errors import UserError
 from rigorbench.experiment.machine_lock import lock_path

@@ -25,16 +25,18 @@ from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import dataset_from_store
 from rigorbench.analysis.settings import Settings
 from rigorbench.errors import Interrupted, UserError
-from rigorbench.experiment.plan import VersionSpec, make_schedule
+from rigorbench.analysis.stopping import FixedTrials
+from rigorbench.experiment.driver import drive
+from rigorbench.experiment.executor import Executor, LocalExecutor
+from rigorbench.experiment.plan import VersionSpec
+from rigorbench.experiment.prepare import build_cache_dir, built_versions, list_selection
 from rigorbench.experiment.progress import Reporter, format_duration
-from rigorbench.experiment.runner import build_cache_dir, built_versions, execute_run, list_selection
 from rigorbench.experiment.selection import cases_in
 from rigorbench.experiment.versions import _git
 from rigorbench.harness import get_harness
 from rigorbench.harness.base import BuildSpec, RunSettings
-from rigorbench.harness.environment import capture_environment, fitness_warnings
 from rigorbench.store import ResultStore
-from rigorbench.store.api import Execution
+from rigorbench.store.api import SETUP_KEY, RunSetup
 from rigorbench.terminal import printable
 
 
@@ -108,8 +110,10 @@ class _Prober:
     """Runs the probes of one bisection against good's build."""
 
     def __init__(self, plan: BisectPlan, settings: Settings, store: ResultStore, reporters: Callable[[], Reporter],
-                 good: Commit, commits: tuple[Commit, ...], good_builds: dict, cache_dir: Path | None) -> None:
+                 good: Commit, commits: tuple[Commit, ...], good_builds: dict, cache_dir: Path | None,
+                 executor: Executor) -> None:
         self.plan, self.settings, self.store, self.reporters = plan, settings, store, reporters
+        self.executor = executor
         self.good, self.commits, self.good_builds, self.cache_dir = good, commits, good_builds, cache_dir
         self.harness = get_harness(plan.harness)
         self.say = reporters().message
@@ -152,32 +156,35 @@ class _Prober:
         if selection.partial:
             run_settings = replace(run_settings, include=self.harness.exact_includes(selection.common))
         run_id, seed = None, self.plan.seed + len(self.probes)
+        self.executor.attach(builds, self.store.work_dir, {label: self.plan.build for label in labels}, self.plan.harness)
         for look, trials in enumerate(self.looks):
             run_id = self._plan_trials(run_id, labels, builds, run_settings, trials, seed + 1000 * look, index)
-            execute_run(self.store, self.store.run(run_id), self.harness, builds, self.reporters(), cases_in(selection, run_settings))
+            self.executor.reporter = self.reporters()
+            drive(self.store, run_id, self.harness, self.executor, self.executor.reporter, cases_in(selection, run_settings))
             probe = self._decide(index, run_id, labels, trials)
             if probe.decision != Decision.INCONCLUSIVE:
                 return probe
         return probe
 
     def _plan_trials(self, run_id, labels, builds, run_settings, trials, seed, index) -> int:
-        """Create the probe's run with ``trials`` trials, or add trials to it up to that."""
+        """Create the probe's run with ``trials`` trials, or add trials to it up to that (a
+        probe's look is a fixed design of that many trials, driven like any run)."""
+        setup = RunSetup(self.executor.stored(), FixedTrials(trials).as_dict())
         if run_id is None:
             settings = {
                 "run": run_settings.as_dict(), "trials": trials, "build": {label: self.plan.build.as_dict() for label in labels},
-                "not_run": {}, "build_cache": self.cache_dir is not None,
+                "not_run": {}, "build_cache": self.cache_dir is not None, SETUP_KEY: setup.as_dict(),
                 "bisect": {"good": self.good.sha, "bad": self.commits[-1].sha, "commit": self.commits[index].sha},
             }
             return self.store.create_run(
                 harness=self.plan.harness, project=str(self.plan.project), order=self.plan.order, seed=seed, settings=settings,
-                versions=[builds[label][0].info for label in labels], schedule=make_schedule(labels, trials, self.plan.order, seed),
+                versions=[builds[label][0].info for label in labels], schedule=self.executor.schedule(labels, 0, trials, seed, 0),
                 tool_version=__version__,
             )
         run = self.store.run(run_id)
         done = len({e.trial for e in run.schedule})
-        extra = make_schedule(labels, trials - done, self.plan.order, seed)
-        offset = len(run.schedule)
-        self.store.extend_run(run_id, [Execution(e.trial + done, e.label, e.position + offset) for e in extra])
+        extra = self.executor.schedule(labels, done, trials - done, seed, len(run.schedule))
+        self.store.extend_run(run_id, extra, {SETUP_KEY: setup.as_dict()})
         return run_id
 
     def _decide(self, index: int, run_id: int, labels: list[str], trials: int) -> Probe:
@@ -201,7 +208,7 @@ class _Prober:
 
 def run_bisection(
     plan: BisectPlan, settings: Settings, store: ResultStore, reporters: Callable[[], Reporter], build_cache: bool = True,
-    commits: tuple[Commit, tuple[Commit, ...]] | None = None,
+    commits: tuple[Commit, tuple[Commit, ...]] | None = None, executor: Executor | None = None,
 ) -> Bisection:
     """Bisect ``plan``'s range (``commits``: good and the range, when already read with
     :func:`commit_range`); every probe is stored in ``store`` as a run."""
@@ -210,16 +217,16 @@ def run_bisection(
         raise UserError(f"{plan.project}: no such project directory")
     good, commits = commits or commit_range(project, plan.good, plan.bad)
     reporter = reporters()
-    for warning in fitness_warnings(capture_environment(), plan.settings):
-        reporter.message(f"{warning.severity}: {warning.message}" + (f" ({warning.hint})" if warning.hint else ""))
+    harness = get_harness(plan.harness)
+    executor = executor or LocalExecutor(harness, reporter, plan.order)
+    executor.check(plan.settings)
     reporter.message(f"bisect: {len(commits)} commits after good {good.short}, up to bad {commits[-1].short}")
     cache_dir = build_cache_dir(store) if build_cache else None
-    harness = get_harness(plan.harness)
     spec = VersionSpec(good.short, good.sha, plan.build)
     with built_versions(project, (spec,), harness, reporter, cache_dir=cache_dir) as good_builds:
         listed = list_selection(good_builds, harness, plan.settings)
         if not listed.common:
             raise UserError(f"no benchmark matches --bench {' '.join(plan.settings.include)} at good {good.short}")
-        prober = _Prober(plan, settings, store, reporters, good, commits, good_builds, cache_dir)
+        prober = _Prober(plan, settings, store, reporters, good, commits, good_builds, cache_dir, executor)
         search(len(commits), prober)
     return Bisection(good, commits, tuple(prober.probes), settings, prober.looks, store.path)

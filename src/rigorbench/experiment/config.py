@@ -165,8 +165,8 @@ def _fraction(value: object, key: str, table: str) -> float:
 
 def _cluster(experiment: dict, base_dir: Path):
     """The ClusterOptions of ``cluster = ...`` (None without it; its options alone are errors)."""
-    from rigorbench.cluster.address import TLSFiles, parse_cluster
-    from rigorbench.cluster.design import ClusterOptions
+    from rigorbench.experiment.address import TLSFiles, parse_cluster
+    from rigorbench.experiment.address import ClusterOptions
 
     keys = ("design", "instances", "build_on_workers", "tls_ca_file", "tls_cert", "tls_key")
     if "cluster" not in experiment:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+# --until-decided's defaults live with its rule; re-exported for the CLI and the config file.
+from rigorbench.analysis.stopping import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS  # noqa: F401
 from rigorbench.errors import UserError
 from rigorbench.harness.base import RunSettings
 
@@ -18,13 +20,6 @@ DEFAULT_SETTINGS = RunSettings(forks=2, warmup_iterations=5, iterations=10, warm
 QUICK_TRIALS = 5
 QUICK_SETTINGS = RunSettings(forks=2, warmup_iterations=3, iterations=5, warmup_time="200ms", iteration_time="200ms")
 
-# --until-decided: the first look after 3 trials (the fewest a trustworthy interval needs,
-# stats/bootstrap.py MIN_EXPANDED_UNITS), at most 20 (where issue 18's design stops).
-DEFAULT_MIN_TRIALS = 3
-DEFAULT_MAX_TRIALS = 20
-# --futility: give a benchmark up when its chance of any verdict by --max-trials is below 10%
-# (analysis/sequential.py); 0 runs every open benchmark to the budget.
-DEFAULT_FUTILITY = 0.10
 
 # --warmup auto: warmup iterations of the pilot fork, generous next to JMH's default of 5.
 PILOT_WARMUP = 30

@@ -19,8 +19,8 @@ from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.store.api import Execution
 
 if TYPE_CHECKING:
-    from rigorbench.analysis.sequential import SequentialDesign
-    from rigorbench.cluster.design import ClusterOptions
+    from rigorbench.analysis.stopping import UntilDecided
+    from rigorbench.experiment.address import ClusterOptions
 
 ORDERS = ("rmit", "sequential")
 
@@ -48,8 +48,8 @@ class ExperimentPlan:
     # and what that command needs then ('record' keeps where its history points go).
     notes: Mapping[str, object] | None = None
     # ab --until-decided: trials added one at a time until each benchmark is decided
-    # (analysis/sequential.py); ``trials`` is then the first look's.
-    until_decided: "SequentialDesign | None" = None
+    # (analysis/stopping.py); ``trials`` is then the first look's.
+    until_decided: "UntilDecided | None" = None
     # --warmup auto: the pilot fork's warmup iterations (None: the configured warmup for all)
     pilot_warmup: int | None = None
     # --cluster: trials run on a Dask cluster's instances (cluster/); ``trials`` is then per instance

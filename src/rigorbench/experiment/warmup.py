@@ -17,20 +17,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from rigorbench.analysis.sequential import listed_name
-from rigorbench.experiment.machine_lock import one_trial_at_a_time
+from rigorbench.analysis.stopping import listed_name
 from rigorbench.experiment.options import PILOT_WARMUP
 from rigorbench.experiment.progress import Reporter
 from rigorbench.files import safe_name
 from rigorbench.harness.base import DONE, TIMEOUT, Harness, RunSettings, TrialOutcome
 from rigorbench.model import Series
-
-KEY = "warmup_auto"           # the choices' place in the run's settings
-
 
 def pilot_series(series: Series) -> np.ndarray:
     """A fork's whole series in the order it ran: warmup iterations, then measurement ones."""
@@ -39,20 +35,23 @@ def pilot_series(series: Series) -> np.ndarray:
     return t.value[order]
 
 
-def run_pilots(harness: Harness, builds: dict, settings: RunSettings, names: Sequence[str], work_root: Path,
-               reporter: Reporter, pilot_warmup: int = PILOT_WARMUP) -> dict:
+# Runs a version's pilot fork where the experiment's trials run: (label, settings, work folder).
+Pilot = Callable[[str, RunSettings, Path], TrialOutcome]
+
+
+def run_pilots(pilot: Pilot, labels: Sequence[str], settings: RunSettings, names: Sequence[str], work_root: Path,
+               reporter: Reporter, harness: Harness, pilot_warmup: int = PILOT_WARMUP) -> dict:
     """Run every version's pilot fork and choose each benchmark's warmup (the stored form:
     ``{name: {"warmup": n, "reached": bool, "starts": {label: start or None}}}``)."""
     from rigorbench.stats.stopping import auto_warmup
 
-    pilot = replace(settings, forks=1, warmup_iterations=pilot_warmup, include=harness.exact_includes(names))
+    pilot_settings = replace(settings, forks=1, warmup_iterations=pilot_warmup, include=harness.exact_includes(names))
     choices: dict[str, dict] = {name: {"warmup": 0, "reached": True, "starts": {}} for name in names}
-    for label, (_, build) in builds.items():
+    for label in labels:
         reporter.message(f"warmup auto: pilot fork of {label} ({pilot_warmup} warmup + {settings.iterations} iterations per benchmark)")
         work_dir = work_root / f"pilot-{safe_name(label, 40, 'version')}"
         work_dir.mkdir(parents=True, exist_ok=True)
-        with one_trial_at_a_time(reporter.message), reporter.working(f"pilot of {label}"):
-            outcome = harness.run_trial(build, pilot, work_dir, lambda event: None)
+        outcome = pilot(label, pilot_settings, work_dir)
         for series in outcome.series:
             name = listed_name(series.case.name, choices)     # Go's sub-benchmarks count for their benchmark
             if name is None or not series.metric.primary or not len(series.samples):

@@ -26,11 +26,12 @@ def render_run(info, counts: Mapping) -> str:
         lines.append("settings: " + _harness_settings(settings["run"], jmh=info.harness == "jmh"))
     if settings.get("not_run"):
         lines.append("not run (not in every version): " + ", ".join(settings["not_run"]))
-    if settings.get("warmup_auto"):
-        lines.append(f"warmup auto (pilot fork of {settings.get('pilot_warmup', '?')} warmup iterations per version):")
-        lines += [f"  {line}" for line in _warmups(settings["warmup_auto"])]
-    if settings.get("until_decided"):
-        note = sequential_note(settings["until_decided"])
+    setup = info.setup
+    if setup.warmups:
+        lines.append(f"warmup auto (pilot fork of {setup.pilot_warmup or '?'} warmup iterations per version):")
+        lines += [f"  {line}" for line in _warmups(setup.warmups)]
+    if setup.until_decided:
+        note = sequential_note(setup.until_decided)
         if info.status != "finished":
             note = note.replace("undecided at the budget", "still open")
         lines.append(note)

@@ -44,11 +44,12 @@ PATHS = 400_000          # simulated random walks; about 2% relative error at 1 
 SEED = 19770817          # fixed: the level must not depend on the run
 
 
-def looks_between(first: int, last: int) -> tuple[int, ...]:
-    """Trial counts of the looks of an experiment decided after every trial from ``first`` on."""
-    if first < 1 or last < first:
-        raise ValueError(f"looks need 1 <= first <= last, got {first} and {last}")
-    return tuple(range(first, last + 1))
+def looks_between(first: int, last: int, step: int = 1) -> tuple[int, ...]:
+    """Trial counts of the looks of an experiment decided after every ``step`` trials from
+    ``first`` on, up to ``last`` (a look that adds ``step`` trials at once is one look)."""
+    if first < 1 or last < first or step < 1:
+        raise ValueError(f"looks need 1 <= first <= last and step >= 1, got {first}, {last} and {step}")
+    return tuple(range(first, last + 1, step))
 
 
 def pocock_boundary(confidence: float, looks: Sequence[int]) -> float:

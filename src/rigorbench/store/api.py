@@ -42,6 +42,56 @@ class RunInfo:
     harness_seconds: float | None = None
     tool_version: str = ""
 
+    @property
+    def setup(self) -> "RunSetup":
+        return RunSetup.of(self.settings)
+
+
+SETUP_KEY = "setup"    # the run's one typed setup in its settings
+
+
+@dataclass(frozen=True)
+class RunSetup:
+    """How a run's trials are run, as stored under ``settings["setup"]``: where (``executor``:
+    ``{"kind": "local"}`` or ``{"kind": "cluster", ...}``), when it stops (``rule``:
+    ``{"kind": "fixed", "trials": n}`` or ``{"kind": "until_decided", ...}``), and the warmups
+    ``--warmup auto`` chose (``{name: {"warmup", "reached", "starts"}}``) with the pilot's warmup.
+
+    The experiment engine's layers fill in their parts (the executor's and the rule's
+    ``as_dict``); this is only their stored form, readable by every layer. Runs stored before
+    the one key (``until_decided``, ``warmup_auto``, ``pilot_warmup`` and ``cluster`` keys)
+    read the same way."""
+
+    executor: Mapping = field(default_factory=lambda: {"kind": "local"})
+    rule: Mapping = field(default_factory=lambda: {"kind": "fixed", "trials": 1})
+    warmups: Mapping | None = None
+    pilot_warmup: int | None = None
+
+    @classmethod
+    def of(cls, settings: Mapping) -> "RunSetup":
+        stored = settings.get(SETUP_KEY) if isinstance(settings, Mapping) else None
+        if isinstance(stored, Mapping):
+            return cls(stored["executor"], stored["rule"], stored.get("warmups"), stored.get("pilot_warmup"))
+        settings = settings if isinstance(settings, Mapping) else {}
+        cluster = settings.get("cluster")
+        sequential = settings.get("until_decided")
+        return cls({"kind": "cluster", **cluster} if cluster else {"kind": "local"},
+                   {"kind": "until_decided", **sequential} if sequential else {"kind": "fixed", "trials": int(settings.get("trials", 1))},
+                   settings.get("warmup_auto"), settings.get("pilot_warmup"))
+
+    def as_dict(self) -> dict:
+        return {"executor": dict(self.executor), "rule": dict(self.rule), "warmups": self.warmups, "pilot_warmup": self.pilot_warmup}
+
+    @property
+    def cluster(self) -> Mapping | None:
+        """The cluster executor's stored settings (None: this machine)."""
+        return self.executor if self.executor.get("kind") == "cluster" else None
+
+    @property
+    def until_decided(self) -> Mapping | None:
+        """The adaptive rule's stored form (None: a fixed design)."""
+        return self.rule if self.rule.get("kind") == "until_decided" else None
+
 
 @dataclass(frozen=True)
 class ExecutionRecord:

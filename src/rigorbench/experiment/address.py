@@ -121,3 +121,14 @@ def is_public(host: str) -> bool:
         if not (ip.is_private or ip.is_loopback or ip.is_link_local):
             return True
     return False
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """``--cluster`` and its options, as the user gave them."""
+
+    address: ClusterAddress
+    tls: TLSFiles
+    design: str = "trial-based"
+    instances: int | None = None          # None: every benchmarking worker connected at the start (N of local:N)
+    build_on_workers: bool = False

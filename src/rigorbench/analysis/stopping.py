@@ -1,17 +1,23 @@
-"""Decide benchmarks as an adaptive experiment goes: which are decided after this trial, which stay open.
+"""When an experiment stops: the stopping rules the experiment driver asks after each look.
 
-``ab --until-decided`` looks at every benchmark after each trial from ``min_trials`` on
-(every version run once per trial, in RMIT order as always). A benchmark whose verdict is
-``slower``, ``faster`` or ``unchanged`` at the sequential level is *retired*: later trials do
-not run it. The experiment ends when every benchmark is retired, or at ``max_trials``, or
-when the next trial would pass ``max_seconds``.
+A rule is pure: it reads the comparisons of a look and says which benchmarks are still open,
+how many trials to add, or why the experiment stops. Every executor works with every rule.
+
+* :class:`FixedTrials`: the planned trials, then stop (the fixed design).
+* :class:`UntilDecided` (``--until-decided``): looks at every benchmark after each look from
+  ``min_trials`` on (every version run once per trial, in RMIT order as always). A look adds
+  ``step`` trials at once (1 on this machine, one per instance on a cluster), and the looks'
+  level accounts for it. A benchmark whose verdict is ``slower``, ``faster`` or ``unchanged``
+  at the sequential level is *retired*: later trials do not run it. The experiment ends when
+  every benchmark is retired, or at the last look by ``max_trials``, or when the next look
+  would pass ``max_seconds``.
 
 The level: every look uses the same nominal confidence, Pocock's for the planned looks
-``min_trials..max_trials`` at the user's overall ``--confidence``
+``min_trials, min_trials + step, ... <= max_trials`` at the user's overall ``--confidence``
 (:mod:`rigorbench.stats.sequential`), so the chance of any false ``slower``/``faster`` over all
 looks stays at the fixed design's ``1 - confidence``. ``compare`` of the stored run at that
 level gives the verdicts the experiment stopped on: a retired benchmark's data ends at the
-trial it was decided in.
+look it was decided in.
 
 A benchmark is decided when every one of its cases (``@Param`` combinations) is, on its
 primary metric, with at least :data:`MIN_EXPANDED_UNITS` trials per version (below that no
@@ -19,27 +25,34 @@ interval is trustworthy). Only the bootstrap rule decides ``unchanged`` from evi
 only it can drive the experiment.
 
 Futility (``--futility P``, default 10%): a case that is still open but whose chance of any
-verdict by ``max_trials`` is below ``P`` (the conditional power under the current trend,
+verdict by the last look is below ``P`` (the conditional power under the current trend,
 :func:`rigorbench.stats.sequential.chance_of_verdict`), from :data:`FUTILITY_FROM` trials on, is
-*given up*: it counts as
-``inconclusive``, and a benchmark whose cases are all decided or given up is retired then
-rather than run until the budget. A change sitting on the threshold, or a benchmark too noisy
-for the threshold, stops costing trials. Giving up only removes verdicts, so it cannot add a
-false ``slower`` or ``faster``.
+*given up*: it counts as ``inconclusive``, and a benchmark whose cases are all decided or given
+up is retired then rather than run until the budget. A change sitting on the threshold, or a
+benchmark too noisy for the threshold, stops costing trials. Giving up only removes verdicts,
+so it cannot add a false ``slower`` or ``faster``.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
-from typing import Mapping
+from typing import Mapping, Sequence, Union
 
 from rigorbench.analysis.compare import ComparisonResult, top_units
 from rigorbench.analysis.settings import Settings
+from rigorbench.units import format_duration
 from rigorbench.errors import UserError
-from rigorbench.experiment.options import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS
 from rigorbench.stats import Verdict
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, ConfidenceInterval
 from rigorbench.stats.sequential import chance_of_verdict, looks_between, per_look_confidence
+
+# --until-decided: the first look after 3 trials (the fewest a trustworthy interval needs,
+# stats/bootstrap.py MIN_EXPANDED_UNITS), at most 20 (where issue 18's design stops).
+DEFAULT_MIN_TRIALS = 3
+DEFAULT_MAX_TRIALS = 20
+# --futility: give a benchmark up when its chance of any verdict by --max-trials is below 10%;
+# 0 runs every open benchmark to the budget.
+DEFAULT_FUTILITY = 0.10
 
 DECIDED = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED)
 # Giving up on a case with a 1-in-2 chance of a verdict would be guessing, not curtailing.
@@ -64,7 +77,40 @@ class Retirement:
 
 
 @dataclass(frozen=True)
-class SequentialDesign:
+class Look:
+    """What a rule says after a look: the rule as it stands now (its retirements), the
+    benchmarks still open (None: all of them), the trials to add (0: stop) and a line to say."""
+
+    rule: "StoppingRule"
+    open: tuple[str, ...] | None
+    more_trials: int
+    message: str = ""
+    stop_reason: str = ""
+
+
+@dataclass(frozen=True)
+class FixedTrials:
+    """The fixed design: the planned trials, then stop."""
+
+    trials: int
+    needs_comparisons = False
+
+    def open_benchmarks(self) -> tuple[str, ...] | None:
+        return None
+
+    def look(self, results: Sequence[ComparisonResult], trials: int, wall_seconds: float = 0.0,
+             next_seconds: float = 0.0) -> Look:
+        return Look(self, None, 0)
+
+    def comparison_settings(self, settings: Settings) -> Settings:
+        return settings
+
+    def as_dict(self) -> dict:
+        return {"kind": "fixed", "trials": self.trials}
+
+
+@dataclass(frozen=True)
+class UntilDecided:
     """The stopping rule of an adaptive experiment, as stored with the run."""
 
     min_trials: int = DEFAULT_MIN_TRIALS
@@ -74,6 +120,7 @@ class SequentialDesign:
     retired: Mapping[str, Retirement] = field(default_factory=dict)
     benchmarks: Mapping[str, int] = field(default_factory=dict)   # run: name -> its cases
     futility: float = DEFAULT_FUTILITY  # give a case up when its chance of a verdict by max_trials is below this (0: never)
+    step: int = 1                       # trials one look adds (a cluster's instances run one each)
 
     def __post_init__(self) -> None:
         if self.min_trials < MIN_EXPANDED_UNITS:
@@ -82,6 +129,8 @@ class SequentialDesign:
             raise UserError(f"--max-trials ({self.max_trials}) must be at least --min-trials ({self.min_trials})")
         if self.max_seconds is not None and self.max_seconds <= 0:
             raise UserError("--max-time must be positive")
+        if self.step < 1:
+            raise UserError(f"a look must add at least one trial, got {self.step}")
         if not 0 <= self.futility <= MAX_FUTILITY:
             raise UserError(f"--futility must lie between 0% and {MAX_FUTILITY:.0%}, got {self.futility:.0%}")
         check_settings(self.analysis)
@@ -92,7 +141,12 @@ class SequentialDesign:
 
     @property
     def looks(self) -> tuple[int, ...]:
-        return looks_between(self.min_trials, self.max_trials)
+        return looks_between(self.min_trials, self.max_trials, self.step)
+
+    @property
+    def last(self) -> int:
+        """The trials of the last look (``max_trials``, or below it when looks add several)."""
+        return self.looks[-1]
 
     @property
     def per_look(self) -> float:
@@ -110,27 +164,72 @@ class SequentialDesign:
         budget = f", at most {self.max_seconds:g} s" if self.max_seconds else ""
         futility = (f"; a benchmark is given up when its chance of a verdict by trial {self.max_trials} falls below "
                     f"{self.futility:.0%}" if self.futility else "")
-        return (f"until decided: {self.min_trials} to {self.max_trials} trials{budget}; each look at "
+        step = f" in steps of {self.step}" if self.step > 1 else ""
+        return (f"until decided: {self.min_trials} to {self.last} trials{step}{budget}; each look at "
                 f"{self.per_look * 100:.2f}% confidence (Pocock's boundary for {self.confidence * 100:g}% over "
                 f"{len(self.looks)} looks){futility}")
 
+    needs_comparisons = True
+
+    def open_benchmarks(self) -> tuple[str, ...]:
+        return tuple(n for n in self.benchmarks if n not in self.retired)
+
+    def comparison_settings(self, settings: Settings) -> Settings:
+        """The final comparison's settings: the looks' level, as the experiment stopped on."""
+        return replace(self.look_settings, allow_mismatch=settings.allow_mismatch)
+
+    def look(self, results: Sequence[ComparisonResult], trials: int, wall_seconds: float = 0.0,
+             next_seconds: float = 0.0) -> Look:
+        """The look after ``trials`` complete trials, on each contender's comparison with the
+        baseline (``results``, of the open benchmarks at :attr:`look_settings`); ``next_seconds``
+        is what the next look's trials would take, for ``max_seconds``."""
+        names = tuple(self.benchmarks)
+        open_names = self.open_benchmarks()
+        newly: dict[str, Retirement] = {}
+        if trials >= self.min_trials and open_names and results:
+            found = [look(result, open_names, trials, self) for result in results]
+            # decided only when decided against every contender; verdicts may differ between them
+            newly = {name: _both([f[name] for f in found]) for name in found[0] if all(name in f for f in found)}
+        rule = replace(self, retired={**self.retired, **newly})
+        left = rule.open_benchmarks()
+        message = _summary(rule, names, newly, trials)
+        reason = rule._stop_reason(left, trials, wall_seconds, next_seconds * sum(self.benchmarks[n] for n in left)
+                                   / max(1, sum(self.benchmarks[n] for n in open_names)))
+        return Look(rule, left, 0 if reason else self.step, message, reason or "")
+
+    def _stop_reason(self, open_names: tuple[str, ...], trials: int, wall_seconds: float, next_seconds: float) -> str | None:
+        """Why the experiment stops after ``trials`` trials, or None to run another look."""
+        if not open_names:
+            if any(r.verdict == "inconclusive" for r in self.retired.values()):
+                return f"every benchmark decided or given up after {trials} trials"
+            return f"every benchmark decided after {trials} trials"
+        count = len(open_names)
+        undecided = f"{count} benchmark{'s' if count != 1 else ''} still undecided"
+        if trials + self.step > self.max_trials:
+            return f"stopped at --max-trials {self.max_trials}: {undecided}"
+        if self.max_seconds is not None and wall_seconds + next_seconds > self.max_seconds:
+            return (f"stopped after {format_duration(wall_seconds)}: another look (about {format_duration(next_seconds)}) "
+                    f"would pass --max-time {format_duration(self.max_seconds)}; {undecided}")
+        return None
+
     def as_dict(self) -> dict:
         return {
-            "min_trials": self.min_trials, "max_trials": self.max_trials, "max_seconds": self.max_seconds,
+            "kind": "until_decided", "min_trials": self.min_trials, "max_trials": self.max_trials, "max_seconds": self.max_seconds,
             "confidence_per_look": self.per_look, "analysis": asdict(self.analysis), "futility": self.futility,
             "retired": {name: {"verdict": r.verdict, "trials": r.trials, **({"chance": r.chance} if r.chance is not None else {})}
                         for name, r in sorted(self.retired.items())},
-            "benchmarks": dict(self.benchmarks),
+            "benchmarks": dict(self.benchmarks), "step": self.step,
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "SequentialDesign":
+    def from_dict(cls, data: Mapping) -> "UntilDecided":
         retired = {name: Retirement(str(r["verdict"]), int(r["trials"]), r.get("chance"))
                    for name, r in (data.get("retired") or {}).items()}
         # runs stored before futility existed never gave up: they resume without it
         return cls(int(data["min_trials"]), int(data["max_trials"]), data.get("max_seconds"),
                    Settings(**data.get("analysis", {})), retired,
-                   {str(k): int(v) for k, v in (data.get("benchmarks") or {}).items()}, float(data.get("futility", 0.0)))
+                   {str(k): int(v) for k, v in (data.get("benchmarks") or {}).items()}, float(data.get("futility", 0.0)),
+                   int(data.get("step", 1)))
 
 
 def check_settings(settings: Settings) -> None:
@@ -151,7 +250,7 @@ def listed_name(case_name: str, listed) -> str | None:
 
 
 def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int,
-         design: SequentialDesign | None = None) -> dict[str, Retirement]:
+         design: UntilDecided | None = None) -> dict[str, Retirement]:
     """The benchmarks of ``open_benchmarks`` decided by ``result`` (compared at the look's
     level on ``trials`` complete trials), with their verdicts.
 
@@ -185,12 +284,12 @@ def look(result: ComparisonResult, open_benchmarks: tuple[str, ...], trials: int
     return decided
 
 
-def _hopeless(c, units: int, trials: int, design: SequentialDesign | None) -> float | None:
+def _hopeless(c, units: int, trials: int, design: UntilDecided | None) -> float | None:
     """:func:`given_up` for one comparison of a look; never on an interval the rule does not
     read (a caveat)."""
     if design is None or not c.verdict_supported:
         return None
-    return given_up(c.ratio, trials=units, max_trials=units + design.max_trials - trials,
+    return given_up(c.ratio, trials=units, max_trials=units + design.last - trials,
                     threshold=design.analysis.threshold, futility=design.futility)
 
 
@@ -204,3 +303,48 @@ def given_up(interval: ConfidenceInterval, *, trials: int, max_trials: int, thre
     chance = chance_of_verdict(interval.estimate, interval.low, interval.high, confidence=interval.confidence,
                                trials=trials, max_trials=max_trials, threshold=threshold)
     return chance if chance < futility else None
+
+
+StoppingRule = Union[FixedTrials, UntilDecided]
+
+
+def rule_from_dict(data: Mapping) -> StoppingRule:
+    """A stored rule (``as_dict``); a rule stored before kinds existed is an ``UntilDecided``."""
+    if data.get("kind") == "fixed":
+        return FixedTrials(int(data["trials"]))
+    return UntilDecided.from_dict(data)
+
+
+def _both(found: Sequence[Retirement]) -> Retirement:
+    """One benchmark's retirement over several contenders: "mixed" when their verdicts differ."""
+    chances = [r.chance for r in found if r.chance is not None]
+    verdict = found[0].verdict if len({r.verdict for r in found}) == 1 else "mixed"
+    return Retirement(verdict, found[0].trials, max(chances) if chances else None)
+
+
+def short(name: str) -> str:
+    """``Class.method`` of a fully qualified JMH name (the whole name otherwise)."""
+    return ".".join(name.rsplit(".", 2)[-2:])
+
+
+def _summary(rule: UntilDecided, names: tuple[str, ...], newly: Mapping[str, Retirement], trials: int) -> str:
+    open_count = sum(name not in rule.retired for name in names)
+    line = f"after trial {trials}: {open_count} of {len(names)} benchmark{'s' if len(names) != 1 else ''} still open"
+    decided = {name: r for name, r in newly.items() if r.verdict != "inconclusive"}
+    given_up = {name: r for name, r in newly.items() if r.verdict == "inconclusive"}
+    if decided:
+        line += "; decided now: " + ", ".join(f"{short(name)} {r.verdict}" for name, r in sorted(decided.items()))
+    if given_up:
+        line += (f"; given up (a verdict by trial {rule.last} is unlikely): "
+                 + ", ".join(f"{short(name)} ({r.chance:.0%} chance)" for name, r in sorted(given_up.items())))
+    return line
+
+
+def final_settings(setup, settings: Settings) -> tuple[Settings, Mapping | None]:
+    """The analysis settings a stored run's verdicts are read at (an adaptive run's at its
+    looks' level, as the experiment stopped on) and its adaptive rule's stored form (None:
+    fixed); ``setup`` is the run's ``RunSetup``."""
+    stored = setup.until_decided
+    if stored is None:
+        return settings, None
+    return rule_from_dict(stored).comparison_settings(settings), stored
