@@ -72,14 +72,25 @@ class ReplayHarness:
         return Build(project_dir, project_dir / "replay.jar", {NAME: "1"})
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
-        label = build.project_dir.name
-        return [ListedBenchmark(one.case.benchmark, ()) for one in self.recorded[label][0]]
+        params: dict[str, dict[str, set[str]]] = {}
+        for one in self.recorded[self.label(build)][0]:
+            for name, value in one.case.params:
+                params.setdefault(one.case.name, {}).setdefault(name, set()).add(value)
+            params.setdefault(one.case.name, {})
+        return [ListedBenchmark(name, tuple((p, tuple(sorted(v))) for p, v in sorted(found.items())))
+                for name, found in params.items()]
 
     def exact_includes(self, names) -> tuple[str, ...]:
         return tuple(names)
 
+    def label(self, build: Build) -> str:
+        """The version a build is: its project folder's name, or (a plain folder shipped as
+        ``source``) what its artifact holds, the label repeated (see ``versions``)."""
+        name = build.project_dir.name
+        return name if name in self.recorded else Path(build.artifact).read_bytes()[:2].decode()
+
     def run_trial(self, build: Build, settings: RunSettings, work_dir: Path, on_progress) -> TrialOutcome:
-        label = build.project_dir.name
+        label = self.label(build)
         with self._lock:
             turn = next(self._turns[label])
         if self.fail_at == (label, turn):
