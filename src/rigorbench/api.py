@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from rigorbench.experiment.address import ClusterOptions
     from rigorbench.experiment.plan import ExperimentPlan
     from rigorbench.experiment.progress import Reporter
+    from rigorbench.analysis.bisect import Bisection
+    from rigorbench.experiment.bisect import BisectPlan
     from rigorbench.experiment.driver import ExperimentResult
     from rigorbench.experiment.prepare import BeforeBuild
     from rigorbench.lint.base import LintResult
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
     from rigorbench.store.api import RunInfo
 
 __all__ = [
-    "analyze", "compare", "finish_experiment", "lint", "load_results", "load_stored", "power",
+    "analyze", "bisect", "compare", "finish_experiment", "lint", "load_results", "load_stored", "power",
     "render", "report_page", "resume_experiment", "run_experiment", "stored_run", "write_html",
 ]
 
@@ -227,6 +229,24 @@ def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter, clust
         else:
             executor = _local(run.harness, reporter, run.order)
         return resume(run_id, store, reporter, executor)
+
+
+def bisect(plan: BisectPlan, settings: Settings, store: ResultStore, reporters: Callable[[], Reporter], *,
+           build_cache: bool = True, commits=None) -> Bisection:
+    """Find the commit between ``plan.good`` and ``plan.bad`` that made the benchmark slower:
+    one stored A/B run per probe, on this machine or on ``plan.cluster``; ``commits`` (good and
+    the range, from ``experiment.bisect.commit_range``) when already read."""
+    import contextlib
+
+    from rigorbench.experiment.bisect import run_bisection
+
+    with contextlib.ExitStack() as stack:
+        executor = None
+        if plan.cluster is not None:
+            from rigorbench.cluster.executor import ClusterExecutor
+
+            executor = stack.enter_context(ClusterExecutor.start(plan.cluster, store, reporters(), ["good", "probe"], False))
+        return run_bisection(plan, settings, store, reporters, build_cache, commits, executor)
 
 
 def _executor_for(plan: ExperimentPlan, store: ResultStore, reporter: Reporter):

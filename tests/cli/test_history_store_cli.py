@@ -174,7 +174,7 @@ def test_record_a_directory_outside_git_needs_a_commit(tmp_path, fake):
     assert code == 2 and "not in a git repository; name the commit measured with --commit" in err
     code, out, err = rb("record", project, "--commit", "build-7", "--time", "2026-11-01", "--trials", "2", "--store", db)
     assert code == 0, err
-    assert "run 1: 2 trials (0 failed)" in out and "build-7" in out
+    assert "run 1: 2 executions (0 failed)" in out and "build-7" in out
     with ResultStore.read(db) as store:
         (p,) = store.history_points()
         assert (p.commit, p.time, p.n, p.run_id, p.label) == ("build-7", "2026-11-01T00:00:00+00:00", 12, 1, "build-7")
@@ -190,7 +190,7 @@ def test_an_interrupted_record_resumes_and_adds_its_points_once(tmp_path, fake):
     code, out, err = rb("record", project, "--commit", "build-8", "--time", "2026-11-01", "--trials", "3",
                         "--branch", "main", "--store", db)
     assert code == 130 and out == ""
-    assert f"1 of 3 trials are stored. Resume with: rigorbench record --resume 1 --store {db}" in err
+    assert f"1 of 3 executions are stored. Resume with: rigorbench record --resume 1 --store {db}" in err
     with ResultStore.read(db) as store:
         assert store.history_points() == [] and len(store.finished(1)) == 1
     # ab cannot take it over (it would add no points); a changed origin is refused.
@@ -200,11 +200,11 @@ def test_an_interrupted_record_resumes_and_adds_its_points_once(tmp_path, fake):
     assert code == 2 and "--branch cannot be changed" in err
     fake.interrupt_at = 2       # the second session is interrupted too
     code, out, err = rb("record", "--resume", "1", "--store", db)
-    assert code == 130 and "2 of 3 trials are stored" in err
+    assert code == 130 and "2 of 3 executions are stored" in err
     fake.interrupt_at = None
     code, out, err = rb("record", "--resume", "1", "--store", db)
     assert code == 0, err
-    assert "resuming run 1: 2 of 3 trials already stored" in err and out.startswith("run 1: 1 trials (0 failed)")
+    assert "resuming run 1: 2 of 3 executions already stored" in err and out.startswith("run 1: 1 executions (0 failed)")
     assert "build-8" in out and len(fake.calls) == 3           # each trial ran once
     with ResultStore.read(db) as store:
         (p,) = store.history_points()

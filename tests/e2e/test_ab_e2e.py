@@ -131,7 +131,7 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(project, tmp_pa
 
     code, out, err = ab("--resume", "1", "--store", str(db), "--resamples", "1000")
     assert code in (0, 1), err
-    assert f"{stored_before} of 6 trials already stored" in err
+    assert f"{stored_before} of 6 executions already stored" in err
     with ResultStore.open(db, create=False) as store:
         keys = [(e.trial, e.label) for e in store.executions(1)]
         assert sorted(keys) == sorted((t, v) for t in range(3) for v in ("v1", "v2"))
@@ -228,5 +228,5 @@ def test_a_trial_waits_for_another_jmh_holding_its_lock(project, tmp_path):
     finally:
         release.join()
     assert code in (0, 1), err
-    assert "2 trials in" in err and "(0 failed)" in err
+    assert "2 executions in" in err and "(0 failed)" in err
     assert [c["benchmark"].rsplit(".", 2)[-2] for c in json.loads(out)["comparisons"]] == ["PrimeCountBenchmark"]

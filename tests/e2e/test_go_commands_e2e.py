@@ -46,7 +46,7 @@ def test_record_of_a_go_commit_adds_history_points_detected_as_go(repo, tmp_path
                         "--bench", "Adler32", "--store", db)
     print(err[-2000:])
     assert code == 0, err
-    assert "run 1: 2 trials (0 failed)" in out and "BenchmarkAdler32{size=4096} time (ns/op) (branch main; machine " in out
+    assert "run 1: 2 executions (0 failed)" in out and "BenchmarkAdler32{size=4096} time (ns/op) (branch main; machine " in out
     assert re.search(r"lint \w+: no findings in \d+ files? \(\d+ benchmarks?\)", err)   # the Go rules read its _test.go files
     with ResultStore.read(db) as store:
         run = store.run(1)

@@ -69,7 +69,7 @@ def test_record_two_commits_then_list_show_and_changes(repo, tmp_path, monkeypat
         code, out, err = rb("record", repo, "--rev", rev, "--branch", "main", "--store", db, *TINY)
         print(err[-1500:])
         assert code == 0, err
-        assert "trials (0 failed)" in out and "countPrimes throughput (ops/ms) (branch main; machine " in out
+        assert "executions (0 failed)" in out and "countPrimes throughput (ops/ms) (branch main; machine " in out
     code, out, err = rb("history", "list", "--store", db, "--format", "json")
     assert code == 0, err
     (series,) = json.loads(out)["series"]
@@ -126,8 +126,8 @@ def test_record_killed_mid_run_resumes_with_the_missing_trials_and_adds_one_poin
 
     code, out, err = rb("record", "--resume", "1", "--store", db)
     assert code == 0, err
-    assert f"resuming run 1: {stored_before} of 3 trials already stored" in err
-    assert out.startswith(f"run 1: {3 - stored_before} trials (0 failed)")
+    assert f"resuming run 1: {stored_before} of 3 executions already stored" in err
+    assert out.startswith(f"run 1: {3 - stored_before} executions (0 failed)")
     with ResultStore.open(db, create=False) as store:
         assert sorted(e.trial for e in store.executions(1)) == [0, 1, 2] and store.run(1).status == "finished"
         points = store.history_points()

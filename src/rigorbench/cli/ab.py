@@ -90,17 +90,23 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     exp.add_argument("--store", metavar="DB", help=f"results store: a SQLite file or a postgresql://user@host/db URL (default: PATH/{DEFAULT_STORE})")
     if not single:
         exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
-        exp.add_argument("--warmup", choices=("auto",), help="auto: choose each benchmark's warmup from a pilot fork per version "
-                         "(analyze's steady-state detector plus a margin), instead of --warmup-iterations for all; "
-                         "a benchmark whose pilot never settles is flagged (docs/adaptive.md)")
-        exp.add_argument("--pilot-warmup", type=positive_int, metavar="N", help=f"warmup iterations of the pilot fork of --warmup auto (default: {PILOT_WARMUP})")
+    add_warmup_arguments(exp)
+    if not single:
         add_sequential_arguments(parser)
-        add_cluster_arguments(parser)
+    add_cluster_arguments(parser)
     add_lint_arguments(exp)
 
 
+def add_warmup_arguments(exp: argparse._ArgumentGroup) -> None:
+    """``--warmup auto`` and its pilot (ab, record, bisect)."""
+    exp.add_argument("--warmup", choices=("auto",), help="auto: choose each benchmark's warmup from a pilot fork per version "
+                     "(analyze's steady-state detector plus a margin), instead of --warmup-iterations for all; "
+                     "a benchmark whose pilot never settles is flagged (docs/adaptive.md)")
+    exp.add_argument("--pilot-warmup", type=positive_int, metavar="N", help=f"warmup iterations of the pilot fork of --warmup auto (default: {PILOT_WARMUP})")
+
+
 def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--cluster`` and its options (ab and run)."""
+    """``--cluster`` and its options (ab, run, record and bisect)."""
     group = parser.add_argument_group(
         "cluster",
         "Run the trials on a Dask cluster, one trial per machine at a time: start 'rigorbench worker "

@@ -6,7 +6,9 @@ import argparse
 from pathlib import Path
 from typing import IO
 
-from rigorbench.cli.ab import LINTED_HARNESSES, add_experiment_arguments, harness_from, run_settings_from
+from rigorbench.cli.ab import (
+    LINTED_HARNESSES, add_experiment_arguments, cluster_options_from, harness_from, pilot_warmup_from, run_settings_from,
+)
 from rigorbench.cli.common import add_build_arguments, before_build, build_spec_from
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.experiment.options import DEFAULT_TRIALS, QUICK_TRIALS
@@ -41,6 +43,7 @@ examples:
   rigorbench record . --branch main --trials 5
   rigorbench record examples/jmh-demo --rev v2 --quick --bench 'Prime.*'
   rigorbench record examples/go-demo --rev v1 --quick --bench Adler32
+  rigorbench record . --branch main --warmup auto --cluster tcp://10.0.0.5:8786
   rigorbench record /tmp/build/bench --commit 3f2c1e0 --time 2026-11-24T21:00:00Z --store {DEFAULT_STORE}
   rigorbench record --resume 4 --store .rigorbench/results.db
 """
@@ -109,7 +112,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
     harness = harness_from(args, args.rev)
     plan = ExperimentPlan(args.path, harness, (VersionSpec(label, source, build_spec_from(args)),), trials, "rmit",
-                          DEFAULT_SEED, run_settings_from(args), min_versions=1, notes=hp.record_notes(origin, label))
+                          DEFAULT_SEED, run_settings_from(args), min_versions=1, notes=hp.record_notes(origin, label),
+                          pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     reporter = make_reporter(stderr)
     hook, _ = before_build(args, reporter)
@@ -151,7 +155,7 @@ def _resume(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         missing = len(info.schedule) - len(store.finished(args.resume))
         if missing:
             reporter = make_reporter(stderr)
-            result = api.resume_experiment(args.resume, store, reporter)
+            result = api.resume_experiment(args.resume, store, reporter, cluster=cluster_options_from(args, resume=True))
             reporter.close()
         else:   # every trial is stored: nothing to build or run again
             if info.status != "finished":
@@ -166,7 +170,7 @@ def _report(points, added: bool, result, store_path: str, stdout: IO[str]) -> in
     from rigorbench.analysis.history import Selection, stored_series
     from rigorbench.report.history_points import HistoryView, render_show
 
-    stdout.write(f"run {result.run_id}: {result.executed} trials ({result.failed} failed), stored in {store_path}\n")
+    stdout.write(f"run {result.run_id}: {result.executed} executions ({result.failed} failed), stored in {store_path}\n")
     if not added:
         stdout.write(f"run {result.run_id}: its points were already in the history; nothing added\n")
         return 0

@@ -146,11 +146,14 @@ class ClusterExecutor:
         return placement.instances * each
 
     def schedule(self, labels: Sequence[str], first_trial: int, count: int, seed: int, first_position: int) -> list[Execution]:
-        if first_trial == 0:
-            found = self.placement.schedule(list(labels), seed)
-        else:   # a look's trials, one per instance (trial-based: every version, in a random order)
-            rng = np.random.default_rng(seed)
-            found = [Execution(first_trial + k, labels[i], 0) for k in range(count) for i in rng.permutation(len(labels))]
+        """Trials ``first_trial ..`` of ``count``: the placement's own (each instance its
+        ``--trials``), then (a look's, a bisect probe's) in turn over the instances."""
+        placement = self.placement
+        found = [e for e in placement.schedule(list(labels), seed) if first_trial <= e.trial < first_trial + count]
+        rng = np.random.default_rng(seed)
+        for trial in range(max(first_trial, placement.trials), first_trial + count):
+            only = placement.version_of_slot(placement.slot_of(trial), list(labels))
+            found.extend(Execution(trial, label, 0) for label in ([only] if only else [labels[i] for i in rng.permutation(len(labels))]))
         return [Execution(e.trial, e.label, first_position + n) for n, e in enumerate(found)]
 
     def attach(self, builds: Mapping, work_dir: Path, build_specs: Mapping, harness: str) -> None:

@@ -15,7 +15,7 @@ import contextlib
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rigorbench import __version__
 from rigorbench.analysis.bisect import (
@@ -32,12 +32,17 @@ from rigorbench.experiment.plan import VersionSpec
 from rigorbench.experiment.prepare import build_cache_dir, built_versions, list_selection
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.selection import cases_in
+from rigorbench.experiment.trial import now_iso
+from rigorbench.experiment.warmup import describe, run_pilots
 from rigorbench.experiment.versions import _git
 from rigorbench.harness import get_harness
 from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.store import ResultStore
 from rigorbench.store.api import SETUP_KEY, RunSetup
 from rigorbench.terminal import printable
+
+if TYPE_CHECKING:
+    from rigorbench.experiment.address import ClusterOptions
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,8 @@ class BisectPlan:
     seed: int
     order: str = "rmit"
     harness: str = "jmh"            # a name of rigorbench.harness.HARNESSES
+    pilot_warmup: int | None = None  # --warmup auto: each probe's pilot forks' warmup
+    cluster: "ClusterOptions | None" = None   # --cluster: where the probes' trials run (the API's executor)
 
     def __post_init__(self) -> None:
         if self.first_trials < 1 or self.max_trials < self.first_trials:
@@ -157,8 +164,15 @@ class _Prober:
             run_settings = replace(run_settings, include=self.harness.exact_includes(selection.common))
         run_id, seed = None, self.plan.seed + len(self.probes)
         self.executor.attach(builds, self.store.work_dir, {label: self.plan.build for label in labels}, self.plan.harness)
+        warmups = None
+        if self.plan.pilot_warmup is not None:
+            work_root = self.store.work_dir / "runs" / f"pilot-{now_iso().replace(':', '')}"
+            warmups = run_pilots(self.executor.pilot, labels, run_settings, selection.common, work_root, self.reporters(),
+                                 self.harness, self.plan.pilot_warmup)
+            for line in describe(warmups, self.plan.pilot_warmup):
+                self.say(line)
         for look, trials in enumerate(self.looks):
-            run_id = self._plan_trials(run_id, labels, builds, run_settings, trials, seed + 1000 * look, index)
+            run_id = self._plan_trials(run_id, labels, builds, run_settings, trials, seed + 1000 * look, index, warmups)
             self.executor.reporter = self.reporters()
             drive(self.store, run_id, self.harness, self.executor, self.executor.reporter, cases_in(selection, run_settings))
             probe = self._decide(index, run_id, labels, trials)
@@ -166,10 +180,10 @@ class _Prober:
                 return probe
         return probe
 
-    def _plan_trials(self, run_id, labels, builds, run_settings, trials, seed, index) -> int:
+    def _plan_trials(self, run_id, labels, builds, run_settings, trials, seed, index, warmups) -> int:
         """Create the probe's run with ``trials`` trials, or add trials to it up to that (a
         probe's look is a fixed design of that many trials, driven like any run)."""
-        setup = RunSetup(self.executor.stored(), FixedTrials(trials).as_dict())
+        setup = RunSetup(self.executor.stored(), FixedTrials(trials).as_dict(), warmups, self.plan.pilot_warmup)
         if run_id is None:
             settings = {
                 "run": run_settings.as_dict(), "trials": trials, "build": {label: self.plan.build.as_dict() for label in labels},
@@ -218,6 +232,8 @@ def run_bisection(
     good, commits = commits or commit_range(project, plan.good, plan.bad)
     reporter = reporters()
     harness = get_harness(plan.harness)
+    if plan.pilot_warmup is not None:
+        harness.exact_includes(())   # refused where a harness cannot run a subset (pyperf)
     executor = executor or LocalExecutor(harness, reporter, plan.order)
     executor.check(plan.settings)
     reporter.message(f"bisect: {len(commits)} commits after good {good.short}, up to bad {commits[-1].short}")

@@ -15,6 +15,7 @@ the (trial, version) pairs the store does not have, so nothing is stored twice.
 
 from __future__ import annotations
 
+import copy
 import shlex
 import time
 from dataclasses import dataclass, replace
@@ -25,7 +26,7 @@ from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import Dataset, dataset_from_store
 from rigorbench.analysis.stopping import FixedTrials, StoppingRule, listed_name, rule_from_dict
 from rigorbench.errors import Interrupted, UserError
-from rigorbench.experiment.executor import Executor
+from rigorbench.experiment.executor import Executor, Totals
 from rigorbench.experiment.plan import ExperimentPlan
 from rigorbench.experiment.prepare import BeforeBuild, build_cache_dir, built_versions, listed_cases, rebuilt, select
 from rigorbench.experiment.progress import Reporter, format_duration
@@ -129,7 +130,7 @@ def drive(store: ResultStore, run_id: int, harness: Harness, executor: Executor,
           cases_per_trial: int | None = None) -> ExperimentResult:
     """Run the run's pending executions, look, and go on until its rule stops it."""
     started, before = time.monotonic(), store.run(run_id)
-    totals = executor.totals
+    earlier = copy.deepcopy(executor.totals)   # an executor may drive several runs (bisect's probes)
     try:
         while True:
             run = store.run(run_id)
@@ -158,23 +159,24 @@ def drive(store: ResultStore, run_id: int, harness: Harness, executor: Executor,
             if look.rule != rule:
                 store.extend_run(run_id, [], changed)
             wall = time.monotonic() - started
+            totals = executor.totals.since(earlier)
             finish_run(store, before, "finished", wall, totals.harness_seconds)
             for line in ([look.stop_reason] if look.stop_reason else []) + executor.finished(store.run(run_id), wall):
                 reporter.message(line)
             return ExperimentResult(run_id, totals.executed, totals.failed, wall, totals.harness_seconds,
                                     totals.waited_seconds, executor.instances)
     except KeyboardInterrupt:
-        _stopped(store, before, executor, reporter, time.monotonic() - started)
+        _stopped(store, before, executor, reporter, time.monotonic() - started, earlier)
         raise interrupted(store, before) from None
     except UserError as error:   # a cluster that lost a trial too often, say: what is stored stays
-        _stopped(store, before, executor, reporter, time.monotonic() - started)
+        _stopped(store, before, executor, reporter, time.monotonic() - started, earlier)
         raise UserError(f"{error}; {len(store.finished(run_id))} of {len(before.schedule)} executions are stored; "
                         f"resume with: {resume_hint(store, before)}") from None
 
 
-def _stopped(store: ResultStore, run: RunInfo, executor: Executor, reporter: Reporter, wall: float) -> None:
+def _stopped(store: ResultStore, run: RunInfo, executor: Executor, reporter: Reporter, wall: float, earlier: Totals) -> None:
     executor.cancel()
-    finish_run(store, run, "interrupted", wall, executor.totals.harness_seconds)
+    finish_run(store, run, "interrupted", wall, executor.totals.since(earlier).harness_seconds)
     reporter.close()
 
 

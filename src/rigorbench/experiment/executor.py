@@ -37,6 +37,12 @@ class Totals:
     waited_seconds: float = 0.0          # waiting for other experiments' trials on this machine
     instances_used: set[str] = field(default_factory=set)
 
+    def since(self, before: "Totals") -> "Totals":
+        """What was run after ``before`` (a copy of these totals taken earlier)."""
+        return Totals(self.executed - before.executed, self.failed - before.failed,
+                      self.harness_seconds - before.harness_seconds, self.waited_seconds - before.waited_seconds,
+                      set(self.instances_used))
+
     def add(self, outcome: TrialOutcome) -> None:
         self.executed += 1
         self.failed += outcome.status != "done"
