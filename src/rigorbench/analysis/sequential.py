@@ -204,3 +204,14 @@ def given_up(interval: ConfidenceInterval, *, trials: int, max_trials: int, thre
     chance = chance_of_verdict(interval.estimate, interval.low, interval.high, confidence=interval.confidence,
                                trials=trials, max_trials=max_trials, threshold=threshold)
     return chance if chance < futility else None
+
+
+def stored_decision(settings: Settings, stored: Mapping | None, level_chosen: bool) -> tuple[Settings, Mapping | None]:
+    """The settings a stored run is compared with and the adaptive design its verdicts then
+    report: a run of --until-decided (``stored``: its ``until_decided`` settings) is read at
+    the level and by the interval its looks decided with, unless the caller chose a level or
+    interval (``level_chosen``): then the run's sequential verdicts do not apply."""
+    if stored is None or level_chosen:
+        return settings, None
+    design = SequentialDesign.from_dict(stored)
+    return replace(settings, confidence=design.per_look, interval="t"), stored
