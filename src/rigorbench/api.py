@@ -12,20 +12,26 @@
 Every function takes and returns the project's own values (``Dataset``, ``Settings``,
 ``ComparisonResult``, ...); none prints or exits. Errors in the input raise ``UserError``
 (``InputError`` with the file and line). Each function imports what it needs when it is
-called, so ``import rigorbench.api`` is cheap and a command loads only what it uses.
+called, so ``import rigorbench.api`` is cheap and a command loads only what it uses; the
+types, constants and library functions named in ``_LAZY`` (``api.Settings``,
+``api.check_store``, ``api.history_changes``, ...) are imported on first use too.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
+from rigorbench import __version__
 from rigorbench.errors import UserError
 
 if TYPE_CHECKING:
     from rigorbench.analysis.analyze import AnalysisResult
     from rigorbench.analysis.compare import ComparisonResult
     from rigorbench.analysis.dataset import Dataset
+    from rigorbench.analysis.history import Selection
+    from rigorbench.analysis.history_points import PointOrigin
     from rigorbench.analysis.power import PowerResult
     from rigorbench.analysis.settings import PowerOptions
     from rigorbench.analysis.report import ReportPage
@@ -37,13 +43,72 @@ if TYPE_CHECKING:
     from rigorbench.experiment.bisect import BisectPlan
     from rigorbench.experiment.driver import ExperimentResult
     from rigorbench.experiment.prepare import BeforeBuild
+    from rigorbench.experiment.selection import Selection as BenchmarkSelection
+    from rigorbench.harness.base import BuildSpec, RunSettings
     from rigorbench.lint.base import LintResult
+    from rigorbench.report.history_points import HistoryView
     from rigorbench.store import ResultStore
-    from rigorbench.store.api import RunInfo
+    from rigorbench.store.api import HistoryPoint, RunInfo
+
+# Names re-exported from the library, each imported when first used (module: "name" or
+# "name:alias" ...), so that ``from rigorbench.api import Settings`` costs what the settings
+# module costs and no more.
+_LAZY_MODULES = {
+    "rigorbench.analysis.gate": "parse_fail_on",
+    "rigorbench.analysis.history": "CI_CONFIDENCE Selection history_changes",
+    "rigorbench.analysis.history_points": "add_file_points:add_history_files import_csv_points:import_history",
+    "rigorbench.analysis.report": "run_facts",
+    "rigorbench.analysis.settings": "CORRECTIONS DEFAULT_SLOWDOWNS INTERVALS POWER_RESAMPLES STATISTICS STRATEGIES TESTS "
+                                    "PowerOptions Settings",
+    "rigorbench.experiment.options": "DEFAULT_TRIALS fraction:parse_fraction",
+    "rigorbench.experiment.progress": "make_reporter",
+    "rigorbench.files": "safe_name",
+    "rigorbench.lint": "RULES LintResult fix_findings",
+    "rigorbench.lint.fix": "unified_diff write_fixed",
+    "rigorbench.lint.settings": "against_baseline rule_named rules_named settings_for:lint_settings",
+    "rigorbench.model": "SEVERITIES Severity",
+    "rigorbench.parallel": "MIN_SERIES:MIN_PARALLEL_SERIES",
+    "rigorbench.report.history": "render_history",
+    "rigorbench.report.history_points": "HistoryView render_list render_show",
+    "rigorbench.report.lint": "LINT_RENDERERS render_rule render_rules summary_line",
+    "rigorbench.report.list": "render_selection",
+    "rigorbench.report.runs": "render_run render_runs",
+    "rigorbench.report.series": "render_series_csv write_data_dir",
+    "rigorbench.report.store": "render_check render_copy render_recovery",
+    "rigorbench.stats.changepoints": "MAX_P MIN_SIZE WINDOW",
+    "rigorbench.store": "DEFAULT_STORE",
+    "rigorbench.store.check": "check_store recover_store",
+    "rigorbench.store.copy": "copy_store",
+    "rigorbench.store.location": "is_postgres masked scrubbed work_dir",
+    "rigorbench.terminal": "printable",
+}
+_LAZY: dict[str, tuple[str, str]] = {}
+for _module, _names in _LAZY_MODULES.items():
+    for _entry in _names.split():
+        _name, _, _alias = _entry.partition(":")
+        _LAZY[_alias or _name] = (_module, _name)
+
+
+def __getattr__(name: str):
+    try:
+        module, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
-    "analyze", "bisect", "compare", "finish_experiment", "lint", "load_results", "load_stored", "power",
-    "render", "report_page", "resume_experiment", "run_experiment", "stored_run", "write_html",
+    "add_history_run", "analyze", "bisect", "compare", "compare_stored", "export_run",
+    "finish_experiment", "history_origin", "history_view", "lint", "list_benchmarks",
+    "list_runs", "load_results", "load_run", "load_stored", "load_version", "open_store", "power", "read_store",
+    "render", "report_page", "resume_experiment", "run_experiment", "run_worker", "stored_run",
+    "write_history_html", "write_html", *_LAZY,
 ]
 
 
@@ -85,6 +150,77 @@ def load_stored(store: ResultStore, labels: Sequence[str], run_id: int | None = 
     return [dataset_from_store(store, info.run_id, label) for label in labels]
 
 
+def load_run(store_path: str, labels: Sequence[str] = (), run_id: int | None = None) -> tuple[list[Dataset], dict[str, str]]:
+    """The versions ``labels`` of a stored run (default: its first two) and what a report
+    says about the run (:func:`run_facts`)."""
+    from rigorbench.analysis.dataset import dataset_from_store
+    from rigorbench.analysis.report import run_facts
+
+    with read_store(store_path) as store:
+        info = stored_run(store, labels, run_id)
+        chosen = list(labels) or [v.label for v in info.versions][:2]
+        return [dataset_from_store(store, info.run_id, label) for label in chosen], run_facts(info)
+
+
+def load_version(store_path: str, label: str | None = None, run_id: int | None = None) -> tuple[Dataset, float | None]:
+    """One version of a stored run (``label``, or the run's only version) and the mean
+    seconds one of its trials took (harness time; None when not recorded)."""
+    from rigorbench.analysis.dataset import dataset_from_store
+
+    with read_store(store_path) as store:
+        run = stored_run(store, [label] if label else [], run_id)
+        labels = [v.label for v in run.versions]
+        label = label or (labels[0] if len(labels) == 1 else None)
+        if label is None:
+            raise UserError(f"{store.path}: run {run.run_id} has versions {', '.join(labels)}; choose one with --version")
+        seconds = [e.harness_seconds for e in store.executions(run.run_id) if e.label == label and e.harness_seconds]
+        return dataset_from_store(store, run.run_id, label), (sum(seconds) / len(seconds) if seconds else None)
+
+
+# -- stores -----------------------------------------------------------------------------------
+
+
+def open_store(path: str | Path, *, create: bool = True) -> ResultStore:
+    """The results store at ``path`` (a SQLite file or a postgresql:// URL) open for writing,
+    made when absent unless ``create`` is false; use it as a context manager."""
+    from rigorbench.store import ResultStore
+
+    return ResultStore.open(path, create=create)
+
+
+def read_store(path: str | Path) -> ResultStore:
+    """The existing results store at ``path`` open for reading only (a context manager)."""
+    from rigorbench.store import ResultStore
+
+    return ResultStore.read(path)
+
+
+def list_runs(store_path: str, run_id: int | None = None) -> list[tuple[RunInfo, dict]]:
+    """The store's runs, newest first, each with its execution and sample counts; with
+    ``run_id`` that run's alone (UserError naming the runs there when it is not)."""
+    with read_store(store_path) as store:
+        runs = store.list_runs()
+    if run_id is None:
+        return runs
+    found = [(info, counts) for info, counts in runs if info.run_id == run_id]
+    if not found:
+        known = ", ".join(str(info.run_id) for info, _ in reversed(runs)) or "none"
+        raise UserError(f"{store_path}: no run {run_id} (runs: {known})")
+    return found
+
+
+def export_run(store_path: str, format: str, out_dir: str | Path, run_id: int | None = None) -> list[Path]:
+    """Write a stored run (default: the newest) as ``pa-csv`` (one file per version) or
+    ``jmh-json`` (one per version and trial) into ``out_dir``: the files written."""
+    from rigorbench.files import write_files
+    from rigorbench.formats.writers import export_files
+
+    with read_store(store_path) as store:
+        files = export_files(store, stored_run(store, (), run_id), format, Path(out_dir))
+    write_files(Path(out_dir), files)
+    return list(files)
+
+
 # -- decide -----------------------------------------------------------------------------------
 
 
@@ -94,11 +230,34 @@ def compare(
 ) -> ComparisonResult:
     """Every benchmark case and metric both sides have: ratio with CI, p, Cliff's delta, verdict.
 
+    Sides with the same label are named ``baseline`` and ``contender``.
     ``progress(done, total)`` is called after each benchmark case and metric compared;
     ``jobs``: processes to compare on (default: one per CPU for many benchmarks)."""
+    from dataclasses import replace
+
     from rigorbench.analysis.compare import compare_datasets
 
+    if baseline.label == contender.label:
+        baseline, contender = replace(baseline, label="baseline"), replace(contender, label="contender")
     return compare_datasets(baseline, contender, _settings(settings), progress=progress, jobs=jobs)
+
+
+def compare_stored(
+    store_path: str, baseline: str, contender: str, run_id: int | None = None, settings: Settings | None = None, *,
+    level_chosen: bool = False, progress: Callable[[int, int], None] | None = None, jobs: int | None = None,
+) -> ComparisonResult:
+    """:func:`compare` of two versions of a stored run (see :func:`stored_run`); a run of
+    ``--until-decided`` is decided at its looks' level unless ``level_chosen`` (then
+    ``settings`` hold, without the run's sequential verdicts)."""
+    from dataclasses import replace
+
+    from rigorbench.analysis.stopping import final_settings
+
+    with read_store(store_path) as store:
+        base, cont = load_stored(store, [baseline, contender], run_id)
+        setup = stored_run(store, [baseline, contender], run_id).setup
+    settings, sequential = final_settings(setup, _settings(settings), level_chosen)
+    return replace(compare(base, cont, settings, progress=progress, jobs=jobs), sequential=sequential)
 
 
 def analyze(
@@ -131,11 +290,12 @@ def power(
                          progress=progress, jobs=jobs)
 
 
-def lint(paths: Iterable[str | Path]) -> LintResult:
-    """Findings in JMH and Go benchmark sources (``.java`` and ``_test.go`` files or directories)."""
+def lint(paths: Iterable[str | Path], rules: Iterable[str] | None = None) -> LintResult:
+    """Findings of ``rules`` (default: all) in JMH and Go benchmark sources (``.java`` and
+    ``_test.go`` files or directories; another file named is an ``InputError``)."""
     from rigorbench.lint import lint_paths
 
-    return lint_paths([Path(p) for p in paths])
+    return lint_paths(list(paths), rules=rules)
 
 
 # -- render -----------------------------------------------------------------------------------
@@ -294,3 +454,99 @@ def finish_experiment(
         contender = dataset_from_store(store, run_id, label)
         finished.append((label, replace(compare(base, contender, settings), sequential=design), base, contender))
     return finished
+
+
+# -- history ----------------------------------------------------------------------------------
+
+
+def history_origin(commit: str, *, time: str | None = None, branch: str = "", repo: str | None = None,
+                   dirty: bool | None = None, machine: str | None = None,
+                   note: Callable[[str], None] | None = None) -> PointOrigin:
+    """Where history points go: ``commit`` looked up in git (in ``repo``, else the current
+    directory's repository) for its full id and time, else taken as named at ``time`` or
+    now (``note`` is told which)."""
+    from rigorbench.analysis.history_points import resolve_origin
+    from rigorbench.experiment.versions import commit_facts, git_repository
+
+    return resolve_origin(commit, time=time, branch=branch, repo=repo, dirty=dirty, machine=machine,
+                          git_repository=git_repository, commit_facts=commit_facts, note=note)
+
+
+def add_history_run(store_path: str, run_id: int, label: str | None = None, *, commit: str | None = None,
+                    note: Callable[[str], None] | None = None, **where) -> tuple[list[HistoryPoint], PointOrigin, str]:
+    """A stored run's version (``label``, or its only one) as history points at ``commit``
+    (default: the version's own); ``where``: :func:`history_origin`'s ``time``, ``branch``,
+    ``repo``, ``machine``. The points, their origin and the version's label."""
+    from rigorbench.analysis.history_points import add_version_points
+
+    def origin_of(named: str, dirty: bool | None) -> PointOrigin:
+        return history_origin(named, dirty=dirty, note=note, **where)
+
+    return add_version_points(store_path, run_id, label, commit, origin_of)
+
+
+def history_view(store_path: str, selection: Selection | None = None) -> HistoryView:
+    """The selected series of a store's history, as ``history list`` and ``show`` render them."""
+    from rigorbench.analysis.history import Selection, stored_history
+    from rigorbench.report.history_points import HistoryView
+
+    selection = selection if selection is not None else Selection()
+    store, series, total = stored_history(store_path, selection)
+    return HistoryView(store, selection, tuple(series), total)
+
+
+def write_history_html(view: HistoryView, path: str | Path, repo_url: str | None = None,
+                       note: Callable[[str], None] | None = None) -> tuple[Path, int]:
+    """``view``'s series as one self-contained HTML page at ``path``, commits linked to
+    ``repo_url`` (else to the recorded project's GitHub or GitLab remote): the path written
+    and how many series it shows."""
+    from rigorbench.analysis.history_report import history_page, recorded_project, remote_web_url, web_url
+    from rigorbench.experiment.versions import remote_url
+    from rigorbench.files import write_text
+    from rigorbench.report.history_html import render_history_html
+
+    if repo_url is not None and web_url(repo_url) is None and note is not None:
+        note(f"--repo-url {repo_url[:80]}: not an http(s) address; commits are not links")
+    elif repo_url is None:
+        project = recorded_project(view.store, view.series)
+        repo_url = remote_web_url(remote_url(project) if project is not None else None)
+    page = history_page(view.store, view.selection, list(view.series), view.total, repo_url)
+    return write_text(path, render_history_html(page)), len(page.series)
+
+
+# -- projects and workers ---------------------------------------------------------------------
+
+
+def list_benchmarks(
+    project: str, sources: Sequence[str], build: BuildSpec, reporter: Reporter, *, bench: Sequence[str] = (),
+    params: Sequence[str] = (), store: str | None = None, build_cache: bool = True,
+) -> tuple[BenchmarkSelection, RunSettings]:
+    """Build each version of a JMH project (``sources``: directories or git revisions; "."
+    is the working tree) as ``ab`` would, with its build cache (next to ``store``, default:
+    the project's), and list its benchmarks: what each version has, and the run settings
+    that ``bench`` (regexes) and ``params`` (``NAME=V1,V2``) give."""
+    from rigorbench.experiment.options import DEFAULT_SETTINGS, parse_params, settings_with
+    from rigorbench.experiment.plan import VersionSpec
+    from rigorbench.experiment.prepare import BUILDS_DIR, list_experiment
+    from rigorbench.store import DEFAULT_STORE
+    from rigorbench.store.location import work_dir
+
+    versions = tuple(VersionSpec(source if source != "." else "working tree", source, build) for source in sources)
+    settings = settings_with(DEFAULT_SETTINGS, include=tuple(bench) or None, params=parse_params(params) if params else None)
+    store_dir = work_dir(store) if store else Path(project) / Path(DEFAULT_STORE).parent
+    cache = store_dir / BUILDS_DIR if build_cache else None
+    return list_experiment(project, "jmh", versions, settings, reporter, cache), settings
+
+
+def run_worker(scheduler: str, say: Callable[[str], None], *, tls: tuple[str | None, str | None, str | None] = (None, None, None),
+               name: str | None = None, work_dir: str | None = None, force: bool = False) -> int:
+    """Run this machine's benchmarking worker for the Dask scheduler at ``scheduler``
+    (tcp:// or tls://, with ``tls``'s CA, certificate and key files) until it stops;
+    ``say`` gets its messages. The worker's exit code."""
+    from rigorbench.experiment.address import TLSFiles, parse_cluster
+    from rigorbench.cluster.worker import WorkerOptions, run_worker as run
+
+    address = parse_cluster(scheduler, "ADDRESS")
+    if address.local:
+        raise UserError("rigorbench worker connects to a scheduler (tcp://HOST:8786); local:N is for --cluster")
+    return run(WorkerOptions(address, TLSFiles(*tls), name, work_dir, force), say)

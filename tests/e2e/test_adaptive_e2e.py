@@ -7,7 +7,7 @@ level and reproduces the verdicts, and a benchmark that cannot be decided (Stats
 the same code in both versions, at a 0% threshold: never "unchanged") runs on to
 ``--max-trials`` whatever happens to the others, through a ``kill -9`` and ``--resume``. (A
 benchmark that fails in every trial is retired as ``failed`` at the first look; the unit tests
-of analysis/sequential.py cover that.)
+of analysis/stopping.py cover that.)
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from datetime import datetime
 
 import numpy as np
 
+from rigorbench.errors import UserError
 from rigorbench.formats.history_csv import HistorySeries
 from rigorbench.model import BenchmarkCase, Metric
 from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW, ChangePoint, change_points, standard_errors
@@ -143,3 +144,38 @@ def detect_changes(series: list[HistorySeries], sources: tuple[str, ...], *, max
         for s in series
     )
     return HistoryChanges(sources, found, max_p, min_size, window)
+
+
+def stored_history(store_path: str, selection: Selection = Selection()) -> tuple[str, list[StoredSeries], int]:
+    """A store's history: the store as it may be shown (password masked), its selected
+    series (:func:`stored_series`) and how many points it holds in all."""
+    from rigorbench.store import ResultStore
+    from rigorbench.store.location import masked
+
+    with ResultStore.read(store_path) as store:
+        points = store.history_points()
+    return masked(store_path), stored_series(points, selection), len(points)
+
+
+def history_changes(store_path: str | None = None, *, csv: str | None = None, selection: Selection = Selection(),
+                    time_column: str = "time", commit_column: str = "commit", higher_is_better: re.Pattern | None = None,
+                    max_p: float = MAX_P, min_size: int = MIN_SIZE, window: int = WINDOW,
+                    ci_confidence: float = CI_CONFIDENCE) -> HistoryChanges:
+    """Change points of the selected series of the history in ``store_path``, or of the
+    metric columns of an Otava-style CSV file ``csv`` (read with ``time_column``,
+    ``commit_column`` and ``higher_is_better``; ``selection`` picks columns and rows)."""
+    if csv is not None:
+        from rigorbench.formats.history_csv import read_history_csv
+
+        series = read_history_csv(
+            csv, time_column=time_column, commit_column=commit_column,
+            metrics=list(selection.metrics) if selection.metrics else None, bench=selection.bench,
+            higher_is_better=higher_is_better, branch=selection.branch, since=selection.since,
+        )
+        if not series:
+            raise UserError(f"{csv}: no metric column with numbers{' matches --bench' if selection.bench else ''}")
+        sources = (csv,)
+    else:
+        store, stored, _ = stored_history(store_path, selection)
+        series, sources = [s.as_history() for s in stored], (store,)
+    return detect_changes(series, sources, max_p=max_p, min_size=min_size, window=window, ci_confidence=ci_confidence)

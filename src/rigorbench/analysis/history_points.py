@@ -17,16 +17,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Mapping
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
 
 from rigorbench import __version__
 from rigorbench.analysis.dataset import Dataset, dataset_from_store, iteration_observations
+from rigorbench.analysis.history import CI_CONFIDENCE
 from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import UserError
 from rigorbench.formats.history_csv import HistorySeries
 from rigorbench.model import BenchmarkCase, Metric, ResultFile, Series
 from rigorbench.stats import hierarchical_bootstrap
 from rigorbench.store import ResultStore
+from rigorbench.store.location import masked
 from rigorbench.store.api import Execution, HistoryPoint, TrialRecord, VersionInfo
 
 CONFIDENCE = 0.95            # of each point's CI
@@ -202,3 +205,91 @@ def add_run_points(store: ResultStore, run_id: int, label: str, origin: PointOri
     points = points_of(dataset_from_store(store, run_id, label), origin, f"run {run_id} ({label})",
                        run_id=run_id, label=label, seed=seed)
     return points, store.add_points(points, once_for=(run_id, label)) > 0
+
+
+def resolve_origin(commit: str, *, time: str | None, branch: str, repo: str | None, dirty: bool | None = None,
+                   machine: str | None = None, git_repository: Callable[[Path], Path | None],
+                   commit_facts: Callable[[Path, str], object], note: Callable[[str], None] | None = None) -> PointOrigin:
+    """Where points go: ``commit`` looked up in git (its full id and time) where it can be.
+
+    With ``repo``, the commit must be one of that repository's. Without, the current
+    directory's repository is tried; a name it does not know is refused unless ``time``
+    is given (then it is taken as named). Outside git the name is taken as it is, at
+    ``time`` or now, and ``note`` is told so. ``git_repository`` and ``commit_facts`` read
+    git (those of :mod:`rigorbench.experiment.versions`).
+    """
+    check_commit(commit)
+    moment = parse_time(time) if time else None
+    repository = git_repository(Path(repo or "."))
+    if repo and repository is None:
+        raise UserError(f"--repo {repo}: not in a git repository")
+    if repository is not None:
+        try:
+            facts = commit_facts(repository, commit)
+        except UserError:
+            if repo or moment is None:
+                raise UserError(f"--commit {commit}: not a commit of the git repository {repository} "
+                                "(give --time T to store it under this name anyway)") from None
+        else:
+            commit, moment = facts.commit, moment or parse_time(facts.time, "the commit time")
+    if moment is None:
+        moment = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        if note is not None:
+            note(f"{commit} is not looked up in git here; its points are at {moment} (now)")
+    return PointOrigin(commit, moment, branch, dirty, machine)
+
+
+def add_file_points(store_path: str, paths: Sequence[str], origin: PointOrigin) -> tuple[list[HistoryPoint], int]:
+    """Result files (the trials of one version) as points at ``origin``, stored with their
+    samples as a finished run: the points and that run's id. Points already in the history
+    are refused before anything is stored (the store is opened once the files are read)."""
+    from rigorbench.analysis.dataset import dataset_from_files
+    from rigorbench.formats import read_result_file
+
+    files = [read_result_file(path) for path in paths]
+    data = dataset_from_files(files, origin.commit)
+    points = points_of(data, origin, ", ".join(paths))
+    with ResultStore.open(store_path) as store:
+        store.add_points(points, dry_run=True)
+        run_id = store_files_as_run(store, files, data, origin)
+        store.add_points(with_run(points, run_id, data.label))
+    return points, run_id
+
+
+def add_version_points(store_path: str, run_id: int, label: str | None, commit: str | None,
+                       origin_of: Callable[[str, bool | None], PointOrigin]) -> tuple[list[HistoryPoint], PointOrigin, str]:
+    """Version ``label`` (default: the run's only version) of a stored run as points at
+    ``commit`` (default: the version's own, then dirty as it was), placed by
+    ``origin_of(commit, dirty)``: the points, their origin and the version's label."""
+    with ResultStore.open(store_path, create=False) as store:
+        info = store.run(run_id)
+        labels = [v.label for v in info.versions]
+        chosen = label or (labels[0] if len(labels) == 1 else None)
+        if chosen not in labels:
+            which = f"no version {label!r}" if label else f"{len(labels)} versions"
+            raise UserError(f"run {run_id} in {masked(store_path)} has {which}; name one with --label: {', '.join(labels)}")
+        version = info.versions[labels.index(chosen)]
+        if not (commit or version.commit):
+            raise UserError(f"run {run_id}: version {chosen!r} has no git commit; give --commit")
+        origin = origin_of(commit or version.commit, None if commit else version.dirty)
+        points = points_of(dataset_from_store(store, run_id, chosen), origin, f"run {run_id} ({chosen})",
+                           run_id=run_id, label=chosen)
+        store.add_points(points)
+    return points, origin, chosen
+
+
+def import_csv_points(store_path: str, path: str, *, ci_confidence: float = CI_CONFIDENCE, machine: str | None = None,
+                      **columns) -> tuple[list[HistoryPoint], list[HistorySeries]]:
+    """An Otava-style CSV history added to the store's history: the points added and the
+    file's series; ``ci_confidence`` is that of its METRIC.ci_low/ci_high columns;
+    ``columns``: ``time_column``, ``commit_column``, ``metrics``, ``higher_is_better``,
+    ``branch``, ``since`` (:func:`rigorbench.formats.history_csv.read_history_csv`)."""
+    from rigorbench.formats.history_csv import read_history_csv
+
+    series = read_history_csv(path, **columns)
+    points = points_of_csv(series, path, ci_confidence, machine)
+    if not points:
+        raise UserError(f"{path}: no metric column with numbers")
+    with ResultStore.open(store_path) as store:
+        store.add_points(points)
+    return points, series

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
 from urllib.parse import quote, urlsplit
 
 from rigorbench.analysis.history import (
@@ -130,3 +132,19 @@ def history_page(store: str, selection: Selection, series: list[StoredSeries], t
     pages.sort(key=lambda p: (not p.regression, not p.changes.changes))   # stable: store order within
     return HistoryPage(store, selection, tuple(pages), total, web_url(repo_url), machine_kinds(series),
                        found.max_p, found.min_size, found.window)
+
+
+def recorded_project(store_path: str, series: Sequence[StoredSeries]) -> Path | None:
+    """The project directory the newest recorded run of ``series``' points measured, when
+    it is still there (its git remote gives the commits' links)."""
+    from rigorbench.store import ResultStore
+
+    run_ids = sorted({p.run_id for s in series for p in s.points if p.run_id is not None}, reverse=True)
+    if not run_ids:
+        return None
+    with ResultStore.read(store_path) as store:
+        for run_id in run_ids:
+            project = Path(store.run(run_id).project)
+            if project.is_dir():
+                return project
+    return None

@@ -386,3 +386,33 @@ def scaling_groups(cases: Sequence[CasePage]) -> tuple[ScalingGroup, ...]:
         else:
             found.append(ScalingGroup(bench, parameter, fixed, metric, tuple(lines), f"s{len(found) + 1}"))
     return tuple(found)
+
+
+def run_facts(info) -> dict[str, str]:
+    """What the report says about a stored run (a ``RunInfo``): what ran, where from, with
+    which settings, as name -> text."""
+    facts = {
+        "run": f"{info.run_id} ({info.status}), created {info.created}",
+        "project": f"{info.project} ({info.harness})",
+        "design": f"{len({e.trial for e in info.schedule})} trials, {info.order} order, seed {info.seed}",
+    }
+    for version in info.versions:
+        commit = f" at {version.commit[:12]}{' (dirty)' if version.dirty else ''}" if version.commit else ""
+        facts[f"version {version.label}"] = f"{version.source}{commit}"
+    for key, value in info.settings.items():
+        text = _setting_text(value)
+        if text:
+            facts[f"setting {key}"] = text
+    return facts
+
+
+def _setting_text(value) -> str:
+    """``forks=2, profilers=gc`` rather than a Python dict: unset (None or empty) entries left out."""
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        texts = ((k, _setting_text(v)) for k, v in value.items())
+        return ", ".join(f"{k}={text}" for k, text in texts if text)
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(_setting_text, value))
+    return str(value)

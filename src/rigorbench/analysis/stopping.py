@@ -175,8 +175,8 @@ class UntilDecided:
         return tuple(n for n in self.benchmarks if n not in self.retired)
 
     def comparison_settings(self, settings: Settings) -> Settings:
-        """The final comparison's settings: the looks' level, as the experiment stopped on."""
-        return replace(self.look_settings, allow_mismatch=settings.allow_mismatch)
+        """``settings`` at the looks' level and interval, as the experiment stopped on."""
+        return replace(settings, confidence=self.per_look, interval="t")
 
     def look(self, results: Sequence[ComparisonResult], trials: int, wall_seconds: float = 0.0,
              next_seconds: float = 0.0) -> Look:
@@ -340,11 +340,12 @@ def _summary(rule: UntilDecided, names: tuple[str, ...], newly: Mapping[str, Ret
     return line
 
 
-def final_settings(setup, settings: Settings) -> tuple[Settings, Mapping | None]:
-    """The analysis settings a stored run's verdicts are read at (an adaptive run's at its
-    looks' level, as the experiment stopped on) and its adaptive rule's stored form (None:
-    fixed); ``setup`` is the run's ``RunSetup``."""
+def final_settings(setup, settings: Settings, level_chosen: bool = False) -> tuple[Settings, Mapping | None]:
+    """The settings a stored run is compared with and the adaptive rule its verdicts then
+    report (``setup``: the run's ``RunSetup``): a run of --until-decided is read at the level
+    and by the interval its looks decided with, unless the caller chose a level or interval
+    (``level_chosen``): then the run's sequential verdicts do not apply (None)."""
     stored = setup.until_decided
-    if stored is None:
+    if stored is None or level_chosen:
         return settings, None
     return rule_from_dict(stored).comparison_settings(settings), stored

@@ -12,10 +12,9 @@ import signal
 import sys
 from typing import IO, Collection, Sequence
 
-from rigorbench import __version__
+from rigorbench.api import __version__, printable
 from rigorbench.cli.parser import HelpRequested, Parser, UsageError, unrecognized
 from rigorbench.errors import Interrupted, UserError
-from rigorbench.terminal import printable
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 
@@ -112,7 +111,7 @@ def _without_passwords(text: str, argv: list[str]) -> str:
     masks its own; this catches a URL echoed by anything else)."""
     if not any("://" in arg for arg in argv):
         return text   # and the store package, with numpy, stays unloaded
-    from rigorbench.store.location import is_postgres, scrubbed
+    from rigorbench.api import is_postgres, scrubbed
 
     for arg in argv:
         url = arg.partition("=")[2] if arg.startswith("--") else arg

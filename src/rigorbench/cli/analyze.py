@@ -16,8 +16,8 @@ from rigorbench.cli.common import (
     settings_from,
     write_output,
 )
+from rigorbench.api import SEVERITIES
 from rigorbench.errors import UserError
-from rigorbench.model import SEVERITIES
 
 
 DESCRIPTION = """\

@@ -15,12 +15,9 @@ import shlex
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING
 
-from rigorbench.analysis.gate import parse_fail_on
-from rigorbench.analysis.settings import CORRECTIONS, INTERVALS, STATISTICS, TESTS, Settings
+from rigorbench.api import CORRECTIONS, INTERVALS, MIN_PARALLEL_SERIES, STATISTICS, TESTS, Settings, parse_fail_on, safe_name
 from rigorbench.cli.parser import UsageError, count, fraction, positive_int
 from rigorbench.errors import UserError
-from rigorbench.parallel import MIN_SERIES as MIN_PARALLEL_SERIES
-from rigorbench.files import safe_name
 
 if TYPE_CHECKING:
     from rigorbench.harness.base import BuildSpec
@@ -200,33 +197,15 @@ def build_spec_from(args: argparse.Namespace) -> "BuildSpec":
 # -- what commands share when they run (imports inside: this module loads with the parser) --
 
 
-def _version_from_store(args: argparse.Namespace):
-    """The version's data and the mean seconds one of its trials took (harness time)."""
-    from rigorbench import api
-    from rigorbench.analysis.dataset import dataset_from_store
-    from rigorbench.store import ResultStore
-
-    if args.files:
-        raise UsageError("give result files or --store, not both")
-    with ResultStore.read(args.store) as store:
-        run = api.stored_run(store, [args.version_label] if args.version_label else [], args.run)
-        labels = [v.label for v in run.versions]
-        label = args.version_label
-        if label is None and len(labels) == 1:
-            label = labels[0]
-        if label is None:
-            raise UsageError(f"{store.path}: run {run.run_id} has versions {', '.join(labels)}; choose one with --version")
-        seconds = [e.harness_seconds for e in store.executions(run.run_id) if e.label == label and e.harness_seconds]
-        return dataset_from_store(store, run.run_id, label), (sum(seconds) / len(seconds) if seconds else None)
-
-
 def dataset_from_args(args: argparse.Namespace):
     """One version's data (result files, or a version of a stored run) and, for a stored
     run, the mean seconds of one trial of that version (analyze, power)."""
     from rigorbench import api
 
     if args.store:
-        return _version_from_store(args)
+        if args.files:
+            raise UsageError("give result files or --store, not both")
+        return api.load_version(args.store, args.version_label, args.run)
     if args.files:
         if args.version_label or args.run:
             raise UsageError("--version and --run go with --store")
@@ -247,32 +226,10 @@ def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
 
 
 def run_facts(info) -> dict[str, str]:
-    """What the report says about a stored run: what ran, where from, with which settings."""
-    facts = {
-        "run": f"{info.run_id} ({info.status}), created {info.created}",
-        "project": f"{info.project} ({info.harness})",
-        "design": f"{len({e.trial for e in info.schedule})} trials, {info.order} order, seed {info.seed}",
-    }
-    for version in info.versions:
-        commit = f" at {version.commit[:12]}{' (dirty)' if version.dirty else ''}" if version.commit else ""
-        facts[f"version {version.label}"] = f"{version.source}{commit}"
-    for key, value in info.settings.items():
-        text = _setting_text(value)
-        if text:
-            facts[f"setting {key}"] = text
-    return facts
+    """``api.run_facts``, for :func:`conclude` until it moves to the library."""
+    from rigorbench import api
 
-
-def _setting_text(value) -> str:
-    """``forks=2, profilers=gc`` rather than a Python dict: unset (None or empty) entries left out."""
-    if value is None:
-        return ""
-    if isinstance(value, dict):
-        texts = ((k, _setting_text(v)) for k, v in value.items())
-        return ", ".join(f"{k}={text}" for k, text in texts if text)
-    if isinstance(value, (list, tuple)):
-        return " ".join(map(_setting_text, value))
-    return str(value)
+    return api.run_facts(info)
 
 
 def before_build(args: argparse.Namespace, reporter) -> tuple[object, dict]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from typing import IO
 
 from rigorbench.cli.common import (
@@ -75,36 +74,16 @@ def _sides(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
 
-    settings, sequential = settings_from(args), None
+    settings, progress = settings_from(args), progress_printer(stderr, "compare", "comparing")
     if args.store:
-        baseline, contender, sequential = _from_store(args)
-        if sequential is not None and args.confidence is None and args.interval is None:
-            # an adaptive run is read at the level and by the interval its looks decided with
-            from rigorbench.analysis.stopping import UntilDecided
-
-            design = UntilDecided.from_dict(sequential)
-            settings = replace(settings, confidence=design.per_look, interval="t")
-        elif sequential is not None:
-            sequential = None   # other settings than the run's: not its sequential verdicts
+        if args.files or not (args.baseline and args.contender) or len(args.baseline) + len(args.contender) != 2:
+            raise UsageError("with --store, give one version label each: --baseline LABEL --contender LABEL")
+        result = api.compare_stored(args.store, args.baseline[0], args.contender[0], args.run, settings,
+                                    level_chosen=args.confidence is not None or args.interval is not None,
+                                    progress=progress, jobs=args.jobs)
     else:
         baseline_files, contender_files = _sides(args)
         baseline = api.load_results(baseline_files, args.baseline_label)
         contender = api.load_results(contender_files, args.contender_label)
-    if baseline.label == contender.label:
-        baseline = replace(baseline, label="baseline")
-        contender = replace(contender, label="contender")
-    progress = progress_printer(stderr, "compare", "comparing")
-    result = api.compare(baseline, contender, settings, progress=progress, jobs=args.jobs)
-    return finish_comparison(replace(result, sequential=sequential), args, stdout)
-
-
-def _from_store(args: argparse.Namespace):
-    from rigorbench import api
-    from rigorbench.store import ResultStore
-
-    if args.files or not (args.baseline and args.contender) or len(args.baseline) + len(args.contender) != 2:
-        raise UsageError("with --store, give one version label each: --baseline LABEL --contender LABEL")
-    labels = [args.baseline[0], args.contender[0]]
-    with ResultStore.read(args.store) as store:
-        baseline, contender = api.load_stored(store, labels, args.run)
-        return baseline, contender, api.stored_run(store, labels, args.run).setup.until_decided
+        result = api.compare(baseline, contender, settings, progress=progress, jobs=args.jobs)
+    return finish_comparison(result, args, stdout)

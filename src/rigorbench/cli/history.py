@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.analysis.history import CI_CONFIDENCE
+from rigorbench.api import CI_CONFIDENCE, DEFAULT_STORE, MAX_P, MIN_SIZE, WINDOW
 from rigorbench.cli.history_options import html_arguments, regex, selection_arguments, since
 from rigorbench.cli.parser import Parser, UsageError, fraction, positive_int
-from rigorbench.stats.changepoints import MAX_P, MIN_SIZE, WINDOW
-from rigorbench.store import DEFAULT_STORE
 
 DESCRIPTION = f"""\
 The history of benchmark results over commits, and the commits where a benchmark changed.

@@ -3,24 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import difflib
-import os
-import tempfile
-from pathlib import Path
 from typing import IO
 
+from rigorbench import api
 from rigorbench.cli.common import write_output
 from rigorbench.cli.parser import UsageError
-from rigorbench.errors import InputError, UserError
-from rigorbench.lint import RULES, LintResult, fix_findings, lint_paths
-from rigorbench.lint.engine import GO_SUFFIX
-from rigorbench.lint.settings import (LintSettings, load_settings, read_baseline, write_baseline,
-                                      without_baseline)
-from rigorbench.model import SEVERITIES
-from rigorbench.report.lint import LINT_RENDERERS, render_lint
-
-DEFAULT_CONFIG = "rigorbench.toml"
 
 DESCRIPTION = """\
 Lint JMH benchmark sources for the bad practices that make results wrong: values the JIT can
@@ -76,9 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     fixes.add_argument("--fix", action="store_true", help="rewrite fixable findings in place, then report what is left")
     fixes.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; change nothing")
     output = parser.add_argument_group("output")
-    output.add_argument("--format", choices=tuple(LINT_RENDERERS), default="text", help="output format (default: text)")
+    output.add_argument("--format", choices=tuple(api.LINT_RENDERERS), default="text", help="output format (default: text)")
     output.add_argument(
-        "--fail-on", choices=(*reversed(SEVERITIES), "never"), default="warning",
+        "--fail-on", choices=(*reversed(api.SEVERITIES), "never"), default="warning",
         help="exit 1 when a finding of this severity or worse exists (default: warning)",
     )
     output.add_argument("--baseline", metavar="FILE",
@@ -90,127 +77,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
 
 
-def explain(rule_id: str) -> str:
-    rule = _rule(rule_id)
-    fix = "yes: 'rigorbench lint --fix' rewrites it" if rule.fixable else "no: needs a person"
-    return (
-        f"{rule.id} [{rule.severity}] {rule.title}\n\n{rule.explanation.strip()}\n\n"
-        f"Fixable: {fix}\nReference: {rule.reference}\n"
-    )
-
-
-def list_rules() -> str:
-    width = max(len(r) for r in RULES)
-    lines = [f"{r.id:<{width}}  {r.severity:<7}  {'fix' if r.fixable else '   '}  {r.title}" for r in RULES.values()]
-    return "\n".join(lines) + "\n"
-
-
-def _rule(rule_id: str):
-    try:
-        return RULES[rule_id.strip().upper()]
-    except KeyError:
-        raise UsageError(f"unknown rule {rule_id!r}; the rules are {', '.join(RULES)}") from None
-
-
-def _selected(text: str | None) -> list[str] | None:
-    if not text:
-        return None
-    return [_rule(part).id for part in text.split(",") if part.strip()]
-
-
-def fails(result: LintResult, fail_on: str) -> bool:
-    if fail_on == "never":
-        return False
-    return any(f.severity >= fail_on for f in result.findings)
-
-
-def unified_diff(fixes) -> str:
-    chunks = []
-    for fix in fixes:
-        chunks.extend(difflib.unified_diff(
-            fix.original.splitlines(keepends=True), fix.fixed.splitlines(keepends=True),
-            fromfile=f"a/{fix.path}", tofile=f"b/{fix.path}",
-        ))
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in chunks)
-
-
-def write_fixed(path: str, text: str) -> None:
-    """Replace the file atomically (a crash leaves the old or the new file, never half of one)."""
-    target = Path(path)
-    try:
-        mode = target.stat().st_mode
-        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.chmod(temp, mode & 0o7777)
-        os.replace(temp, target)
-    except OSError as error:
-        raise UserError(f"{path}: cannot write the fix: {error.strerror}") from None
-
-
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if args.explain:
-        stdout.write(explain(args.explain))
+        stdout.write(api.render_rule(api.rule_named(args.explain)))
         return 0
     if args.list_rules:
-        stdout.write(list_rules())
+        stdout.write(api.render_rules(api.RULES))
         return 0
     if not args.paths:
         raise UsageError("give one or more PATHs to lint (see 'rigorbench lint --help')")
     if args.fix and args.diff:
         raise UsageError("--fix and --diff do not go together: --diff shows what --fix would write")
-    settings = _settings(args.config)
-    selected = settings.rules(_selected(args.rules))
-    for path in args.paths:
-        if Path(path).is_file() and not path.endswith((".java", GO_SUFFIX)):
-            raise InputError(path, None, "not a Java source or Go test file (lint reads .java and "
-                             "_test.go files and directories)")
-    result = lint_paths(args.paths, rules=selected)
+    settings = api.lint_settings(args.config)
+    selected = settings.rules(api.rules_named(args.rules))
+    result = api.lint(args.paths, rules=selected)
     for line in result.skipped:
         stderr.write(f"rigorbench: warning: {line}\n")
     if result.files == 0:
         stderr.write(f"rigorbench: warning: no .java or _test.go files under {', '.join(args.paths)}\n")
     if args.diff:
-        fixes = fix_findings(result)
-        write_output(unified_diff(fixes), args.output, stdout)
+        fixes = api.fix_findings(result)
+        write_output(api.unified_diff(fixes), args.output, stdout)
         stderr.write(f"{sum(f.fixable for f in result.findings)} fixable findings in {len(fixes)} files; run with --fix to apply\n")
-        return 1 if fails(result, args.fail_on) else 0
+        return 1 if result.fails(args.fail_on) else 0
     if args.fix:
-        fixes = fix_findings(result)
+        fixes = api.fix_findings(result)
         for fix in fixes:
-            write_fixed(fix.path, fix.fixed)
+            api.write_fixed(fix.path, fix.fixed)
         before = sum(f.fixable for f in result.findings)
-        result = lint_paths(args.paths, rules=selected)
+        result = api.lint(args.paths, rules=selected)
         fixed = before - sum(f.fixable for f in result.findings)
         stderr.write(f"fixed {fixed} findings in {len(fixes)} files\n")
-    result = _against_baseline(settings.apply(result), args.baseline, stderr)
+    result = settings.apply(result)
+    if args.baseline is not None:
+        found = len(result.findings)
+        result, recorded = api.against_baseline(result, args.baseline)
+        if recorded:
+            stderr.write(f"rigorbench: note: recorded {found} findings in {args.baseline}; "
+                         f"runs with --baseline {args.baseline} report only new ones\n")
     shown = result if args.show_info or args.format != "text" else _without_info(result, stderr)
-    write_output(render_lint(shown, RULES, args.format), args.output, stdout)
-    return 1 if fails(result, args.fail_on) else 0
+    write_output(api.render(shown, args.format), args.output, stdout)
+    return 1 if result.fails(args.fail_on) else 0
 
 
-def _settings(config: str | None) -> LintSettings:
-    if config is None:
-        return load_settings(DEFAULT_CONFIG) if Path(DEFAULT_CONFIG).is_file() else LintSettings()
-    return load_settings(config)
-
-
-def _against_baseline(result: LintResult, baseline: str | None, stderr: IO[str]) -> LintResult:
-    if baseline is None:
-        return result
-    if not Path(baseline).exists():
-        write_baseline(baseline, result)
-        stderr.write(f"rigorbench: note: recorded {len(result.findings)} findings in {baseline}; "
-                     f"runs with --baseline {baseline} report only new ones\n")
-        return without_baseline(result, frozenset(f.fingerprint for f in result.findings))
-    return without_baseline(result, read_baseline(baseline))
-
-
-def _without_info(result: LintResult, stderr: IO[str]) -> LintResult:
+def _without_info(result, stderr: IO[str]):
     """The result without ``info`` findings; says on stderr how many were left out."""
-    kept = tuple(f for f in result.findings if f.severity != "info")
-    hidden = len(result.findings) - len(kept)
+    kept = result.without_info()
+    hidden = len(result.findings) - len(kept.findings)
     if hidden:
         stderr.write(f"rigorbench: note: {hidden} info finding{'s' if hidden != 1 else ''} "
                      f"not shown (possible but unlikely harm); add --show-info to list them\n")
-    return dataclasses.replace(result, findings=kept)
+    return kept

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import IO
 
+from rigorbench.api import DEFAULT_STORE
 from rigorbench.cli.common import add_build_arguments, build_spec_from
-from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, parse_params, settings_with
-from rigorbench.experiment.plan import VersionSpec
-from rigorbench.store import DEFAULT_STORE
-from rigorbench.store.location import work_dir
 
 
 DESCRIPTION = """\
@@ -39,21 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.experiment.progress import make_reporter
-    from rigorbench.experiment.prepare import BUILDS_DIR, list_experiment
-    from rigorbench.report.list import render_selection
+    from rigorbench import api
 
     build = build_spec_from(args)
-    sources = args.version or ["."]
-    versions = tuple(VersionSpec(source if source != "." else "working tree", source, build) for source in sources)
-    settings = settings_with(
-        DEFAULT_SETTINGS, include=tuple(args.bench) if args.bench else None,
-        params=parse_params(args.param) if args.param else None,
-    )
-    store_dir = work_dir(args.store) if args.store else Path(args.path) / Path(DEFAULT_STORE).parent
-    reporter = make_reporter(stderr)
-    cache = None if args.no_build_cache else store_dir / BUILDS_DIR
-    selection = list_experiment(args.path, "jmh", versions, settings, reporter, cache)
+    reporter = api.make_reporter(stderr)
+    selection, settings = api.list_benchmarks(args.path, args.version or ["."], build, reporter, bench=args.bench or (),
+                                              params=args.param or (), store=args.store, build_cache=not args.no_build_cache)
     reporter.close()
-    stdout.write(render_selection(selection, settings, DEFAULT_TRIALS))
+    stdout.write(api.render_selection(selection, settings, api.DEFAULT_TRIALS))
     return 0

@@ -50,7 +50,7 @@ class Parser(argparse.ArgumentParser):
 
 def fraction(text: str) -> float:
     """A fraction given as ``0.01`` or ``1%`` (an argparse type)."""
-    from rigorbench.experiment.options import fraction as parse
+    from rigorbench.api import parse_fraction as parse
 
     try:
         return parse(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.analysis.settings import DEFAULT_SLOWDOWNS, INTERVALS, POWER_RESAMPLES, STRATEGIES, TESTS, PowerOptions
+from rigorbench.api import DEFAULT_SLOWDOWNS, INTERVALS, POWER_RESAMPLES, STRATEGIES, TESTS, PowerOptions
 from rigorbench.cli.common import (
     ANALYZE_FORMATS,
     DEFAULTS,

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import MutableMapping
+from typing import TYPE_CHECKING, MutableMapping
 
 from rigorbench.errors import UserError
-from rigorbench.model import Severity
-from rigorbench.experiment.progress import Reporter
+
+if TYPE_CHECKING:
+    from rigorbench.experiment.progress import Reporter
 
 
 class LintFailed(UserError):
@@ -27,25 +28,23 @@ def _relative(path: str, root: Path) -> str:
         return path
 
 
-def lint_before_build(reporter: Reporter, strict: bool, collected: MutableMapping | None = None):
+def lint_before_build(reporter: "Reporter", strict: bool, collected: MutableMapping | None = None):
     """The ``before_build`` hook: lint one version's checked-out sources and report.
 
     ``collected`` receives each version's result (paths relative to its sources), for the
     HTML report."""
-
-    from rigorbench.lint import lint_paths
-    from rigorbench.report.lint import summary_line
+    from rigorbench import api
 
     def hook(label: str, source_dir: Path) -> None:
-        result = lint_paths([source_dir])
+        result = api.lint([source_dir])
         if collected is not None:
             findings = tuple(replace(f, path=_relative(f.path, source_dir)) for f in result.findings)
             collected[label] = replace(result, findings=findings)
         for f in result.findings:
             reporter.message(f"lint {label}: {_relative(f.path, source_dir)}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}")
         advice = "; see 'rigorbench lint --explain RULE'" if result.findings else ""
-        reporter.message(f"lint {label}: {summary_line(result)}{advice}")
-        serious = [f for f in result.findings if f.severity >= Severity.WARNING]
+        reporter.message(f"lint {label}: {api.summary_line(result)}{advice}")
+        serious = [f for f in result.findings if f.severity >= api.Severity.WARNING]
         if strict and serious:
             raise LintFailed(
                 f"version {label}: lint found {len(serious)} problem(s) in the benchmark sources; "

@@ -4,21 +4,21 @@ plotted series as plain columns for gnuplot and spreadsheets."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import IO, Mapping
 
+from rigorbench.api import DEFAULT_STORE
 from rigorbench.cli.common import (
     add_mismatch_argument,
     add_side_arguments,
     add_statistics_arguments,
     progress_printer,
-    run_facts,
     settings_from,
     write_output,
 )
 from rigorbench.cli.parser import UsageError, positive_int
 from rigorbench.cli.history_options import html_arguments, selection_arguments
 from rigorbench.errors import UserError
-from rigorbench.store import DEFAULT_STORE
 
 
 DESCRIPTION = """\
@@ -111,8 +111,6 @@ def _datasets(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
 
 def _from_store(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
     from rigorbench import api
-    from rigorbench.analysis.dataset import dataset_from_store
-    from rigorbench.store import ResultStore
 
     if args.files:
         raise UsageError("give result files or --store, not both")
@@ -121,21 +119,17 @@ def _from_store(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
         raise UsageError("give --version LABEL (one version) or --baseline/--contender LABEL, not both")
     if bool(args.baseline) != bool(args.contender) or len(args.baseline or []) > 1 or len(args.contender or []) > 1:
         raise UsageError("with --store, give one label each: --baseline LABEL --contender LABEL")
-    with ResultStore.read(args.store) as store:
-        info = api.stored_run(store, wanted, args.run)
-        chosen = wanted or [v.label for v in info.versions][:2]
-        return [dataset_from_store(store, info.run_id, label) for label in chosen], run_facts(info)
+    return api.load_run(args.store, wanted, args.run)
 
 
 def lint_results(paths: list[str] | None) -> Mapping[str, object]:
     from rigorbench import api
 
-    return {path: api.lint([path]) for path in paths or ()}
+    return {path: api.lint([Path(path)]) for path in paths or ()}   # Path: findings name "src/X.java", not "./src/X.java"
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
-    from rigorbench.report.series import render_series_csv, write_data_dir
 
     if args.format == "html" and not (args.html or args.output or args.data_dir):
         raise UsageError("say where to write: --html FILE, --format csv, or --data-dir DIR")
@@ -156,23 +150,23 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if html_path:
         stderr.write(f"report: {api.write_html(page, html_path, progress_printer(stderr, 'report', 'drawing'))}\n")
     if args.format == "csv":
-        write_output(render_series_csv(page), args.output, stdout)
+        write_output(api.render_series_csv(page), args.output, stdout)
     if args.data_dir:
-        written = write_data_dir(page, args.data_dir)
+        written = api.write_data_dir(page, args.data_dir)
         stderr.write(f"report: {len(written)} files in {args.data_dir}\n")
     return 0
 
 
 def _history(args: argparse.Namespace, stderr: IO[str]) -> int:
-    from rigorbench.analysis.history import Selection
-    from rigorbench.cli.history_commands import history_view, write_history_html
+    from rigorbench import api
+    from rigorbench.cli.history_commands import write_history_html
 
     others = [name for name, given in (("FILE", args.files), ("--baseline/--contender", args.baseline or args.contender),
                                        ("--run", args.run), ("--version", args.version_label), ("--lint", args.lint),
                                        ("--format csv", args.format != "html"), ("--data-dir", args.data_dir)) if given]
     if others:
         raise UsageError(f"--history reports a store's history: {', '.join(others)} do{'es' if len(others) == 1 else ''} not go with it")
-    selection = Selection(args.bench, tuple(args.metric) if args.metric else None, args.branch, args.since)
-    view = history_view(args.store or DEFAULT_STORE, selection)
+    selection = api.Selection(args.bench, tuple(args.metric) if args.metric else None, args.branch, args.since)
+    view = api.history_view(args.store or DEFAULT_STORE, selection)
     write_history_html(view, args.html or args.output, args.repo_url, stderr)
     return 0

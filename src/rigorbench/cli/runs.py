@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import IO
 
-from rigorbench.experiment.progress import format_duration
-from rigorbench.store import DEFAULT_STORE, ResultStore
-from rigorbench.terminal import printable
+from rigorbench.api import DEFAULT_STORE
 
 DESCRIPTION = ("List the runs in a results store, newest first: versions, status, trials done of planned, failures. "
                "With --run, one run in detail: its versions, harness settings, and what an adaptive run chose.")
@@ -26,51 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    with ResultStore.read(args.store) as store:
-        runs = store.list_runs()
+    from rigorbench import api
+
+    runs = api.list_runs(args.store, args.run)
     if args.run is not None:
-        return _one_run(args, runs, stdout)
-    if args.format == "json":
-        document = {"tool": "rigorbench", "format_version": 1, "runs": [_run_object(info, counts) for info, counts in runs]}
-        stdout.write(json.dumps(document, indent=2) + "\n")
-        return 0
-    if not runs:
-        stdout.write("no runs\n")
-        return 0
-    rows = [("run", "created", "status", "versions", "trials", "failed", "samples", "wall")]
-    for info, counts in runs:
-        versions = " vs ".join(v.label for v in info.versions)
-        wall = format_duration(info.wall_seconds) if info.wall_seconds else "-"
-        rows.append((str(info.run_id), info.created, info.status, versions,
-                     f"{counts['executions_done']}/{counts['executions_planned']}", str(counts["failed"]),
-                     str(counts["samples"]), wall))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        stdout.write(printable("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()) + "\n")
-    return 0
-
-
-def _run_object(info, counts) -> dict:
-    return {
-        "run_id": info.run_id, "created": info.created, "status": info.status, "harness": info.harness,
-        "project": info.project, "order": info.order, "seed": info.seed,
-        "versions": [{"label": v.label, "source": v.source, "commit": v.commit, "dirty": v.dirty} for v in info.versions],
-        "wall_seconds": info.wall_seconds, "harness_seconds": info.harness_seconds, **counts,
-    }
-
-
-def _one_run(args: argparse.Namespace, runs, stdout: IO[str]) -> int:
-    from rigorbench.errors import UserError
-    from rigorbench.report.runs import render_run
-
-    found = [(info, counts) for info, counts in runs if info.run_id == args.run]
-    if not found:
-        known = ", ".join(str(info.run_id) for info, _ in reversed(runs)) or "none"
-        raise UserError(f"{args.store}: no run {args.run} (runs: {known})")
-    info, counts = found[0]
-    if args.format == "json":
-        document = {"tool": "rigorbench", "format_version": 1, "run": {**_run_object(info, counts), "settings": info.settings}}
-        stdout.write(json.dumps(document, indent=2) + "\n")
+        stdout.write(api.render_run(*runs[0], args.format))
     else:
-        stdout.write(render_run(info, counts))
+        stdout.write(api.render_runs(runs, args.format))
     return 0

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
+from rigorbench import api
 from rigorbench.cli.parser import UsageError
-from rigorbench.store.location import is_postgres
 
 DESCRIPTION = (
     "A store is a SQLite file or a PostgreSQL database (postgresql://user@host:port/db; its\n"
@@ -49,8 +49,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.store.check import check_store, recover_store
-
     if args.append and args.action != "copy":
         raise UsageError("--append goes with store copy")
     if args.action == "copy":
@@ -58,24 +56,21 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if args.action == "check":
         if args.new is not None:
             raise UsageError(f"store check takes one store, not {args.new!r} too (recover takes DB NEW)")
-        if args.full and is_postgres(args.db):
+        if args.full and api.is_postgres(args.db):
             raise UsageError("--full runs SQLite's integrity_check; a PostgreSQL server checks its own pages")
-        result = check_store(args.db, full=args.full)
-        stdout.write(_check_text(result))
+        result = api.check_store(args.db, full=args.full)
+        stdout.write(api.render_check(result))
         return 0 if result.sound else 1
     if args.new is None:
         raise UsageError("store recover needs DB NEW: the damaged store and the new store to write")
     if args.full:
         raise UsageError("--full goes with store check")
-    recovery = recover_store(args.db, args.new)
-    stdout.write(_recovery_text(args.new, recovery))
-    return 1 if recovery.lost or recovery.points_lost else 0
+    recovery = api.recover_store(args.db, args.new)
+    stdout.write(api.render_recovery(args.new, recovery))
+    return 0 if recovery.complete else 1
 
 
 def _copy(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.store.copy import copy_store
-    from rigorbench.store.location import masked
-
     if args.new is None:
         raise UsageError("store copy needs SRC DST: the store to copy and the store to copy into")
     if args.full:
@@ -85,35 +80,6 @@ def _copy(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         stderr.write(f"store copy: run {run_id} -> {new_id} ({done} of {total} runs, {samples} samples)\n")
         stderr.flush()
 
-    copied = copy_store(args.db, args.new, append=args.append, progress=progress)
-    stdout.write(_one_line(f"{masked(args.new)}: copied {len(copied.runs)} runs ({copied.samples} samples) and "
-                           f"{copied.points} history points from {masked(args.db)}") + "\n")
+    copied = api.copy_store(args.db, args.new, append=args.append, progress=progress)
+    stdout.write(api.render_copy(args.db, args.new, copied))
     return 0
-
-
-def _check_text(result) -> str:
-    head = f"{result.path}: schema {result.schema}, {result.runs} runs, {result.samples} samples"
-    if is_postgres(result.path):
-        head += " (PostgreSQL: rigorbench's own checks; the server keeps its pages and types)"
-    if result.sound:
-        return f"{head}: sound\n"
-    lines = [f"{head}: damaged, {len(result.problems)} problems"]
-    lines += [f"  {_one_line(problem)}" for problem in result.problems]
-    lines.append(f"copy every readable run into a new store with: rigorbench store recover {result.path} NEW")
-    return "\n".join(lines) + "\n"
-
-
-def _recovery_text(new: str, recovery) -> str:
-    recovered = ", ".join(map(str, recovery.recovered)) or "none"
-    lines = [f"{new}: recovered {len(recovery.recovered)} runs ({recovered}), lost {len(recovery.lost)}"]
-    lines += [f"  run {run_id} lost: {_one_line(why.removeprefix(f'run {run_id}: '))}" for run_id, why in recovery.lost]
-    if recovery.points_lost:
-        lines.append(f"  history lost: {_one_line(recovery.points_lost)}")
-    elif recovery.points:
-        lines.append(f"  history: {recovery.points} points copied")
-    return "\n".join(lines) + "\n"
-
-
-def _one_line(text: str) -> str:
-    """Stored text is untrusted: no control characters reach the terminal."""
-    return "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(text).split()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from rigorbench.cli.parser import UsageError, add_tls_arguments
+from rigorbench.cli.parser import add_tls_arguments
 
 DESCRIPTION = """\
 Start this machine's benchmarking worker for 'rigorbench ab --cluster' (or 'run' with
@@ -36,16 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.experiment.address import TLSFiles, parse_cluster
-    from rigorbench.cluster.worker import WorkerOptions, run_worker
-
-    address = parse_cluster(args.scheduler, "ADDRESS")
-    if address.local:
-        raise UsageError("rigorbench worker connects to a scheduler (tcp://HOST:8786); local:N is for --cluster")
+    from rigorbench import api
 
     def say(text: str) -> None:
         stderr.write(text + "\n")
         stderr.flush()
 
-    options = WorkerOptions(address, TLSFiles(args.tls_ca_file, args.tls_cert, args.tls_key), args.name, args.work_dir, args.force)
-    return run_worker(options, say)
+    return api.run_worker(args.scheduler, say, tls=(args.tls_ca_file, args.tls_cert, args.tls_key), name=args.name,
+                          work_dir=args.work_dir, force=args.force)

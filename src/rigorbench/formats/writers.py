@@ -29,10 +29,12 @@ import csv
 import io
 import json
 import math
+from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from rigorbench.files import safe_name
 from rigorbench.stats.descriptive import t_half_width
 from rigorbench.formats import jmh
 from rigorbench.model import ALLOC, THROUGHPUT, BenchmarkCase, SampleTable, Series
@@ -235,3 +237,37 @@ def _number(value: float) -> float | str:
 
 def _count(count: float) -> int | float:
     return int(count) if float(count).is_integer() else float(count)
+
+
+EXPORT_FORMATS = ("pa-csv", "jmh-json")
+
+
+def export_files(store, info, format: str, out_dir: Path) -> dict[Path, str]:
+    """Stored run ``info`` of ``store`` as files under ``out_dir`` (path -> text, nothing
+    written): pa CSV, one file per version (primary metrics), or JMH JSON, one per version and trial."""
+    if format not in EXPORT_FORMATS:
+        raise ValueError(f"unknown export format {format!r}; valid: {', '.join(EXPORT_FORMATS)}")
+    files: dict[Path, str] = {}
+    for version in info.versions:
+        series = store.load_series(info.run_id, version.label)
+        if format == "pa-csv":
+            rows = [(version.commit or version.label, "instance-1", s) for s in series if s.metric.primary]
+            files[out_dir / f"{_file_name('run', info.run_id, version.label)}.csv"] = write_pa_csv(rows, project=info.project)
+        else:
+            for trial, part in sorted(_by_trial(series).items()):
+                name = _file_name("run", info.run_id, version.label, f"trial{trial + 1}")
+                files[out_dir / f"{name}.json"] = write_jmh_json(part)
+    return files
+
+
+def _file_name(*parts: object) -> str:
+    return "-".join(safe_name(p) for p in parts)
+
+
+def _by_trial(series: list[Series]) -> dict[int, list[Series]]:
+    trials: dict[int, list[Series]] = {}
+    for s in series:
+        for trial in np.unique(s.samples.trial).tolist():
+            part = s.samples.select(s.samples.trial == trial)
+            trials.setdefault(int(trial), []).append(Series(s.case, s.metric, part, s.version))
+    return trials

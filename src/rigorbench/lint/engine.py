@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rigorbench.errors import InputError, UserError
 from rigorbench.files import read_input
@@ -62,6 +62,14 @@ class LintResult:
     plans: tuple[FilePlan, ...] = field(default=(), repr=False, compare=False)
     skipped: tuple[str, ...] = ()
 
+    def fails(self, fail_on: str) -> bool:
+        """Whether a finding has severity ``fail_on`` or worse (never for ``never``)."""
+        return fail_on != "never" and any(f.severity >= fail_on for f in self.findings)
+
+    def without_info(self) -> "LintResult":
+        """The result without its ``info`` findings (possible but unlikely harm)."""
+        return replace(self, findings=tuple(f for f in self.findings if f.severity != "info"))
+
 
 def discover(paths: Sequence[str | os.PathLike], skipped: list[str] | None = None) -> list[str]:
     """Java and Go test files under ``paths``, sorted, each spelled as reached from the argument.
@@ -74,6 +82,10 @@ def discover(paths: Sequence[str | os.PathLike], skipped: list[str] | None = Non
         if skipped is not None:
             skipped.append(f"{error.filename}: cannot list directory: {error.strerror}; skipped")
 
+    for given in paths:   # a file named on its own must be a source: not linted as Java
+        if os.path.isfile(given) and not os.fspath(given).endswith((".java", GO_SUFFIX)):
+            raise InputError(os.fspath(given), None, "not a Java source or Go test file (lint reads .java and "
+                             "_test.go files and directories)")
     for given in paths:
         text = os.fspath(given)
         if not os.path.lexists(text):

@@ -11,10 +11,15 @@ edits overlap an already accepted edit is skipped rather than producing broken c
 
 from __future__ import annotations
 
+import difflib
+import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from tree_sitter import Node
 
+from rigorbench.errors import UserError
 from rigorbench.lint.base import Edit
 from rigorbench.lint.context import Benchmark
 from rigorbench.lint.parse import SourceFile
@@ -146,3 +151,28 @@ def fix_findings(result) -> list[FileFix]:
         rules = tuple(sorted({i.finding.rule for i, ok in zip(issues, taken) if ok}))
         fixes.append(FileFix(plan.path, plan.data.decode("utf-8"), fixed, rules))
     return fixes
+
+
+def unified_diff(fixes: list[FileFix]) -> str:
+    """The fixes as one unified diff (``a/PATH`` -> ``b/PATH``), as ``lint --diff`` prints it."""
+    chunks = []
+    for fix in fixes:
+        chunks.extend(difflib.unified_diff(
+            fix.original.splitlines(keepends=True), fix.fixed.splitlines(keepends=True),
+            fromfile=f"a/{fix.path}", tofile=f"b/{fix.path}",
+        ))
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in chunks)
+
+
+def write_fixed(path: str, text: str) -> None:
+    """Replace the file atomically (a crash leaves the old or the new file, never half of one)."""
+    target = Path(path)
+    try:
+        mode = target.stat().st_mode
+        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.chmod(temp, mode & 0o7777)
+        os.replace(temp, target)
+    except OSError as error:
+        raise UserError(f"{path}: cannot write the fix: {error.strerror}") from None

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from rigorbench.errors import InputError, UserError
 from rigorbench.files import read_input
@@ -111,3 +112,37 @@ def write_baseline(path: str, result: LintResult) -> None:
 def without_baseline(result: LintResult, known: frozenset[str]) -> LintResult:
     """Only the findings whose fingerprint the baseline does not hold."""
     return replace(result, findings=tuple(f for f in result.findings if f.fingerprint not in known))
+
+
+DEFAULT_CONFIG = "rigorbench.toml"
+
+
+def settings_for(config: str | None) -> LintSettings:
+    """The ``[lint]`` table of ``config``, else of ./rigorbench.toml when it exists, else defaults."""
+    if config is None:
+        return load_settings(DEFAULT_CONFIG) if Path(DEFAULT_CONFIG).is_file() else LintSettings()
+    return load_settings(config)
+
+
+def against_baseline(result: LintResult, baseline: str) -> tuple[LintResult, bool]:
+    """The findings ``baseline`` does not record, and whether the baseline was written now:
+    a baseline file that does not exist yet records today's findings (then none is new)."""
+    if not Path(baseline).exists():
+        write_baseline(baseline, result)
+        return without_baseline(result, frozenset(f.fingerprint for f in result.findings)), True
+    return without_baseline(result, read_baseline(baseline)), False
+
+
+def rule_named(rule_id: str):
+    """The rule ``rule_id`` names (any case); UserError listing the rules for an unknown one."""
+    try:
+        return RULES[rule_id.strip().upper()]
+    except KeyError:
+        raise UserError(f"unknown rule {rule_id!r}; the rules are {', '.join(RULES)}") from None
+
+
+def rules_named(text: str | None) -> list[str] | None:
+    """The rule ids of a comma-separated list (``--rules``); None for none given."""
+    if not text:
+        return None
+    return [rule_named(part).id for part in text.split(",") if part.strip()]

@@ -137,4 +137,5 @@ def render_json(result: HistoryChanges) -> str:
 
 
 def render_history(result: HistoryChanges, format: str = "text") -> str:
+    """The change points of ``history changes`` as text, markdown or a JSON document."""
     return {"text": render_text, "markdown": render_markdown, "json": render_json}[format](result)

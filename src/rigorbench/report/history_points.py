@@ -94,6 +94,7 @@ def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def render_list(view: HistoryView, format: str = "text") -> str:
+    """One line per series of ``view`` (``history list``) as text, markdown or JSON."""
     if format == "json":
         return _json(view, "list", detail=False)
     rows = _list_rows(view)
@@ -110,6 +111,7 @@ def _title(s: StoredSeries) -> str:
 
 
 def render_show(view: HistoryView, format: str = "text") -> str:
+    """The points of each series of ``view`` (``history show``) as text, markdown or JSON."""
     if format == "json":
         return _json(view, "show", detail=True)
     if format == "markdown":

@@ -177,3 +177,18 @@ def render_lint(result, rules: Mapping, format: str) -> str:
     except KeyError:
         raise UserError(f"unknown format {format!r}; allowed values are {', '.join(LINT_RENDERERS)}") from None
     return renderer(result, rules)
+
+
+def render_rule(rule) -> str:
+    """One rule explained (``lint --explain``): what goes wrong, why, the fix, the reference."""
+    fix = "yes: 'rigorbench lint --fix' rewrites it" if rule.fixable else "no: needs a person"
+    return (
+        f"{rule.id} [{rule.severity}] {rule.title}\n\n{rule.explanation.strip()}\n\n"
+        f"Fixable: {fix}\nReference: {rule.reference}\n"
+    )
+
+
+def render_rules(rules: Mapping) -> str:
+    """One line per rule (``lint --list-rules``): id, severity, fixable, title."""
+    width = max(len(r) for r in rules)
+    return "".join(f"{r.id:<{width}}  {r.severity:<7}  {'fix' if r.fixable else '   '}  {r.title}\n" for r in rules.values())

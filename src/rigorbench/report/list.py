@@ -18,6 +18,8 @@ def _params(params, settings: RunSettings) -> str:
 
 
 def render_selection(selection: Selection, settings: RunSettings, trials: int) -> str:
+    """The benchmarks and @Param values per version (``list``), those only some versions
+    have, and how long ``trials`` trials of ``settings`` would take."""
     labels = selection.labels
     names = sorted({*selection.common, *selection.partial})
     rows = [("benchmark", "@Param values", *labels, "")]

@@ -1,17 +1,52 @@
-"""One stored run in detail (``rigorbench runs --run N``): what it ran and what an adaptive run chose."""
+"""The runs of a store (``rigorbench runs``), and one stored run in detail (``--run N``):
+what it ran and what an adaptive run chose."""
 
 from __future__ import annotations
 
-from typing import Mapping
+import json
+from typing import Mapping, Sequence
 
 from rigorbench.experiment.progress import format_duration
 from rigorbench.report.table import sequential_note
 from rigorbench.terminal import printable
 
 
-def render_run(info, counts: Mapping) -> str:
-    """Text for one run: header, versions, trials, design, harness settings, then the warmup
-    chosen per benchmark (``--warmup auto``) and the fate of each benchmark (``--until-decided``)."""
+def render_runs(runs: Sequence[tuple[object, Mapping]], format: str = "text") -> str:
+    """The runs (newest first, with their counts) as a table (text) or a JSON document."""
+    if format == "json":
+        return _json({"runs": [_run_object(info, counts) for info, counts in runs]})
+    if not runs:
+        return "no runs\n"
+    rows = [("run", "created", "status", "versions", "trials", "failed", "samples", "wall")]
+    for info, counts in runs:
+        versions = " vs ".join(v.label for v in info.versions)
+        wall = format_duration(info.wall_seconds) if info.wall_seconds else "-"
+        rows.append((str(info.run_id), info.created, info.status, versions,
+                     f"{counts['executions_done']}/{counts['executions_planned']}", str(counts["failed"]),
+                     str(counts["samples"]), wall))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "".join(printable("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()) + "\n" for row in rows)
+
+
+def _json(body: dict) -> str:
+    return json.dumps({"tool": "rigorbench", "format_version": 1, **body}, indent=2) + "\n"
+
+
+def _run_object(info, counts: Mapping) -> dict:
+    return {
+        "run_id": info.run_id, "created": info.created, "status": info.status, "harness": info.harness,
+        "project": info.project, "order": info.order, "seed": info.seed,
+        "versions": [{"label": v.label, "source": v.source, "commit": v.commit, "dirty": v.dirty} for v in info.versions],
+        "wall_seconds": info.wall_seconds, "harness_seconds": info.harness_seconds, **counts,
+    }
+
+
+def render_run(info, counts: Mapping, format: str = "text") -> str:
+    """One run: JSON (its listing entry and stored settings), or text: header, versions,
+    trials, design, harness settings, then the warmup chosen per benchmark (``--warmup
+    auto``) and the fate of each benchmark (``--until-decided``)."""
+    if format == "json":
+        return _json({"run": {**_run_object(info, counts), "settings": info.settings}})
     settings = info.settings or {}
     versions = ", ".join(_version(v) for v in info.versions)
     wall = f", wall {format_duration(info.wall_seconds)}" if info.wall_seconds else ""

@@ -68,6 +68,11 @@ class Recovery:
     points: int = 0                           # history points copied
     points_lost: str = ""                     # why the history could not be copied, if so
 
+    @property
+    def complete(self) -> bool:
+        """Every run and the history were recovered."""
+        return not (self.lost or self.points_lost)
+
 
 def check_store(path: str, *, full: bool = False) -> StoreCheck:
     """How sound the store at ``path`` is; UserError when it is not a rigorbench store at all."""
