@@ -187,12 +187,16 @@ def real_cluster(tmp_path_factory):
 
 
 def test_a_worker_killed_mid_trial_and_the_submitting_process_killed_lose_nothing(project, tmp_path, real_cluster):
-    """kill -9 worker-a during its first trial (it comes back, as a restarted machine would),
-    then kill -9 the submitting process once some trials are stored, and --resume: every
-    planned trial is stored exactly once, and the lost trial's partial work never was."""
+    """The engine's real composition: two TLS workers, --until-decided and --warmup auto.
+    kill -9 worker-a while it runs a benchmark JVM (the pilot or a trial; it comes back, as a
+    restarted machine would), then kill -9 the submitting process once some trials are stored,
+    and --resume: every planned execution is stored exactly once, the lost work never was, and
+    the looks added one trial per instance."""
     db, log = tmp_path / "results.db", tmp_path / "ab.log"
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
-            "--cluster", real_cluster.address, *real_cluster.client, "--trials", "3", "--store", str(db), *TINY]
+            "--cluster", real_cluster.address, *real_cluster.client, "--until-decided", "--min-trials", "3",
+            "--max-trials", "6", "--warmup", "auto", "--pilot-warmup", "4", "--store", str(db),
+            *TINY[:2], *TINY[4:]]                             # TINY without its --warmup-iterations
     with log.open("w") as stderr:
         child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=stderr, env=ENV, start_new_session=True)
     try:
@@ -202,15 +206,16 @@ def test_a_worker_killed_mid_trial_and_the_submitting_process_killed_lose_nothin
         assert real_cluster.running_a_trial("worker-a"), "worker-a never ran a trial"
         real_cluster.kill_worker("worker-a")
         real_cluster.start_worker("worker-a")
-        wait_for_trials(child, db, 6, poll_s=0.2)          # 3 of the 6 trials, both versions each
+        wait_for_trials(child, db, 4, poll_s=0.2)          # 2 of the first look's 4 trials, both versions each
     finally:
         os.killpg(child.pid, signal.SIGKILL)
         child.wait()
     first = log.read_text()
-    assert "instance worker-a was lost during trial" in first
+    assert "instance worker-a was lost during" in first and "it runs again" in first
+    assert "until decided: 4 to 6 trials in steps of 2" in first   # 3 rounded up to a trial per instance
     assert "not on a private network" not in first
     before, _, _ = stored(db)
-    assert 6 <= len(before) < 12 and len(before) % 2 == 0     # whole trials only: both versions in one transaction
+    assert 4 <= len(before) < 8 and len(before) % 2 == 0     # whole trials only: both versions in one transaction
 
     code, out, err = cli("ab", "--resume", "1", "--store", str(db), "--format", "json")
     assert code in (0, 1), err
@@ -218,10 +223,14 @@ def test_a_worker_killed_mid_trial_and_the_submitting_process_killed_lose_nothin
     assert real_cluster.address.startswith("tls://")
     speed_up(out)
     keys, instance, _ = stored(db)
-    assert sorted(keys) == sorted((t, v) for t in range(6) for v in ("v1", "v2"))   # none lost, none twice
-    assert set(before) <= set(keys) and set(instance.values()) <= {"worker-a", "worker-b"}
     with ResultStore.open(db, create=False) as store:
-        assert store.run(1).status == "finished"
+        run = store.run(1)
+        assert run.status == "finished"
+        trials = len({e.trial for e in run.schedule})
+        assert sorted(keys) == sorted((e.trial, e.label) for e in run.schedule)   # none lost, none twice
+        assert run.setup.warmups and run.setup.pilot_warmup == 4 and run.setup.rule["step"] == 2
+    assert trials in (4, 6) and set(before) <= set(keys) and set(instance.values()) <= {"worker-a", "worker-b"}
+    assert json.loads(out)["comparisons"], "the resumed run decides at its looks' level"
 
 
 def test_build_on_workers_builds_each_version_on_the_worker_with_its_own_toolchain(tmp_path):

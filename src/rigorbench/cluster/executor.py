@@ -18,7 +18,7 @@ import numpy as np
 
 from rigorbench.cluster.bundle import make_bundle
 from rigorbench.cluster.design import Placement
-from rigorbench.cluster.dispatch import Dispatcher, tool_mismatches
+from rigorbench.cluster.dispatch import MAX_ATTEMPTS, POLL_S, Dispatcher, tool_mismatches
 from rigorbench.cluster.session import ClusterSession, open_cluster
 from rigorbench.cluster.task import TrialTask, run_trial_task
 from rigorbench.errors import UserError
@@ -169,14 +169,32 @@ class ClusterExecutor:
                                                        for label, (info, _) in self.bundles.items()))
 
     def pilot(self, label: str, settings: RunSettings, work_dir: Path) -> TrialOutcome:
-        """The pilot fork on the first connected instance, as a trial of one execution."""
-        name, address = sorted(self.session.instances().items())[0]
+        """The pilot fork on a connected instance, as a trial of one execution; run again on
+        the next one when its worker is lost (as a lost trial is)."""
+        from distributed import KilledWorker, wait
+        from distributed.comm.core import CommClosedError
+
         info, data = self.bundles[label]
-        task = TrialTask(0, -1, (Execution(-1, label, 0),), self.harness, TrialSpec(settings.as_dict()), {label: info}, name)
-        with self.reporter.working(f"pilot of {label} on instance {name}"):
-            future = self.session.client.submit(run_trial_task, task, {label: data}, workers=[address],
-                                                allow_other_workers=False, resources={SLOT: 1}, pure=False)
-            return outcome_of(future.result().records[0][1])
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            name, address = sorted(self.session.wait_for(1, self.reporter.message).items())[0]
+            task = TrialTask(0, -1, (Execution(-1, label, 0),), self.harness, TrialSpec(settings.as_dict()), {label: info}, name)
+            with self.reporter.working(f"pilot of {label} on instance {name}"):
+                future = self.session.client.submit(run_trial_task, task, {label: data}, workers=[address],
+                                                    allow_other_workers=False, resources={SLOT: 1}, pure=False)
+                # a task pinned to a worker that died waits forever: watch the worker meanwhile
+                while future.status == "pending" and self.session.instances().get(name) == address:
+                    with contextlib.suppress(TimeoutError):
+                        wait([future], timeout=POLL_S)
+                try:
+                    if future.status == "pending":
+                        raise CommClosedError(f"instance {name} is gone")
+                    return outcome_of(future.result().records[0][1])
+                except (KilledWorker, CommClosedError, OSError) as error:
+                    future.cancel()
+                    if attempt == MAX_ATTEMPTS:
+                        raise UserError(f"the pilot of {label} lost its worker {attempt} times (last: {error})") from None
+                    self.reporter.message(f"instance {name} was lost during the pilot of {label}; it runs again")
+        raise AssertionError("unreachable")
 
     def run(self, run: RunInfo, pending: Sequence[Execution], spec: TrialSpec, sink: Sink) -> None:
         self.dispatcher = Dispatcher(self.session, self.store, run, self.bundles, self.reporter,
