@@ -14,7 +14,7 @@ how many trials to add, or why the experiment stops. Every executor works with e
 
 The level: every look uses the same nominal confidence, Pocock's for the planned looks
 ``min_trials, min_trials + step, ... <= max_trials`` at the user's overall ``--confidence``
-(:mod:`rigorbench.stats.sequential`), so the chance of any false ``slower``/``faster`` over all
+(:mod:`rigorbench.stats.group_sequential`), so the chance of any false ``slower``/``faster`` over all
 looks stays at the fixed design's ``1 - confidence``. ``compare`` of the stored run at that
 level gives the verdicts the experiment stopped on: a retired benchmark's data ends at the
 look it was decided in.
@@ -26,7 +26,7 @@ only it can drive the experiment.
 
 Futility (``--futility P``, default 10%): a case that is still open but whose chance of any
 verdict by the last look is below ``P`` (the conditional power under the current trend,
-:func:`rigorbench.stats.sequential.chance_of_verdict`), from :data:`FUTILITY_FROM` trials on, is
+:func:`rigorbench.stats.group_sequential.chance_of_verdict`), from :data:`FUTILITY_FROM` trials on, is
 *given up*: it counts as ``inconclusive``, and a benchmark whose cases are all decided or given
 up is retired then rather than run until the budget. A change sitting on the threshold, or a
 benchmark too noisy for the threshold, stops costing trials. Giving up only removes verdicts,
@@ -44,7 +44,7 @@ from rigorbench.units import format_duration
 from rigorbench.errors import UserError
 from rigorbench.stats import Verdict
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, ConfidenceInterval
-from rigorbench.stats.sequential import chance_of_verdict, looks_between, per_look_confidence
+from rigorbench.stats.group_sequential import chance_of_verdict, looks_between, per_look_confidence
 
 # --until-decided: the first look after 3 trials (the fewest a trustworthy interval needs,
 # stats/bootstrap.py MIN_EXPANDED_UNITS), at most 20 (where issue 18's design stops).

@@ -52,7 +52,7 @@ bootstrap distribution: ``estimate x exp(+/- t_df x sd(log resamples) x sqrt(n/(
 same t quantile, degrees of freedom and variance correction as the expanded interval (so the
 two agree where the percentile interval is reliable), the normal-theory interval with a
 bootstrap standard error (Efron & Tibshirani 1993, section 12.2). ``ab --until-decided``
-decides with it; ``tests/analysis/test_sequential.py`` measures its A/A error.
+decides with it; ``tests/analysis/test_stopping.py`` measures its A/A error.
 
 Reproducibility: ``bootstrap_distribution`` draws from ``SeedSequence(seed)``; in
 ``bootstrap_ratio`` the baseline draws from ``SeedSequence(seed).spawn(2)[0]`` and the

@@ -22,7 +22,7 @@ effects: ``Z_k = S_{n_k} / sqrt(n_k)``, with ``corr(Z_i, Z_j) = sqrt(n_i / n_j)`
 Gaussian random walk (no library offers Pocock boundaries for arbitrary look sizes in
 Python; the group-sequential packages are R's gsDesign and rpact). The simulation is seeded,
 so the level is the same on every machine, and accurate to about 2% of ``1 - confidence``.
-``tests/stats/test_sequential.py`` checks it against Jennison & Turnbull's table of Pocock
+``tests/stats/test_group_sequential.py`` checks it against Jennison & Turnbull's table of Pocock
 constants (*Group Sequential Methods with Applications to Clinical Trials*, 2000, table
 2.1) and against scipy's multivariate normal CDF.
 
@@ -85,7 +85,7 @@ def per_look_confidence(confidence: float, looks: Sequence[int]) -> float:
     few trials and uses the t quantile of its Welch degrees of freedom; the looks' statistics
     are then heavier-tailed and less correlated than the Gaussian walk's, and a level
     calibrated on that walk lets through about twice the false verdicts at 3-10 trials
-    (measured by ``tests/analysis/test_sequential.py``). So the level is calibrated on the
+    (measured by ``tests/analysis/test_stopping.py``). So the level is calibrated on the
     statistic actually used: two independent versions' normal trial effects, Welch's t at every
     look, and the nominal level such that the smallest of the looks' p-values falls below
     ``1 - level`` in a share ``1 - confidence`` of the simulated experiments (the approach of

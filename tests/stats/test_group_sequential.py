@@ -7,7 +7,7 @@ import pytest
 from scipy.special import ndtri
 from scipy.stats import multivariate_normal
 
-from rigorbench.stats.sequential import looks_between, per_look_confidence, pocock_boundary
+from rigorbench.stats.group_sequential import looks_between, per_look_confidence, pocock_boundary
 
 # Jennison & Turnbull (2000), table 2.1: Pocock's constants C_P(K, alpha) for K equally
 # spaced looks, two-sided alpha = 0.05.
@@ -94,7 +94,7 @@ def _simulated_chance(theta, sigma, n, big_n, confidence, threshold, draws=40_00
 def test_chance_of_verdict_matches_a_simulation_of_its_model(theta, sigma, n, big_n, threshold):
     from scipy.special import stdtrit
 
-    from rigorbench.stats.sequential import chance_of_verdict
+    from rigorbench.stats.group_sequential import chance_of_verdict
 
     confidence = 0.997
     se = sigma * np.sqrt(2 / n)
@@ -105,7 +105,7 @@ def test_chance_of_verdict_matches_a_simulation_of_its_model(theta, sigma, n, bi
 
 
 def test_chance_of_verdict_edges():
-    from rigorbench.stats.sequential import chance_of_verdict
+    from rigorbench.stats.group_sequential import chance_of_verdict
 
     common = dict(confidence=0.99, threshold=0.1)
     assert chance_of_verdict(1.5, 1.3, 1.7, trials=5, max_trials=10, **common) > 0.99     # decided already

@@ -1,7 +1,7 @@
 """A/A check of ``--until-decided``'s stopping rule on real trials (issue 18).
 
 For every benchmark case of each data set, A/A experiments are drawn from that case's real
-trials (``rigorbench.analysis.sequential_aa``): both versions' trials come from the same
+trials (``rigorbench.analysis.stopping_aa``): both versions' trials come from the same
 recorded ones, so every slower/faster is false. Three designs decide the same draws: the
 sequential rule (looks after trials 3..20 at Pocock's per-look level, ``t`` interval), the
 same with futility (``curtailed``: ``--futility 10%``, the default), the fixed design (one look
@@ -17,7 +17,7 @@ Data sets:
   trial of one fork, its iterations 1000-2999 thinned to every 20th (100 values), after the
   warmup of nearly every fork.
 
-Run: ``python benchmarks/sequential_aa.py [--experiments N]`` (N per case; about 10 minutes
+Run: ``python benchmarks/stopping_aa.py [--experiments N]`` (N per case; about 10 minutes
 with the default on 2 cores). Data sets whose files are absent are skipped with a note.
 """
 
@@ -35,7 +35,7 @@ import numpy as np
 
 from rigorbench import api, parallel
 from rigorbench.analysis.dataset import iteration_observations
-from rigorbench.analysis.sequential_aa import DESIGNS, AAResult, Trial, simulate_aa, trials_from_levels
+from rigorbench.analysis.stopping_aa import DESIGNS, AAResult, Trial, simulate_aa, trials_from_levels
 from rigorbench.store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,8 +19,8 @@ of one version of one benchmark, so both sides come from the same distribution a
 
 The decision is compare's: the hierarchical bootstrap ratio (trials, then forks, then
 iterations; expanded for few trials) and the bootstrap rule against the threshold.
-``benchmarks/sequential_aa.py`` runs it on the example's stored trials and on
-``shared/data``; ``tests/analysis/test_sequential_aa.py`` runs a small one.
+``benchmarks/stopping_aa.py`` runs it on the example's stored trials and on
+``shared/data``; ``tests/analysis/test_stopping_aa.py`` runs a small one.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from scipy.stats import binomtest
 from rigorbench.stats.bootstrap import bootstrap_ratio
 from rigorbench.stats.decision import BootstrapRule, Evidence, Verdict
 from rigorbench.analysis.stopping import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, given_up
-from rigorbench.stats.sequential import looks_between, per_look_confidence
+from rigorbench.stats.group_sequential import looks_between, per_look_confidence
 
 DESIGNS = ("sequential", "fixed", "naive", "curtailed")
 

@@ -11,11 +11,11 @@ from scipy.special import stdtr
 from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.stopping import Retirement, UntilDecided, look
-from rigorbench.analysis.sequential_aa import Trial, simulate_aa
+from rigorbench.analysis.stopping_aa import Trial, simulate_aa
 from rigorbench.analysis.settings import Settings
 from rigorbench.errors import UserError
 from rigorbench.model import BenchmarkCase, Metric, SampleTable
-from rigorbench.stats.sequential import looks_between, per_look_confidence
+from rigorbench.stats.group_sequential import looks_between, per_look_confidence
 
 TIME = Metric("time", "ns/op", higher_is_better=False, primary=True)
 
@@ -156,7 +156,7 @@ def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
     from pathlib import Path
 
     from rigorbench.analysis.dataset import iteration_observations
-    from rigorbench.analysis.sequential_aa import trials_from_levels
+    from rigorbench.analysis.stopping_aa import trials_from_levels
     from rigorbench.store import ResultStore
 
     db = tmp_path / "aa.db"
@@ -176,7 +176,7 @@ def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
         for design in false:
             false[design] += result.false[design]
     print(false)
-    assert false["sequential"] <= false["fixed"] + 2      # of 60 experiments (benchmarks/sequential_aa.py runs more)
+    assert false["sequential"] <= false["fixed"] + 2      # of 60 experiments (benchmarks/stopping_aa.py runs more)
     assert false["naive"] >= false["sequential"]
 
 
