@@ -194,7 +194,7 @@ def test_a_worker_killed_mid_trial_and_the_submitting_process_killed_lose_nothin
     the looks added one trial per instance."""
     db, log = tmp_path / "results.db", tmp_path / "ab.log"
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
-            "--cluster", real_cluster.address, *real_cluster.client, "--until-decided", "--min-trials", "3",
+            "--cluster", real_cluster.address, *real_cluster.client, "--instances", "2", "--until-decided", "--min-trials", "3",
             "--max-trials", "6", "--warmup", "auto", "--pilot-warmup", "4", "--store", str(db),
             *TINY[:2], *TINY[4:]]                             # TINY without its --warmup-iterations
     with log.open("w") as stderr:

@@ -53,7 +53,7 @@ def render_run(info, counts: Mapping, format: str = "text") -> str:
     lines = [
         f"run {info.run_id}: {info.status}, created {info.created}, harness {info.harness}, project {info.project}",
         f"versions: {versions}",
-        f"trials: {counts['executions_done']} of {counts['executions_planned']} planned harness runs done "
+        f"executions: {counts['executions_done']} of {counts['executions_planned']} planned done "
         f"({counts['failed']} failed), {counts['samples']} samples{wall}",
         f"design: order {info.order}, seed {info.seed}" + (f", {settings['trials']} trials" if "trials" in settings else ""),
     ]
@@ -62,6 +62,9 @@ def render_run(info, counts: Mapping, format: str = "text") -> str:
     if settings.get("not_run"):
         lines.append("not run (not in every version): " + ", ".join(settings["not_run"]))
     setup = info.setup
+    if setup.cluster:
+        lines.append(f"cluster: {setup.cluster.get('instances')} instances ({setup.cluster.get('design')}) at "
+                     f"{setup.cluster.get('address')}, {setup.cluster.get('trials_per_instance')} trials each to start")
     if setup.warmups:
         lines.append(f"warmup auto (pilot fork of {setup.pilot_warmup or '?'} warmup iterations per version):")
         lines += [f"  {line}" for line in _warmups(setup.warmups)]
