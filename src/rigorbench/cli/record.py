@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import IO
 
 from rigorbench.cli.ab import (
-    LINTED_HARNESSES, add_experiment_arguments, cluster_options_from, harness_from, pilot_warmup_from, run_settings_from,
+    add_experiment_arguments, cluster_options_from, harness_from, pilot_warmup_from, run_settings_from,
 )
 from rigorbench.cli.common import add_build_arguments, before_build, build_spec_from
 from rigorbench.cli.parser import UsageError, positive_int
@@ -116,9 +116,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
                           pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
     store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
     reporter = make_reporter(stderr)
-    hook, _ = before_build(args, reporter)
-    if harness not in LINTED_HARNESSES:
-        hook = None   # the lint rules read Java (JMH) and Go sources only
+    hook, _ = before_build(args, reporter, harness)
     with ResultStore.open(store_path) as store:
         try:
             result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)
