@@ -120,8 +120,8 @@ __all__ = [
     "add_history_run", "analyze", "bisect", "compare", "compare_stored", "export_run",
     "finish_experiment", "history_origin", "history_view", "lint", "list_benchmarks", "list_experiment",
     "list_runs", "load_experiment", "load_results", "load_run", "load_stored", "load_version", "open_store", "power", "read_store",
-    "render", "report_page", "resume_experiment", "run_experiment", "run_worker", "stored_run",
-    "write_history_html", "write_html", *_LAZY,
+    "record", "render", "report_page", "resume_experiment", "resume_record", "run_experiment", "run_worker", "stored_run",
+    "version_commit", "write_history_html", "write_html", *_LAZY,
 ]
 
 
@@ -485,6 +485,65 @@ def finish_experiment(
         contender = dataset_from_store(store, run_id, label)
         finished.append((label, replace(compare(base, contender, settings), sequential=design), base, contender))
     return finished
+
+
+def version_commit(project: str, source: str = ".", commit: str | None = None) -> tuple[str, bool]:
+    """The commit a version of ``project`` is and whether it has uncommitted changes, found
+    before anything is built: ``source`` is a directory (inside ``project`` first; "." is the
+    project as it is) or a git revision; ``commit`` names it instead (a directory outside git needs it)."""
+    from rigorbench.experiment.versions import commit_facts, git_repository, resolve_directory
+    from rigorbench.harness.environment import git_info
+
+    if not Path(project).is_dir():
+        raise UserError(f"{project}: no such project directory")
+    directory = resolve_directory(Path(project), source)
+    if directory is not None:
+        found, dirty = git_info(directory)
+    elif (repository := git_repository(Path(project))) is None:
+        raise UserError(f"--rev {source}: not a directory, and {project} is not in a git repository")
+    else:
+        found, dirty = commit_facts(repository, source).commit, False
+    if not (commit or found):
+        raise UserError(f"record: {directory} is not in a git repository; name the commit measured with --commit")
+    return commit or found, dirty
+
+
+def record(plan: ExperimentPlan, origin: PointOrigin, store: ResultStore, reporter: Reporter, *,
+           before_build: BeforeBuild | None = None, build_cache: bool = True) -> tuple[ExperimentResult, list[HistoryPoint], bool]:
+    """Run ``plan``'s one version (closing ``reporter`` when its trials are done) and add its
+    results to the history at ``origin``: the run, its points and whether they were added.
+    The run notes where its points go, so that :func:`resume_record` adds them once."""
+    from dataclasses import replace
+
+    from rigorbench.analysis.history_points import add_run_points, record_notes
+
+    label = plan.versions[0].label
+    result = run_experiment(replace(plan, notes=record_notes(origin, label)), store, reporter,
+                            before_build=before_build, build_cache=build_cache)
+    reporter.close()
+    return (result, *add_run_points(store, result.run_id, label, origin))
+
+
+def resume_record(run_id: int, store: ResultStore, start: Callable[[], tuple[Reporter, ClusterOptions | None]],
+                  ) -> tuple[ExperimentResult, list[HistoryPoint], bool]:
+    """Run the trials an interrupted :func:`record` run is missing (``start()`` gives their
+    reporter and the address of the run's cluster, if any, only when there are trials to run:
+    nothing is built when every one is stored), then add its points where the first session
+    would have, once: as :func:`record` returns."""
+    from rigorbench.analysis.history_points import add_run_points, recorded_origin
+    from rigorbench.experiment.driver import ExperimentResult
+
+    info = store.run(run_id)
+    origin, label = recorded_origin(info.settings, f"run {run_id} in {store.path}")
+    if len(info.schedule) != len(store.finished(run_id)):
+        reporter, cluster = start()
+        result = resume_experiment(run_id, store, reporter, cluster=cluster)
+        reporter.close()
+    else:   # every trial is stored: nothing to build or run again
+        if info.status != "finished":
+            store.finish_run(run_id, status="finished", wall_seconds=info.wall_seconds, harness_seconds=info.harness_seconds)
+        result = ExperimentResult(run_id, 0, 0, 0.0, 0.0)
+    return (result, *add_run_points(store, run_id, label, origin))
 
 
 # -- history ----------------------------------------------------------------------------------
