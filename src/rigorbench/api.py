@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from rigorbench.experiment.progress import Reporter
     from rigorbench.analysis.bisect import Bisection
     from rigorbench.experiment.bisect import BisectPlan
+    from rigorbench.experiment.config import ExperimentConfig
     from rigorbench.experiment.driver import ExperimentResult
     from rigorbench.experiment.prepare import BeforeBuild
     from rigorbench.experiment.selection import Selection as BenchmarkSelection
@@ -54,20 +55,31 @@ if TYPE_CHECKING:
 # "name:alias" ...), so that ``from rigorbench.api import Settings`` costs what the settings
 # module costs and no more.
 _LAZY_MODULES = {
+    "rigorbench.analysis.bisect": "Status",
     "rigorbench.analysis.gate": "parse_fail_on",
-    "rigorbench.analysis.history": "CI_CONFIDENCE Selection history_changes",
+    "rigorbench.analysis.history": "CI_CONFIDENCE Selection history_changes stored_series",
     "rigorbench.analysis.history_points": "add_file_points:add_history_files import_csv_points:import_history",
     "rigorbench.analysis.report": "run_facts",
-    "rigorbench.analysis.settings": "CORRECTIONS DEFAULT_SLOWDOWNS INTERVALS POWER_RESAMPLES STATISTICS STRATEGIES TESTS "
-                                    "PowerOptions Settings",
-    "rigorbench.experiment.options": "DEFAULT_TRIALS fraction:parse_fraction",
+    "rigorbench.analysis.settings": "CORRECTIONS DEFAULT_SEED DEFAULT_SLOWDOWNS INTERVALS POWER_RESAMPLES STATISTICS "
+                                    "STRATEGIES TESTS PowerOptions Settings",
+    "rigorbench.analysis.stopping": "UntilDecided",
+    "rigorbench.experiment.address": "ClusterOptions TLSFiles parse_cluster",
+    "rigorbench.experiment.bisect": "BisectPlan commit_range",
+    "rigorbench.experiment.options": "DEFAULT_FUTILITY DEFAULT_MAX_TRIALS DEFAULT_MIN_TRIALS DEFAULT_SETTINGS DEFAULT_TRIALS "
+                                     "PILOT_WARMUP QUICK_SETTINGS QUICK_TRIALS fraction:parse_fraction "
+                                     "iteration_time:parse_iteration_time jmh_time:parse_jmh_time parse_params "
+                                     "seconds:parse_seconds settings_with",
+    "rigorbench.experiment.plan": "ORDERS ExperimentPlan VersionSpec",
     "rigorbench.experiment.progress": "make_reporter",
     "rigorbench.files": "safe_name",
+    "rigorbench.harness": "detect_harness",
+    "rigorbench.harness.base": "BuildSpec",
     "rigorbench.lint": "RULES LintResult fix_findings",
     "rigorbench.lint.fix": "unified_diff write_fixed",
     "rigorbench.lint.settings": "against_baseline rule_named rules_named settings_for:lint_settings",
     "rigorbench.model": "SEVERITIES Severity",
     "rigorbench.parallel": "MIN_SERIES:MIN_PARALLEL_SERIES",
+    "rigorbench.report.bisect": "render_bisect",
     "rigorbench.report.history": "render_history",
     "rigorbench.report.history_points": "HistoryView render_list render_show",
     "rigorbench.report.lint": "LINT_RENDERERS render_rule render_rules summary_line",
@@ -81,6 +93,7 @@ _LAZY_MODULES = {
     "rigorbench.store.copy": "copy_store",
     "rigorbench.store.location": "is_postgres masked scrubbed work_dir",
     "rigorbench.terminal": "printable",
+    "rigorbench.units": "format_duration",
 }
 _LAZY: dict[str, tuple[str, str]] = {}
 for _module, _names in _LAZY_MODULES.items():
@@ -105,10 +118,10 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "add_history_run", "analyze", "bisect", "compare", "compare_stored", "export_run",
-    "finish_experiment", "history_origin", "history_view", "lint", "list_benchmarks",
-    "list_runs", "load_results", "load_run", "load_stored", "load_version", "open_store", "power", "read_store",
-    "render", "report_page", "resume_experiment", "run_experiment", "run_worker", "stored_run",
-    "write_history_html", "write_html", *_LAZY,
+    "finish_experiment", "history_origin", "history_view", "lint", "list_benchmarks", "list_experiment",
+    "list_runs", "load_experiment", "load_results", "load_run", "load_stored", "load_version", "open_store", "power", "read_store",
+    "record", "render", "report_page", "resume_experiment", "resume_record", "run_experiment", "run_worker", "stored_run",
+    "version_commit", "write_history_html", "write_html", *_LAZY,
 ]
 
 
@@ -371,6 +384,24 @@ def run_experiment(
         return start_experiment(plan, store, reporter, executor, before_build, build_cache)
 
 
+def list_experiment(plan: ExperimentPlan, reporter: Reporter, store: str | Path, *, build_cache: bool = True) -> BenchmarkSelection:
+    """Build each version of ``plan`` (or take it from the build cache next to ``store``) and
+    list what each has, as ``ab --list`` and ``run --list`` do; runs nothing."""
+    from rigorbench.experiment.prepare import BUILDS_DIR, list_experiment as list_versions
+    from rigorbench.store.location import work_dir
+
+    cache = work_dir(store) / BUILDS_DIR if build_cache else None
+    return list_versions(plan.project, plan.harness, plan.versions, plan.settings, reporter, cache)
+
+
+def load_experiment(path: str | Path) -> ExperimentConfig:
+    """The experiment a ``rigorbench.toml`` file describes: its plan, store, baseline and the
+    [compare] and [until_decided] tables (README, "Experiments in a file")."""
+    from rigorbench.experiment.config import load_config
+
+    return load_config(path)
+
+
 def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter, cluster: ClusterOptions | None = None) -> ExperimentResult:
     """Run what an interrupted experiment has not stored yet, under its stored rule (a cluster
     run on its cluster, or on ``cluster``'s address)."""
@@ -454,6 +485,65 @@ def finish_experiment(
         contender = dataset_from_store(store, run_id, label)
         finished.append((label, replace(compare(base, contender, settings), sequential=design), base, contender))
     return finished
+
+
+def version_commit(project: str, source: str = ".", commit: str | None = None) -> tuple[str, bool]:
+    """The commit a version of ``project`` is and whether it has uncommitted changes, found
+    before anything is built: ``source`` is a directory (inside ``project`` first; "." is the
+    project as it is) or a git revision; ``commit`` names it instead (a directory outside git needs it)."""
+    from rigorbench.experiment.versions import commit_facts, git_repository, resolve_directory
+    from rigorbench.harness.environment import git_info
+
+    if not Path(project).is_dir():
+        raise UserError(f"{project}: no such project directory")
+    directory = resolve_directory(Path(project), source)
+    if directory is not None:
+        found, dirty = git_info(directory)
+    elif (repository := git_repository(Path(project))) is None:
+        raise UserError(f"--rev {source}: not a directory, and {project} is not in a git repository")
+    else:
+        found, dirty = commit_facts(repository, source).commit, False
+    if not (commit or found):
+        raise UserError(f"record: {directory} is not in a git repository; name the commit measured with --commit")
+    return commit or found, dirty
+
+
+def record(plan: ExperimentPlan, origin: PointOrigin, store: ResultStore, reporter: Reporter, *,
+           before_build: BeforeBuild | None = None, build_cache: bool = True) -> tuple[ExperimentResult, list[HistoryPoint], bool]:
+    """Run ``plan``'s one version (closing ``reporter`` when its trials are done) and add its
+    results to the history at ``origin``: the run, its points and whether they were added.
+    The run notes where its points go, so that :func:`resume_record` adds them once."""
+    from dataclasses import replace
+
+    from rigorbench.analysis.history_points import add_run_points, record_notes
+
+    label = plan.versions[0].label
+    result = run_experiment(replace(plan, notes=record_notes(origin, label)), store, reporter,
+                            before_build=before_build, build_cache=build_cache)
+    reporter.close()
+    return (result, *add_run_points(store, result.run_id, label, origin))
+
+
+def resume_record(run_id: int, store: ResultStore, start: Callable[[], tuple[Reporter, ClusterOptions | None]],
+                  ) -> tuple[ExperimentResult, list[HistoryPoint], bool]:
+    """Run the trials an interrupted :func:`record` run is missing (``start()`` gives their
+    reporter and the address of the run's cluster, if any, only when there are trials to run:
+    nothing is built when every one is stored), then add its points where the first session
+    would have, once: as :func:`record` returns."""
+    from rigorbench.analysis.history_points import add_run_points, recorded_origin
+    from rigorbench.experiment.driver import ExperimentResult
+
+    info = store.run(run_id)
+    origin, label = recorded_origin(info.settings, f"run {run_id} in {store.path}")
+    if len(info.schedule) != len(store.finished(run_id)):
+        reporter, cluster = start()
+        result = resume_experiment(run_id, store, reporter, cluster=cluster)
+        reporter.close()
+    else:   # every trial is stored: nothing to build or run again
+        if info.status != "finished":
+            store.finish_run(run_id, status="finished", wall_seconds=info.wall_seconds, harness_seconds=info.harness_seconds)
+        result = ExperimentResult(run_id, 0, 0, 0.0, 0.0)
+    return (result, *add_run_points(store, run_id, label, origin))
 
 
 # -- history ----------------------------------------------------------------------------------

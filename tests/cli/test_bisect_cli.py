@@ -83,7 +83,7 @@ def test_exit_status_says_whether_a_culprit_was_found(repo, monkeypatch, tmp_pat
     from rigorbench.analysis.bisect import Bisection, Decision, Probe
     from rigorbench.experiment import bisect as experiment
 
-    def fake(plan, settings, store, reporters, build_cache=True, commits=None):
+    def fake(plan, settings, store, reporters, build_cache=True, commits=None, executor=None):
         good, range_ = commits
         assert len(range_) == 15 and plan.first_trials == 5 and plan.max_trials == 20
         probes = tuple(Probe(i, Decision(d), (), 5) for i, d in decisions.items())

@@ -14,12 +14,6 @@ from pathlib import Path
 CLI = Path(__file__).resolve().parents[2] / "src" / "rigorbench" / "cli"
 ALLOWED = ("rigorbench.api", "rigorbench.cli", "rigorbench.errors")
 
-# Still importing the library directly, while another change rewrites them on the execution
-# engine (ARCHITECTURE.md): the four experiment commands, and the experiment functions of
-# common.py. This allow-list is to be emptied: remove an entry when its code goes through the API.
-ALLOWED_FILES = {"ab.py", "run.py", "record.py", "bisect.py"}
-ALLOWED_FUNCTIONS = {"common.py": {"before_build", "conclude", "build_spec_from", "add_build_arguments"}}
-
 
 def _type_checking(node: ast.AST) -> bool:
     test = node.test if isinstance(node, ast.If) else None
@@ -54,13 +48,9 @@ def _imports(tree: ast.AST, function: str | None = None):
 
 
 def violations(path: Path) -> list[str]:
-    if path.name in ALLOWED_FILES:
-        return []
-    exempt = ALLOWED_FUNCTIONS.get(path.name, set())
     found = []
     for module, line, function in _imports(ast.parse(path.read_text(encoding="utf-8"))):
-        allowed = any(module == name or module.startswith(name + ".") for name in ALLOWED)
-        if not allowed and function not in exempt:
+        if not any(module == name or module.startswith(name + ".") for name in ALLOWED):
             found.append(f"{path.name}:{line}: imports {module}" + (f" (in {function})" if function else ""))
     return found
 
@@ -68,14 +58,6 @@ def violations(path: Path) -> list[str]:
 def test_cli_modules_reach_the_library_through_the_api_only():
     found = [v for path in sorted(CLI.glob("*.py")) for v in violations(path)]
     assert found == [], "import it through rigorbench.api instead:\n" + "\n".join(found)
-
-
-def test_the_allow_list_names_files_and_functions_that_exist():
-    for name in ALLOWED_FILES | set(ALLOWED_FUNCTIONS):
-        assert (CLI / name).is_file(), name
-    for name, functions in ALLOWED_FUNCTIONS.items():
-        defined = {n.name for n in ast.parse((CLI / name).read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)}
-        assert functions <= defined, functions - defined
 
 
 def test_the_walk_sees_imports_in_functions_and_skips_type_checking(tmp_path):

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import IO
 
-from rigorbench.analysis.settings import DEFAULT_SEED
+from rigorbench import api
 from rigorbench.cli.common import (
     add_build_arguments,
     add_html_argument,
@@ -18,12 +18,6 @@ from rigorbench.cli.common import (
     conclude,
 )
 from rigorbench.cli.parser import UsageError, add_tls_arguments, fraction, positive_int
-from rigorbench.experiment.options import (
-    DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, DEFAULT_SETTINGS, PILOT_WARMUP, DEFAULT_TRIALS, QUICK_SETTINGS, QUICK_TRIALS, iteration_time, jmh_time, parse_params, seconds, settings_with,
-)
-from rigorbench.experiment.plan import ORDERS, ExperimentPlan, VersionSpec
-from rigorbench.store import DEFAULT_STORE
-from rigorbench.store.location import work_dir
 
 # The harnesses ab runs (rigorbench.harness.HARNESSES; named here so that --help does not load them).
 HARNESS_NAMES = ("jmh", "go", "gbench", "pyperf")
@@ -60,9 +54,6 @@ examples:
   rigorbench ab examples/jmh-demo --base v1 --contender v2 --quick --cluster local:2
 """
 
-# Harnesses whose benchmark sources the lint rules read (Java for JMH, _test.go for Go).
-LINTED_HARNESSES = frozenset({"jmh", "go"})
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     versions = parser.add_argument_group("versions")
@@ -80,14 +71,14 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     """The experiment's options; ``single`` for one version (record): no --order, --resume."""
     exp = parser.add_argument_group("experiment")
     each = "trials (harness invocations)" if single else "trials; each runs every version once"
-    exp.add_argument("--trials", type=positive_int, metavar="N", help=f"{each} (default: {DEFAULT_TRIALS}; --quick: {QUICK_TRIALS})")
+    exp.add_argument("--trials", type=positive_int, metavar="N", help=f"{each} (default: {api.DEFAULT_TRIALS}; --quick: {api.QUICK_TRIALS})")
     exp.add_argument("--bench", action="append", metavar="REGEX", help="run only benchmarks matching REGEX (repeatable)")
     add_harness_argument(exp)
     add_jmh_arguments(exp)
     if not single:
-        exp.add_argument("--order", choices=ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
+        exp.add_argument("--order", choices=api.ORDERS, default="rmit", help="rmit: a fresh random version order in every trial (default); sequential: all trials of one version, then the other")
     exp.add_argument("--quick", action="store_true", help="seconds per trial instead of minutes: for demos and smoke tests, not for decisions")
-    exp.add_argument("--store", metavar="DB", help=f"results store: a SQLite file or a postgresql://user@host/db URL (default: PATH/{DEFAULT_STORE})")
+    exp.add_argument("--store", metavar="DB", help=f"results store: a SQLite file or a postgresql://user@host/db URL (default: PATH/{api.DEFAULT_STORE})")
     if not single:
         exp.add_argument("--resume", type=positive_int, metavar="RUN_ID", help="continue an interrupted run from --store")
     add_warmup_arguments(exp)
@@ -102,7 +93,7 @@ def add_warmup_arguments(exp: argparse._ArgumentGroup) -> None:
     exp.add_argument("--warmup", choices=("auto",), help="auto: choose each benchmark's warmup from a pilot fork per version "
                      "(analyze's steady-state detector plus a margin), instead of --warmup-iterations for all; "
                      "a benchmark whose pilot never settles is flagged (docs/adaptive.md)")
-    exp.add_argument("--pilot-warmup", type=positive_int, metavar="N", help=f"warmup iterations of the pilot fork of --warmup auto (default: {PILOT_WARMUP})")
+    exp.add_argument("--pilot-warmup", type=positive_int, metavar="N", help=f"warmup iterations of the pilot fork of --warmup auto (default: {api.PILOT_WARMUP})")
 
 
 def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
@@ -128,9 +119,6 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cluster_options_from(args: argparse.Namespace, *, resume: bool = False):
     """The ClusterOptions of --cluster, or None; its options alone are refused."""
-    from rigorbench.experiment.address import TLSFiles, parse_cluster
-    from rigorbench.experiment.address import ClusterOptions
-
     address = getattr(args, "cluster", None)
     given = [f"--{name.replace('_', '-')}" for name in ("design", "instances", "build_on_workers", "tls_ca_file", "tls_cert", "tls_key")
              if getattr(args, name, None) not in (None, False)]
@@ -140,10 +128,10 @@ def cluster_options_from(args: argparse.Namespace, *, resume: bool = False):
         return None
     if resume and any(g in given for g in ("--design", "--instances", "--build-on-workers")):
         raise UsageError("--resume keeps the run's --design, --instances and --build-on-workers; give only --cluster and --tls-*")
-    tls = TLSFiles(args.tls_ca_file, args.tls_cert, args.tls_key)
-    parsed = parse_cluster(address)
+    tls = api.TLSFiles(args.tls_ca_file, args.tls_cert, args.tls_key)
+    parsed = api.parse_cluster(address)
     tls.check(parsed)
-    return ClusterOptions(parsed, tls, args.design or "trial-based", args.instances, bool(args.build_on_workers))
+    return api.ClusterOptions(parsed, tls, args.design or "trial-based", args.instances, bool(args.build_on_workers))
 
 
 def add_sequential_arguments(parser: argparse.ArgumentParser) -> None:
@@ -156,18 +144,17 @@ def add_sequential_arguments(parser: argparse.ArgumentParser) -> None:
         "One that is unlikely to be decided by --max-trials is given up (--futility). See docs/adaptive.md.",
     )
     group.add_argument("--until-decided", action="store_true", help="add trials one at a time until every benchmark is decided or a budget is spent")
-    group.add_argument("--min-trials", type=positive_int, metavar="N", help=f"trials before the first look (default: {DEFAULT_MIN_TRIALS}, the fewest a trustworthy interval needs)")
-    group.add_argument("--max-trials", type=positive_int, metavar="N", help=f"trials at most (default: {DEFAULT_MAX_TRIALS})")
+    group.add_argument("--min-trials", type=positive_int, metavar="N", help=f"trials before the first look (default: {api.DEFAULT_MIN_TRIALS}, the fewest a trustworthy interval needs)")
+    group.add_argument("--max-trials", type=positive_int, metavar="N", help=f"trials at most (default: {api.DEFAULT_MAX_TRIALS})")
     group.add_argument("--max-time", metavar="DURATION", help="no new trial once it would end after DURATION of running (e.g. 30m, 2h); default: no limit")
     group.add_argument("--futility", type=fraction, metavar="P",
                        help=f"give a benchmark up (inconclusive, not run again) once its chance of any verdict by --max-trials, "
                        f"if the change is what it looks like now, is below P; 0 runs every open benchmark to the budget "
-                       f"(default: {DEFAULT_FUTILITY:.0%})".replace("%", "%%"))
+                       f"(default: {api.DEFAULT_FUTILITY:.0%})".replace("%", "%%"))
 
 
 def sequential_design_from(args: argparse.Namespace):
     """The stopping rule of --until-decided, or None; its options alone are refused."""
-    from rigorbench.analysis.stopping import UntilDecided
     from rigorbench.cli.common import settings_from
 
     given = [f"--{name.replace('_', '-')}" for name in ("min_trials", "max_trials", "max_time", "futility") if getattr(args, name, None) is not None]
@@ -177,12 +164,12 @@ def sequential_design_from(args: argparse.Namespace):
         return None
     if args.trials is not None:
         raise UsageError("--trials fixes the number of trials; with --until-decided give --min-trials and --max-trials")
-    return UntilDecided(
-        min_trials=args.min_trials or DEFAULT_MIN_TRIALS,
-        max_trials=args.max_trials or max(DEFAULT_MAX_TRIALS, args.min_trials or 0),
-        max_seconds=seconds(args.max_time, "--max-time") if args.max_time else None,
+    return api.UntilDecided(
+        min_trials=args.min_trials or api.DEFAULT_MIN_TRIALS,
+        max_trials=args.max_trials or max(api.DEFAULT_MAX_TRIALS, args.min_trials or 0),
+        max_seconds=api.parse_seconds(args.max_time, "--max-time") if args.max_time else None,
         analysis=settings_from(args),
-        futility=DEFAULT_FUTILITY if getattr(args, "futility", None) is None else args.futility,
+        futility=api.DEFAULT_FUTILITY if getattr(args, "futility", None) is None else args.futility,
     )
 
 
@@ -201,18 +188,16 @@ def add_harness_argument(exp: argparse._ArgumentGroup) -> None:
 
 def harness_from(args: argparse.Namespace, version: str | None = None) -> str:
     """The harness ``--harness`` names, or the one detected in PATH (or its ``version`` folder)."""
-    from rigorbench.harness import detect_harness
-
-    return detect_harness(Path(args.path), version) if args.harness == "auto" else args.harness
+    return api.detect_harness(Path(args.path), version) if args.harness == "auto" else args.harness
 
 
 def add_jmh_arguments(exp: argparse._ArgumentGroup) -> None:
     """The JMH settings of every trial, the same for ab, record and bisect."""
-    exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {DEFAULT_SETTINGS.forks})")
-    exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {DEFAULT_SETTINGS.warmup_iterations})")
-    exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {DEFAULT_SETTINGS.iterations})")
-    exp.add_argument("--warmup-time", metavar="T", help=f"time per warmup iteration (default: {DEFAULT_SETTINGS.warmup_time})")
-    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {DEFAULT_SETTINGS.iteration_time}); "
+    exp.add_argument("--forks", type=positive_int, metavar="N", help=f"JMH forks per trial (default: {api.DEFAULT_SETTINGS.forks})")
+    exp.add_argument("--warmup-iterations", type=positive_int, metavar="N", help=f"JMH warmup iterations per fork (default: {api.DEFAULT_SETTINGS.warmup_iterations})")
+    exp.add_argument("--iterations", type=positive_int, metavar="N", help=f"JMH measurement iterations per fork (default: {api.DEFAULT_SETTINGS.iterations})")
+    exp.add_argument("--warmup-time", metavar="T", help=f"time per warmup iteration (default: {api.DEFAULT_SETTINGS.warmup_time})")
+    exp.add_argument("--iteration-time", metavar="T", help=f"time per measurement iteration (default: {api.DEFAULT_SETTINGS.iteration_time}); "
                      "go and gbench (Google Benchmark 1.8 or later) also take a fixed count of the benchmark's own "
                      "iterations, such as 100x")
     exp.add_argument("--param", action="append", metavar="NAME=V1,V2", help="override a @Param (repeatable)")
@@ -225,40 +210,40 @@ def add_jmh_arguments(exp: argparse._ArgumentGroup) -> None:
 
 
 def run_settings_from(args: argparse.Namespace):
-    base = QUICK_SETTINGS if args.quick else DEFAULT_SETTINGS
+    base = api.QUICK_SETTINGS if args.quick else api.DEFAULT_SETTINGS
     profilers = tuple(p for p, on in (("gc", not args.no_prof_gc), ("comp", args.prof_comp)) if on)
-    return settings_with(
+    return api.settings_with(
         base,
         forks=args.forks,
         warmup_iterations=args.warmup_iterations,
         iterations=args.iterations,
-        warmup_time=jmh_time(args.warmup_time, "--warmup-time") if args.warmup_time else None,
-        iteration_time=iteration_time(args.iteration_time, "--iteration-time") if args.iteration_time else None,
+        warmup_time=api.parse_jmh_time(args.warmup_time, "--warmup-time") if args.warmup_time else None,
+        iteration_time=api.parse_iteration_time(args.iteration_time, "--iteration-time") if args.iteration_time else None,
         include=tuple(args.bench) if args.bench else None,
-        params=parse_params(args.param) if args.param else None,
+        params=api.parse_params(args.param) if args.param else None,
         mode=args.mode,
         time_unit=args.time_unit,
         jvm_args=tuple(args.jvm_args.split()) if args.jvm_args else None,
         profilers=profilers,
-        timeout_s=seconds(args.timeout, "--timeout") if args.timeout else None,
+        timeout_s=api.parse_seconds(args.timeout, "--timeout") if args.timeout else None,
     )
 
 
-def _plan(args: argparse.Namespace) -> ExperimentPlan:
+def _plan(args: argparse.Namespace) -> api.ExperimentPlan:
     if not (args.path and args.base and args.contender):
         raise UsageError("give PATH --base REV|DIR --contender REV|DIR, or --resume RUN_ID --store DB")
     build = build_spec_from(args)
     versions = (
-        VersionSpec(args.base_label or args.base, args.base, build),
-        VersionSpec(args.contender_label or args.contender, args.contender, build),
+        api.VersionSpec(args.base_label or args.base, args.base, build),
+        api.VersionSpec(args.contender_label or args.contender, args.contender, build),
     )
-    trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
-    seed = args.seed if args.seed is not None else DEFAULT_SEED
+    trials = args.trials or (api.QUICK_TRIALS if args.quick else api.DEFAULT_TRIALS)
+    seed = args.seed if args.seed is not None else api.DEFAULT_SEED
     harness = harness_from(args, args.base)
     design = sequential_design_from(args)
     if design is not None:
         trials = design.min_trials
-    return ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args), until_decided=design,
+    return api.ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args), until_decided=design,
                           pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
 
 
@@ -270,20 +255,17 @@ def pilot_warmup_from(args: argparse.Namespace) -> int | None:
         return None
     if args.warmup_iterations is not None:
         raise UsageError("--warmup auto chooses each benchmark's warmup iterations; leave out --warmup-iterations")
-    return args.pilot_warmup or PILOT_WARMUP
+    return args.pilot_warmup or api.PILOT_WARMUP
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench import api
     from rigorbench.cli.prelint import LintFailed
-    from rigorbench.experiment.progress import make_reporter
-    from rigorbench.store import ResultStore
 
-    reporter = make_reporter(stderr)
+    reporter = api.make_reporter(stderr)
     if args.resume is not None:
         if not args.store:
             raise UsageError("--resume needs --store DB (the store that holds the run)")
-        with ResultStore.open(args.store, create=False) as store:
+        with api.open_store(args.store, create=False) as store:
             if store.run(args.resume).settings.get("command") == "record":
                 raise UsageError(f"run {args.resume} in {args.store} was started by 'rigorbench record': resume it with "
                                  "'rigorbench record --resume', which adds its history points")
@@ -292,13 +274,11 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
             # No lint results when a run is resumed: nothing is linted again.
             return conclude(store, result, labels[0], labels[1:], args, stdout, reporter, {})
     plan = _plan(args)
-    store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
+    store_path = args.store or str(Path(args.path) / api.DEFAULT_STORE)
     if args.list:
-        return print_listing(plan, work_dir(store_path), args, stdout, reporter)
-    hook, lint_results = before_build(args, reporter)
-    if plan.harness not in LINTED_HARNESSES:
-        hook = None   # the lint rules read Java (JMH) and Go sources only
-    with ResultStore.open(store_path) as store:
+        return print_listing(plan, store_path, not args.no_build_cache, stdout, reporter)
+    hook, lint_results = before_build(args, reporter, plan.harness)
+    with api.open_store(store_path) as store:
         try:
             result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)
         except LintFailed as error:
@@ -308,15 +288,11 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         return conclude(store, result, labels[0], labels[1:], args, stdout, reporter, lint_results)
 
 
-def print_listing(plan: ExperimentPlan, store_dir: Path, args: argparse.Namespace, stdout: IO[str], reporter) -> int:
-    """``--list``: build (or take from the cache), list, estimate, and stop."""
-    from rigorbench.experiment.prepare import BUILDS_DIR, list_experiment
-    from rigorbench.report.list import render_selection
-
-    cache = None if args.no_build_cache else store_dir / BUILDS_DIR
-    selection = list_experiment(plan.project, plan.harness, plan.versions, plan.settings, reporter, cache)
+def print_listing(plan: api.ExperimentPlan, store: str, build_cache: bool, stdout: IO[str], reporter) -> int:
+    """``--list`` (ab and run): build (or take from the cache), list, estimate, and stop."""
+    selection = api.list_experiment(plan, reporter, store, build_cache=build_cache)
     reporter.close()
-    stdout.write(render_selection(selection, plan.settings, plan.trials))
+    stdout.write(api.render_selection(selection, plan.settings, plan.trials))
     return 0
 
 

@@ -7,11 +7,10 @@ import re
 from pathlib import Path
 from typing import IO
 
-from rigorbench.analysis.settings import DEFAULT_SEED
+from rigorbench import api
 from rigorbench.cli.ab import add_cluster_arguments, add_harness_argument, add_jmh_arguments, add_warmup_arguments, harness_from
 from rigorbench.cli.common import add_build_arguments, add_statistics_arguments, build_spec_from, settings_from, write_output
 from rigorbench.cli.parser import UsageError, positive_int
-from rigorbench.store import DEFAULT_STORE
 
 EXIT_FOUND, EXIT_NOT_SLOWER, EXIT_INCONCLUSIVE = 0, 3, 4
 FIRST_TRIALS, MAX_TRIALS = 5, 20
@@ -63,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_harness_argument(exp)
     add_jmh_arguments(exp)
     exp.add_argument("--quick", action="store_true", help="the short JMH settings of 'ab --quick' (seconds per trial): for large regressions and demos")
-    exp.add_argument("--store", metavar="DB", help=f"results store the probes are stored in (default: PATH/{DEFAULT_STORE})")
+    exp.add_argument("--store", metavar="DB", help=f"results store the probes are stored in (default: PATH/{api.DEFAULT_STORE})")
     add_warmup_arguments(exp)
     add_cluster_arguments(parser)
     add_statistics_arguments(parser)
@@ -74,7 +73,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _plan(args: argparse.Namespace):
     from rigorbench.cli.ab import cluster_options_from, pilot_warmup_from, run_settings_from
-    from rigorbench.experiment.bisect import BisectPlan
 
     for pattern in args.bench:
         try:
@@ -87,28 +85,21 @@ def _plan(args: argparse.Namespace):
         raise UsageError(f"--trials must be at least 3 (no interval from fewer trials is trustworthy), got {first}")
     if most < first:
         raise UsageError(f"--max-trials ({most}) must be at least --trials ({first})")
-    seed = args.seed if args.seed is not None else DEFAULT_SEED
-    return BisectPlan(args.path, args.good, args.bad, build_spec_from(args), run_settings_from(args), first, most, seed,
+    seed = args.seed if args.seed is not None else api.DEFAULT_SEED
+    return api.BisectPlan(args.path, args.good, args.bad, build_spec_from(args), run_settings_from(args), first, most, seed,
                       harness=harness_from(args), pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.analysis.bisect import Status
-    from rigorbench import api
-    from rigorbench.experiment.bisect import commit_range
-    from rigorbench.experiment.progress import make_reporter
-    from rigorbench.report.bisect import render_bisect
-    from rigorbench.store import ResultStore
-
     plan = _plan(args)
     settings = settings_from(args)
     if not Path(args.path).is_dir():
         raise UsageError(f"{args.path}: no such project directory")
-    commits = commit_range(Path(args.path), args.good, args.bad)   # bad input fails before the store is made
-    store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
-    with ResultStore.open(store_path) as store:
-        bisection = api.bisect(plan, settings, store, lambda: make_reporter(stderr),
+    commits = api.commit_range(Path(args.path), args.good, args.bad)   # bad input fails before the store is made
+    store_path = args.store or str(Path(args.path) / api.DEFAULT_STORE)
+    with api.open_store(store_path) as store:
+        bisection = api.bisect(plan, settings, store, lambda: api.make_reporter(stderr),
                                build_cache=not args.no_build_cache, commits=commits)
-    write_output(render_bisect(bisection, args.format), args.output, stdout)
+    write_output(api.render_bisect(bisection, args.format), args.output, stdout)
     status = bisection.search.status
-    return {Status.FOUND: EXIT_FOUND, Status.NOT_SLOWER: EXIT_NOT_SLOWER}.get(status, EXIT_INCONCLUSIVE)
+    return {api.Status.FOUND: EXIT_FOUND, api.Status.NOT_SLOWER: EXIT_NOT_SLOWER}.get(status, EXIT_INCONCLUSIVE)

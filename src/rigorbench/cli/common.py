@@ -189,9 +189,9 @@ def build_spec_from(args: argparse.Namespace) -> "BuildSpec":
             raise UsageError(f"--build-command: {error}") from None
         if not command:
             raise UsageError("--build-command must not be empty")
-    from rigorbench.harness.base import BuildSpec
+    from rigorbench import api
 
-    return BuildSpec(command=command, jar=args.jar, module=args.module, java_home=args.java)
+    return api.BuildSpec(command=command, jar=args.jar, module=args.module, java_home=args.java)
 
 
 # -- what commands share when they run (imports inside: this module loads with the parser) --
@@ -225,31 +225,29 @@ def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
     return 1 if result.fails(fail_on(args)) else 0
 
 
-def run_facts(info) -> dict[str, str]:
-    """``api.run_facts``, for :func:`conclude` until it moves to the library."""
-    from rigorbench import api
-
-    return api.run_facts(info)
+# Harnesses whose benchmark sources the lint rules read (Java for JMH, _test.go for Go).
+LINTED_HARNESSES = frozenset({"jmh", "go"})
 
 
-def before_build(args: argparse.Namespace, reporter) -> tuple[object, dict]:
-    """The pre-build hook of ``ab`` and ``run`` (lint the sources, unless --no-lint) and the
-    mapping it fills with each version's lint result, for the HTML report (--html)."""
+def before_build(args: argparse.Namespace, reporter, harness: str) -> tuple[object, dict]:
+    """The pre-build hook of ``ab``, ``run`` and ``record`` (lint the sources, unless --no-lint
+    or ``harness``'s sources are not ones the rules read) and the mapping it fills with each
+    version's lint result, for the HTML report (--html)."""
     from rigorbench.cli.prelint import lint_before_build
 
     results: dict = {}
-    return (None if args.no_lint else lint_before_build(reporter, args.strict, results)), results
+    linted = not args.no_lint and harness in LINTED_HARNESSES
+    return (lint_before_build(reporter, args.strict, results) if linted else None), results
 
 
 def conclude(store, result, baseline: str, contenders: list[str], args, stdout, reporter, lint_results: dict) -> int:
     """Say what the experiment cost, then compare each contender with the baseline."""
     from rigorbench import api
-    from rigorbench.experiment.progress import format_duration
 
     reporter.message(
-        f"run {result.run_id}: {result.executed} executions in {format_duration(result.wall_seconds)}"
+        f"run {result.run_id}: {result.executed} executions in {api.format_duration(result.wall_seconds)}"
         f" ({result.failed} failed); orchestration overhead {result.overhead * 100:.1f}% of wall time"
-        + (f" (after waiting {format_duration(result.waited_seconds)} for other experiments' trials on this machine)"
+        + (f" (after waiting {api.format_duration(result.waited_seconds)} for other experiments' trials on this machine)"
            if result.waited_seconds >= 1 else "")
         + f"; stored in {store.path}"
     )
@@ -261,7 +259,7 @@ def conclude(store, result, baseline: str, contenders: list[str], args, stdout, 
         if args.html:
             path = html_path(args.html, label, len(contenders))
             lint = {v: r for v, r in lint_results.items() if v in (baseline, label)}
-            page = api.report_page([base, contender], settings, lint=lint, run=run_facts(store.run(result.run_id)), comparison=comparison)
+            page = api.report_page([base, contender], settings, lint=lint, run=api.run_facts(store.run(result.run_id)), comparison=comparison)
             reporter.message(f"HTML report: {api.write_html(page, path)}")
     return code
 

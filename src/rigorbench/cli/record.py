@@ -6,14 +6,12 @@ import argparse
 from pathlib import Path
 from typing import IO
 
+from rigorbench import api
 from rigorbench.cli.ab import (
-    LINTED_HARNESSES, add_experiment_arguments, cluster_options_from, harness_from, pilot_warmup_from, run_settings_from,
+    add_experiment_arguments, cluster_options_from, harness_from, pilot_warmup_from, run_settings_from,
 )
 from rigorbench.cli.common import add_build_arguments, before_build, build_spec_from
 from rigorbench.cli.parser import UsageError, positive_int
-from rigorbench.experiment.options import DEFAULT_TRIALS, QUICK_TRIALS
-from rigorbench.store import DEFAULT_STORE
-from rigorbench.store.location import masked
 
 DESCRIPTION = f"""\
 Run one version of a benchmark project (JMH, Go, Google Benchmark or pyperf: see
@@ -44,7 +42,7 @@ examples:
   rigorbench record examples/jmh-demo --rev v2 --quick --bench 'Prime.*'
   rigorbench record examples/go-demo --rev v1 --quick --bench Adler32
   rigorbench record . --branch main --warmup auto --cluster tcp://10.0.0.5:8786
-  rigorbench record /tmp/build/bench --commit 3f2c1e0 --time 2026-11-24T21:00:00Z --store {DEFAULT_STORE}
+  rigorbench record /tmp/build/bench --commit 3f2c1e0 --time 2026-11-24T21:00:00Z --store {api.DEFAULT_STORE}
   rigorbench record --resume 4 --store .rigorbench/results.db
 """
 
@@ -65,68 +63,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_experiment_arguments(parser, single=True)
 
 
-def _version(args: argparse.Namespace):
-    """The version's source, commit and dirty flag, found before anything is built."""
-    from rigorbench.errors import UserError
-    from rigorbench.experiment.versions import commit_facts, git_repository, resolve_directory
-    from rigorbench.harness.environment import git_info
-
-    project = Path(args.path)
-    if not project.is_dir():
-        raise UserError(f"{args.path}: no such project directory")
-    source = args.rev or "."
-    directory = resolve_directory(project, source)
-    if directory is not None:
-        commit, dirty = git_info(directory)
-    else:
-        repository = git_repository(project)
-        if repository is None:
-            raise UserError(f"--rev {source}: not a directory, and {args.path} is not in a git repository")
-        commit, dirty = commit_facts(repository, source).commit, False
-    if args.commit:
-        commit = args.commit
-    if not commit:
-        raise UsageError(f"record: {directory} is not in a git repository; name the commit measured with --commit")
-    return source, commit, dirty
-
-
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench import api
-    from rigorbench.analysis import history_points as hp
-    from rigorbench.analysis.settings import DEFAULT_SEED
     from rigorbench.cli.history_commands import resolve_origin
     from rigorbench.cli.prelint import LintFailed
-    from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
-    from rigorbench.experiment.progress import make_reporter
-    from rigorbench.store import ResultStore
 
     if args.resume is not None:
         return _resume(args, stdout, stderr)
     if not args.path:
         raise UsageError("record: give PATH (the benchmark project), or --resume RUN_ID --store DB")
-    source, commit, dirty = _version(args)
+    source = args.rev or "."
+    commit, dirty = api.version_commit(args.path, source, args.commit)
     repo = None if args.commit else str(Path(args.path))
     origin = resolve_origin(commit, time=args.time, branch=args.branch, repo=repo, dirty=dirty,
                             machine=args.machine, stderr=stderr)
     label = args.label or (origin.commit[:12] if len(origin.commit) == 40 else origin.commit)
-    trials = args.trials or (QUICK_TRIALS if args.quick else DEFAULT_TRIALS)
+    trials = args.trials or (api.QUICK_TRIALS if args.quick else api.DEFAULT_TRIALS)
     harness = harness_from(args, args.rev)
-    plan = ExperimentPlan(args.path, harness, (VersionSpec(label, source, build_spec_from(args)),), trials, "rmit",
-                          DEFAULT_SEED, run_settings_from(args), min_versions=1, notes=hp.record_notes(origin, label),
-                          pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
-    store_path = args.store or str(Path(args.path) / DEFAULT_STORE)
-    reporter = make_reporter(stderr)
-    hook, _ = before_build(args, reporter)
-    if harness not in LINTED_HARNESSES:
-        hook = None   # the lint rules read Java (JMH) and Go sources only
-    with ResultStore.open(store_path) as store:
+    plan = api.ExperimentPlan(args.path, harness, (api.VersionSpec(label, source, build_spec_from(args)),), trials, "rmit",
+                              api.DEFAULT_SEED, run_settings_from(args), min_versions=1,
+                              pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
+    store_path = args.store or str(Path(args.path) / api.DEFAULT_STORE)
+    reporter = api.make_reporter(stderr)
+    hook, _ = before_build(args, reporter, harness)
+    with api.open_store(store_path) as store:
         try:
-            result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)
+            result, points, added = api.record(plan, origin, store, reporter, before_build=hook,
+                                               build_cache=not args.no_build_cache)
         except LintFailed as error:
             stderr.write(f"rigorbench: {error}\n")
             return 1
-        reporter.close()
-        points, added = hp.add_run_points(store, result.run_id, label, origin)
     return _report(points, added, result, store_path, stdout)
 
 
@@ -136,12 +101,6 @@ _NOT_WITH_RESUME = ("path", "rev", "label", "commit", "time", "machine")
 def _resume(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     """Run the trials an interrupted record run is missing, then add its points once,
     where the first session would have added them."""
-    from rigorbench import api
-    from rigorbench.analysis import history_points as hp
-    from rigorbench.experiment.progress import make_reporter
-    from rigorbench.experiment.driver import ExperimentResult
-    from rigorbench.store import ResultStore
-
     given = [("PATH" if name == "path" else f"--{name}") for name in _NOT_WITH_RESUME if getattr(args, name)]
     if args.branch:
         given.append("--branch")
@@ -149,31 +108,17 @@ def _resume(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError(f"record --resume continues the run as it was started: {', '.join(given)} cannot be changed")
     if not args.store:
         raise UsageError("--resume needs --store DB (the store that holds the run)")
-    with ResultStore.open(args.store, create=False) as store:
-        info = store.run(args.resume)
-        origin, label = hp.recorded_origin(info.settings, f"run {args.resume} in {args.store}")
-        missing = len(info.schedule) - len(store.finished(args.resume))
-        if missing:
-            reporter = make_reporter(stderr)
-            result = api.resume_experiment(args.resume, store, reporter, cluster=cluster_options_from(args, resume=True))
-            reporter.close()
-        else:   # every trial is stored: nothing to build or run again
-            if info.status != "finished":
-                store.finish_run(args.resume, status="finished", wall_seconds=info.wall_seconds,
-                                 harness_seconds=info.harness_seconds)
-            result = ExperimentResult(args.resume, 0, 0, 0.0, 0.0)
-        points, added = hp.add_run_points(store, args.resume, label, origin)
+    with api.open_store(args.store, create=False) as store:
+        result, points, added = api.resume_record(
+            args.resume, store, lambda: (api.make_reporter(stderr), cluster_options_from(args, resume=True)))
     return _report(points, added, result, args.store, stdout)
 
 
 def _report(points, added: bool, result, store_path: str, stdout: IO[str]) -> int:
-    from rigorbench.analysis.history import Selection, stored_series
-    from rigorbench.report.history_points import HistoryView, render_show
-
     stdout.write(f"run {result.run_id}: {result.executed} executions ({result.failed} failed), stored in {store_path}\n")
     if not added:
         stdout.write(f"run {result.run_id}: its points were already in the history; nothing added\n")
         return 0
-    series = stored_series(points, Selection())
-    stdout.write(render_show(HistoryView(masked(store_path), Selection(), tuple(series), len(points))))
+    series = api.stored_series(points, api.Selection())
+    stdout.write(api.render_show(api.HistoryView(api.masked(store_path), api.Selection(), tuple(series), len(points))))
     return 0

@@ -77,41 +77,28 @@ def _adaptive(config, args: argparse.Namespace):
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
-    from rigorbench.cli.ab import LINTED_HARNESSES, cluster_options_from
+    from rigorbench.cli.ab import cluster_options_from, print_listing
     from rigorbench.cli.common import before_build, conclude
     from rigorbench.cli.prelint import LintFailed
-    from rigorbench.experiment.config import load_config
-    from rigorbench.experiment.progress import make_reporter
-    from rigorbench.experiment.prepare import BUILDS_DIR, list_experiment
-    from rigorbench.report.list import render_selection
-    from rigorbench.store import ResultStore
-    from rigorbench.store.location import work_dir
 
-    config = load_config(args.config)
+    config = api.load_experiment(args.config)
     _apply_file_settings(args, config.compare)
-    reporter = make_reporter(stderr)
+    reporter = api.make_reporter(stderr)
     use_cache = config.build_cache and not args.no_build_cache
     if args.list:
-        plan = config.plan
-        cache = work_dir(config.store) / BUILDS_DIR if use_cache else None
-        selection = list_experiment(plan.project, plan.harness, plan.versions, plan.settings, reporter, cache)
-        reporter.close()
-        stdout.write(render_selection(selection, plan.settings, plan.trials))
-        return 0
+        return print_listing(config.plan, config.store, use_cache, stdout, reporter)
     config = replace(config, plan=_adaptive(config, args))
     cluster = cluster_options_from(args, resume=args.resume is not None)
     if cluster is not None and args.resume is None:   # the command line's --cluster over the file's
         config = replace(config, plan=replace(config.plan, cluster=cluster))
     labels = [v.label for v in config.plan.versions]
     contenders = [label for label in labels if label != config.baseline]
-    with ResultStore.open(config.store) as store:
+    with api.open_store(config.store) as store:
         if args.resume is not None:
             result = api.resume_experiment(args.resume, store, reporter, cluster=cluster)
             lint_results: dict = {}
         else:
-            hook, lint_results = before_build(args, reporter)
-            if config.plan.harness not in LINTED_HARNESSES:
-                hook = None   # the lint rules read Java (JMH) and Go sources only
+            hook, lint_results = before_build(args, reporter, config.plan.harness)
             try:
                 result = api.run_experiment(config.plan, store, reporter, before_build=hook, build_cache=use_cache)
             except LintFailed as error:

@@ -153,4 +153,5 @@ def render_json(b: Bisection) -> str:
 
 
 def render_bisect(b: Bisection, format: str = "text") -> str:
+    """A bisection as ``rigorbench bisect`` prints it: text or json."""
     return {"text": render_text, "json": render_json}[format](b)
