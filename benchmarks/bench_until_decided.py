@@ -81,7 +81,7 @@ def replay(store_path: Path, threshold: float) -> None:
     store = ResultStore.read(store_path)
     for run_id in store.run_ids():
         run = store.run(run_id)
-        if run.settings.get("until_decided") or run.settings.get("trials") != 10 or run.status != "finished":
+        if run.setup.until_decided or run.settings.get("trials") != 10 or run.status != "finished":
             continue
         base, cont = (dataset_from_store(store, run_id, v.label) for v in run.versions)
         fixed = {c.case.display_name: c.verdict.value for c in compare_datasets(base, cont, Settings(threshold=threshold)).comparisons

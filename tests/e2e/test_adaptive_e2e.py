@@ -116,8 +116,8 @@ def test_warmup_auto_runs_each_benchmark_with_the_warmup_its_pilot_chose(project
     assert "warmup auto: pilot fork of v1 (12 warmup + 2 iterations per benchmark)" in err
     with ResultStore.open(db, create=False) as store:
         run = store.run(1)
-        choices = run.settings["warmup_auto"]
-        assert run.settings["pilot_warmup"] == 12
+        choices = run.setup.warmups
+        assert run.setup.pilot_warmup == 12
         assert {name.rsplit(".", 2)[-2] for name in choices} == {"PrimeCountBenchmark", "CsvParseBenchmark"}
         for name, choice in choices.items():
             short = ".".join(name.rsplit(".", 2)[-2:])

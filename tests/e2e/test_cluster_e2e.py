@@ -45,7 +45,7 @@ def stored(db: Path) -> tuple[list[tuple[int, str]], dict[tuple[int, str], str],
     with ResultStore.open(db, create=False) as store:
         executions = store.executions(1)
         return ([(e.trial, e.label) for e in executions], {(e.trial, e.label): e.environment["instance"] for e in executions},
-                store.run(1).settings["cluster"])
+                store.run(1).setup.cluster)
 
 
 def speed_up(out: str) -> dict:

@@ -14,6 +14,14 @@ from rigorbench.model import Metric
 from rigorbench.stats import BootstrapRule, DecisionRule, WilcoxonRule
 
 DEFAULT_SEED = 20_240_601
+
+# --until-decided (analysis/stopping.py): the first look after 3 trials (the fewest a
+# trustworthy interval needs, stats/bootstrap.py MIN_EXPANDED_UNITS), at most 20 (where issue
+# 18's design stops); --futility: give a benchmark up when its chance of any verdict by
+# --max-trials is below 10% (0 runs every open benchmark to the budget).
+DEFAULT_MIN_TRIALS = 3
+DEFAULT_MAX_TRIALS = 20
+DEFAULT_FUTILITY = 0.10
 STATISTICS = ("mean", "median")
 TESTS = ("bootstrap", "wilcoxon")
 INTERVALS = ("expanded", "percentile", "t")   # stats/bootstrap.py: the small-sample correction, none, or SE x t

@@ -39,20 +39,12 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence, Union
 
 from rigorbench.analysis.compare import ComparisonResult, top_units
-from rigorbench.analysis.settings import Settings
+from rigorbench.analysis.settings import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, Settings
 from rigorbench.units import format_duration
 from rigorbench.errors import UserError
 from rigorbench.stats import Verdict
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, ConfidenceInterval
 from rigorbench.stats.group_sequential import chance_of_verdict, looks_between, per_look_confidence
-
-# --until-decided: the first look after 3 trials (the fewest a trustworthy interval needs,
-# stats/bootstrap.py MIN_EXPANDED_UNITS), at most 20 (where issue 18's design stops).
-DEFAULT_MIN_TRIALS = 3
-DEFAULT_MAX_TRIALS = 20
-# --futility: give a benchmark up when its chance of any verdict by --max-trials is below 10%;
-# 0 runs every open benchmark to the budget.
-DEFAULT_FUTILITY = 0.10
 
 DECIDED = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED)
 # Giving up on a case with a 1-in-2 chance of a verdict would be guessing, not curtailing.

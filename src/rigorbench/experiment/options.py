@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 # --until-decided's defaults live with its rule; re-exported for the CLI and the config file.
-from rigorbench.analysis.stopping import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS  # noqa: F401
+from rigorbench.analysis.settings import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS  # noqa: F401
 from rigorbench.errors import UserError
 from rigorbench.harness.base import RunSettings
 
