@@ -100,3 +100,18 @@ def test_bad_not_slower_than_good_is_exit_3_after_one_probe(repo, monkeypatch, t
     assert out.splitlines()[-1].startswith(f"not slower: bad {commits[15][:12]} is not slower than good {commits[0][:12]}")
     with ResultStore.open(tmp_path / "r.db", create=False) as store:
         assert len(store.run_ids()) == 1
+
+
+def test_bisect_with_warmup_auto_chooses_each_probes_warmups_from_its_pilots(repo, monkeypatch, tmp_path):
+    """The engine's warmup for bisect: every probe's run stores the warmups its pilots chose."""
+    root, commits = repo
+    harness = CommitHarness()
+    code, out, err = bisect(harness, monkeypatch, root, tmp_path / "r.db", "--warmup", "auto", "--pilot-warmup", "5")
+    assert code == 0, out + err
+    assert f"culprit: {commits[bisect_repo.PLANTED][:12]}" in out
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        runs = [store.run(i) for i in store.run_ids()]
+    assert len(runs) == 5 and all(run.setup.warmups and run.setup.pilot_warmup == 5 for run in runs)
+    assert all(run.setup.executor == {"kind": "local"} and run.setup.rule == {"kind": "fixed", "trials": 5} for run in runs)
+    # 2 pilot forks and 10 executions per probe
+    assert len(harness.calls) == 5 * (2 + 10)

@@ -81,6 +81,20 @@ def test_this_machine_runs_every_rule_and_warmup_and_resumes_after_a_stop(projec
             assert rule.trials == 3 and len(finished) == 6
 
 
+def test_a_record_shaped_run_of_one_version_with_warmup_auto_resumes(project, fake, tmp_path):
+    """record's run: one version, --warmup auto, stopped and resumed; the resume is 'record'."""
+    fake.interrupt_at = 2           # after the pilot and one execution
+    plan = replace(_plan(project, "jmh", adaptive=False, auto=True), versions=(VersionSpec("v1", "v1"),), min_versions=1,
+                   notes={"command": "record"})
+    with ResultStore.open(tmp_path / "r.db") as store:
+        with pytest.raises(Interrupted, match="Resume with: rigorbench record --resume 1"):
+            api.run_experiment(plan, store, PlainReporter(io.StringIO()))
+        fake.interrupt_at = None
+        api.resume_experiment(1, store, PlainReporter(io.StringIO()))
+        run, finished = _finished(store, 1)
+    assert len(finished) == 3 and run.setup.warmups and fake.calls.count("v1") == 1 + 3
+
+
 @pytest.fixture
 def replay():
     harness = ReplayHarness(0.0, {label: recorded_trials(label) for label in LABELS})

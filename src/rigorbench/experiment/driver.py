@@ -97,8 +97,9 @@ def start_experiment(plan: ExperimentPlan, store: ResultStore, reporter: Reporte
         )
         count = len(selection.common)
         what = f"{len(labels)} version{'s' if len(labels) != 1 else ''} x {count} benchmark{'s' if count != 1 else ''}"
-        trials = rule.describe() if not isinstance(rule, FixedTrials) else f"{first} trials"
-        reporter.message(f"run {run_id}: {trials} x {what}, {executor.describe()}, seed {plan.seed}; about "
+        trials = f"{first} trials x " if isinstance(rule, FixedTrials) else ""
+        adaptive = f"; {rule.describe()}" if not isinstance(rule, FixedTrials) else ""
+        reporter.message(f"run {run_id}: {trials}{what}, {executor.describe()}, seed {plan.seed}{adaptive}; about "
                          f"{format_duration(estimated_seconds(selection, run_settings, 1))} per trial of a version")
         return drive(store, run_id, harness, executor, reporter, cases_in(selection, run_settings))
 
