@@ -288,7 +288,7 @@ def conclude(store, result, baseline: str, contenders: list[str], args, stdout, 
     """Say what the experiment cost, then compare each contender with the baseline."""
     from rigorbench import api
     from rigorbench.analysis.sequential import SequentialDesign
-    from rigorbench.experiment.progress import format_duration
+    from rigorbench.units import format_duration
     from rigorbench.experiment.sequential import KEY as SEQUENTIAL_KEY
 
     reporter.message(

@@ -26,7 +26,7 @@ from rigorbench.analysis.dataset import dataset_from_store
 from rigorbench.analysis.settings import Settings
 from rigorbench.errors import Interrupted, UserError
 from rigorbench.experiment.plan import VersionSpec, make_schedule
-from rigorbench.experiment.progress import Reporter, format_duration
+from rigorbench.experiment.progress import Reporter
 from rigorbench.experiment.runner import build_cache_dir, built_versions, execute_run, list_selection
 from rigorbench.experiment.selection import cases_in
 from rigorbench.experiment.versions import _git
@@ -36,6 +36,7 @@ from rigorbench.harness.environment import capture_environment, fitness_warnings
 from rigorbench.store import ResultStore
 from rigorbench.store.api import Execution
 from rigorbench.terminal import printable
+from rigorbench.units import format_duration
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import IO, ContextManager, Iterator, Protocol
 
 from rigorbench.harness.base import Progress, TrialOutcome
 from rigorbench.store.api import Execution
+from rigorbench.units import format_duration
 
 
 class Reporter(Protocol):
@@ -23,13 +24,6 @@ class Reporter(Protocol):
     def progress(self, event: Progress) -> None: ...
     def execution_finished(self, execution: Execution, outcome: TrialOutcome) -> None: ...
     def close(self) -> None: ...
-
-
-def format_duration(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 class EtaClock:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rigorbench.experiment.progress import format_duration
+from rigorbench.units import format_duration
 from rigorbench.experiment.selection import FORK_OVERHEAD_S, Selection, cases_in, estimated_seconds
 from rigorbench.harness.base import RunSettings
 from rigorbench.terminal import printable_lines

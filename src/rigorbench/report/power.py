@@ -18,6 +18,7 @@ from rigorbench.report.markdown import escape_cell
 from rigorbench.report.table import short_names
 from rigorbench.stats.power import MAX_FALSE_POSITIVES
 from rigorbench.terminal import printable_lines
+from rigorbench.units import format_duration
 
 
 def _pct(fraction: float | None) -> str:
@@ -76,14 +77,6 @@ def render_text(report: PowerResult) -> str:
     return printable_lines(lines)
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def cost_sentence(report: PowerResult) -> str:
     trials = report.suite_trials
     if trials is None:
@@ -91,8 +84,8 @@ def cost_sentence(report: PowerResult) -> str:
     if report.suite_seconds is None:
         return (f"the suite needs {trials} trials per version for every benchmark that can reach the target; "
                 "its time per trial is known only for stored runs (--store)")
-    return (f"the suite needs {trials} trials per version; at {_duration(report.trial_seconds)} per trial "
-            f"and version, an A/B run takes about {_duration(report.suite_seconds)}")
+    return (f"the suite needs {trials} trials per version; at {format_duration(report.trial_seconds)} per trial "
+            f"and version, an A/B run takes about {format_duration(report.suite_seconds)}")
 
 
 def render_markdown(report: PowerResult) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from rigorbench.experiment.progress import format_duration
+from rigorbench.units import format_duration
 from rigorbench.report.table import sequential_note
 from rigorbench.terminal import printable
 
