@@ -20,6 +20,7 @@ from rigorbench.analysis.sequential import Retirement, SequentialDesign, listed_
 from rigorbench.experiment.plan import make_schedule
 from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.harness.base import Harness, RunSettings
+from rigorbench.model import short_name
 from rigorbench.store import ResultStore
 from rigorbench.store.api import Execution, RunInfo
 
@@ -70,16 +71,11 @@ def _summary(design: SequentialDesign, names: tuple[str, ...], newly: dict[str, 
     decided = {name: r for name, r in newly.items() if r.verdict != "inconclusive"}
     given_up = {name: r for name, r in newly.items() if r.verdict == "inconclusive"}
     if decided:
-        line += "; decided now: " + ", ".join(f"{short(name)} {r.verdict}" for name, r in sorted(decided.items()))
+        line += "; decided now: " + ", ".join(f"{short_name(name)} {r.verdict}" for name, r in sorted(decided.items()))
     if given_up:
         line += (f"; given up (a verdict by trial {design.max_trials} is unlikely): "
-                 + ", ".join(f"{short(name)} ({r.chance:.0%} chance)" for name, r in sorted(given_up.items())))
+                 + ", ".join(f"{short_name(name)} ({r.chance:.0%} chance)" for name, r in sorted(given_up.items())))
     return line
-
-
-def short(name: str) -> str:
-    """``Class.method`` of a fully qualified JMH name (the whole name otherwise)."""
-    return ".".join(name.rsplit(".", 2)[-2:])
 
 
 def execute_until_decided(store: ResultStore, run_id: int, harness: Harness, builds: dict, reporter: Reporter):

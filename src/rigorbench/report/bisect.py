@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 from rigorbench.analysis.bisect import Bisection, Commit, Decision, Probe, Status, confidence_per_look
+from rigorbench.model import short_name
 from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.table import change_cell
 from rigorbench.terminal import printable, printable_lines
@@ -50,7 +51,7 @@ def _subject(commit: Commit) -> str:
 def _case_label(c) -> str:
     """``CsvParseBenchmark.sumCsv{size=10}``: class, method and parameters."""
     params = ",".join(f"{k}={v}" for k, v in c.case.params_dict.items())
-    return ".".join(c.case.name.rsplit(".", 2)[-2:]) + (f"{{{params}}}" if params else "")
+    return short_name(c.case.name) + (f"{{{params}}}" if params else "")
 
 
 def _rows(b: Bisection) -> list[list[str]]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary, ordered
+from rigorbench.model import short_name
 from rigorbench.stats import Verdict
 
 VERDICT_ORDER = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED, Verdict.INCONCLUSIVE)
@@ -204,22 +205,18 @@ def sequential_note(design: Mapping) -> str:
     given_up: dict[int, list[str]] = {}
     for name in design.get("benchmarks", {}):
         if name in retired and retired[name]["verdict"] == "inconclusive":
-            given_up.setdefault(int(retired[name]["trials"]), []).append(_short(name))
+            given_up.setdefault(int(retired[name]["trials"]), []).append(short_name(name))
         elif name in retired:
-            by_trials.setdefault(int(retired[name]["trials"]), []).append(f"{_short(name)} {retired[name]['verdict']}")
+            by_trials.setdefault(int(retired[name]["trials"]), []).append(f"{short_name(name)} {retired[name]['verdict']}")
     groups = [f"decided after {k} trials: {', '.join(v)}" for k, v in sorted(by_trials.items())]
     groups += [f"given up after {k} trials (a verdict by trial {design['max_trials']} unlikely): {', '.join(v)}"
                for k, v in sorted(given_up.items())]
-    undecided = [_short(name) for name in design.get("benchmarks", {}) if name not in retired]
+    undecided = [short_name(name) for name in design.get("benchmarks", {}) if name not in retired]
     if undecided:
         groups.append(f"undecided at the budget: {', '.join(undecided)}")
     return (f"until decided ({design['min_trials']} to {design['max_trials']} trials; every look at "
             f"{design['confidence_per_look'] * 100:.2f}%, Pocock's boundary for "
             f"{design.get('analysis', {}).get('confidence', 0.99) * 100:g}% over the looks): " + "; ".join(groups))
-
-
-def _short(name: str) -> str:
-    return ".".join(name.rsplit(".", 2)[-2:])
 
 
 def summary_notes(report: ComparisonResult, options: TableOptions = TableOptions()) -> list[str]:
