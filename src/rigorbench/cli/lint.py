@@ -100,9 +100,10 @@ def explain(rule_id: str) -> str:
 
 
 def list_rules() -> str:
-    width = max(len(r) for r in RULES)
-    lines = [f"{r.id:<{width}}  {r.severity:<7}  {'fix' if r.fixable else '   '}  {r.title}" for r in RULES.values()]
-    return "\n".join(lines) + "\n"
+    from rigorbench.report.table import Table, layout_text
+
+    rows = [[r.id, r.severity, "fix" if r.fixable else "", r.title] for r in RULES.values()]
+    return "\n".join(layout_text(Table.of(["rule", "severity", "fix", "title"], rows), header=False)) + "\n"
 
 
 def _rule(rule_id: str):

@@ -6,9 +6,7 @@ import argparse
 import json
 from typing import IO
 
-from rigorbench.experiment.progress import format_duration
 from rigorbench.store import DEFAULT_STORE, ResultStore
-from rigorbench.terminal import printable
 
 DESCRIPTION = ("List the runs in a results store, newest first: versions, status, trials done of planned, failures. "
                "With --run, one run in detail: its versions, harness settings, and what an adaptive run chose.")
@@ -37,16 +35,9 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if not runs:
         stdout.write("no runs\n")
         return 0
-    rows = [("run", "created", "status", "versions", "trials", "failed", "samples", "wall")]
-    for info, counts in runs:
-        versions = " vs ".join(v.label for v in info.versions)
-        wall = format_duration(info.wall_seconds) if info.wall_seconds else "-"
-        rows.append((str(info.run_id), info.created, info.status, versions,
-                     f"{counts['executions_done']}/{counts['executions_planned']}", str(counts["failed"]),
-                     str(counts["samples"]), wall))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        stdout.write(printable("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()) + "\n")
+    from rigorbench.report.runs import render_runs
+
+    stdout.write(render_runs(runs))
     return 0
 
 

@@ -16,8 +16,9 @@ import json
 
 from rigorbench.analysis.bisect import Bisection, Commit, Decision, Probe, Status, confidence_per_look
 from rigorbench.model import short_name
+from rigorbench.report.compare import change_cell
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.table import change_cell
+from rigorbench.report.table import Table, layout_text
 from rigorbench.terminal import printable, printable_lines
 
 HEADERS = ["probe", "commit", "subject", "change [CI]", "decision", "trials", "run"]
@@ -70,12 +71,6 @@ def _rows(b: Bisection) -> list[list[str]]:
     return rows
 
 
-def _table(rows: list[list[str]]) -> list[str]:
-    table = [HEADERS] + rows
-    widths = [max(len(printable(r[i])) for r in table) for i in range(len(HEADERS))]
-    return ["  ".join(printable(cell).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in table]
-
-
 def conclusion_lines(b: Bisection) -> list[str]:
     found = b.search
     bad = b.commits[-1]
@@ -107,7 +102,7 @@ def conclusion_lines(b: Bisection) -> list[str]:
 
 
 def render_text(b: Bisection) -> str:
-    lines = [settings_line(b), "", *_table(_rows(b)), ""]
+    lines = [settings_line(b), "", *layout_text(Table.of(HEADERS, _rows(b))), ""]
     for probe in b.probes:
         if probe.reason:
             lines.append(f"{b.commits[probe.index].short}: {printable(probe.reason)}")

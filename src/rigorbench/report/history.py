@@ -13,9 +13,9 @@ import json
 
 from rigorbench.analysis.history import HistoryChanges, SeriesChanges
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.markdown import escape_cell
+from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.stats.changepoints import ChangePoint, Level
-from rigorbench.terminal import printable, printable_lines
+from rigorbench.terminal import printable_lines
 
 HEADERS = ["benchmark", "metric", "change", "commits", "before [95% CI]", "after [95% CI]", "p", "verdict"]
 
@@ -79,23 +79,16 @@ def _summary(result: HistoryChanges) -> str:
 
 def render_text(result: HistoryChanges) -> str:
     rows, headers = _rows(result), _headers(result)
-    lines = [settings_line(result), ""]
-    if rows:
-        table = [headers] + rows
-        widths = [max(len(printable(r[i])) for r in table) for i in range(len(headers))]
-        lines += ["  ".join(printable(cell).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in table]
-        lines.append("")
-    return printable_lines(lines + [_summary(result)])
+    table = layout_text(Table.of(headers, rows)) + [""] if rows else []
+    return printable_lines([settings_line(result), "", *table, _summary(result)])
 
 
 def render_markdown(result: HistoryChanges) -> str:
-    out = [f"### {escape_cell(settings_line(result))}", ""]
+    out = [f"### {escape_markdown(settings_line(result))}", ""]
     rows, headers = _rows(result), _headers(result)
     if rows:
-        out += ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
-        out += ["| " + " | ".join(escape_cell(c) for c in row) + " |" for row in rows]
-        out.append("")
-    return "\n".join(out + [escape_cell(_summary(result))]) + "\n"
+        out += layout_markdown(Table.of(headers, rows)) + [""]
+    return "\n".join(out + [escape_markdown(_summary(result))]) + "\n"
 
 
 def _level_object(level: Level) -> dict:

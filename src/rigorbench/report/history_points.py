@@ -18,9 +18,9 @@ from datetime import datetime
 
 from rigorbench.analysis.history import Selection, StoredSeries, machine_kinds
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.markdown import escape_cell
+from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.store.api import HistoryPoint
-from rigorbench.terminal import printable, printable_lines
+from rigorbench.terminal import printable_lines
 
 LIST_HEADERS = ["benchmark", "metric", "branch", "machine", "points", "first commit", "last commit"]
 SHOW_HEADERS = ["commit", "time", "n", "mean", "95% CI", "source"]
@@ -82,25 +82,14 @@ def _notes(view: HistoryView) -> list[str]:
     return notes
 
 
-def _text_table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    table = [headers] + rows
-    widths = [max(len(printable(r[i])) for r in table) for i in range(len(headers))]
-    return ["  ".join(printable(cell).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in table]
-
-
-def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
-    return out + ["| " + " | ".join(escape_cell(c) for c in row) + " |" for row in rows]
-
-
 def render_list(view: HistoryView, format: str = "text") -> str:
     if format == "json":
         return _json(view, "list", detail=False)
     rows = _list_rows(view)
     if format == "markdown":
-        out = [f"### {escape_cell(_head(view, 'list'))}", ""] + (_md_table(LIST_HEADERS, rows) + [""] if rows else [])
-        return "\n".join(out + [escape_cell(n) for n in _notes(view)]) + "\n"
-    lines = [_head(view, "list"), ""] + (_text_table(LIST_HEADERS, rows) if rows else [])
+        out = [f"### {escape_markdown(_head(view, 'list'))}", ""] + (layout_markdown(Table.of(LIST_HEADERS, rows)) + [""] if rows else [])
+        return "\n".join(out + [escape_markdown(n) for n in _notes(view)]) + "\n"
+    lines = [_head(view, "list"), ""] + (layout_text(Table.of(LIST_HEADERS, rows)) if rows else [])
     return printable_lines(lines + _notes(view))
 
 
@@ -113,13 +102,13 @@ def render_show(view: HistoryView, format: str = "text") -> str:
     if format == "json":
         return _json(view, "show", detail=True)
     if format == "markdown":
-        out = [f"### {escape_cell(_head(view, 'show'))}", ""]
+        out = [f"### {escape_markdown(_head(view, 'show'))}", ""]
         for s in view.series:
-            out += [f"#### {escape_cell(_title(s))}", ""] + _md_table(SHOW_HEADERS, _show_rows(s)) + [""]
-        return "\n".join(out + [escape_cell(n) for n in _notes(view)]) + "\n"
+            out += [f"#### {escape_markdown(_title(s))}", ""] + layout_markdown(Table.of(SHOW_HEADERS, _show_rows(s))) + [""]
+        return "\n".join(out + [escape_markdown(n) for n in _notes(view)]) + "\n"
     lines = [_head(view, "show")]
     for s in view.series:
-        lines += ["", _title(s)] + ["  " + line for line in _text_table(SHOW_HEADERS, _show_rows(s))]
+        lines += ["", _title(s)] + ["  " + line for line in layout_text(Table.of(SHOW_HEADERS, _show_rows(s)))]
     notes = _notes(view)
     return printable_lines(lines + ([""] + notes if notes else []))
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from rigorbench.analysis.power import BenchmarkPower, PowerResult
 from rigorbench.errors import UserError
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.markdown import escape_cell
-from rigorbench.report.table import short_names
+from rigorbench.report.compare import short_names
+from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.stats.power import MAX_FALSE_POSITIVES
 from rigorbench.terminal import printable_lines
 from rigorbench.units import format_duration
@@ -61,10 +61,8 @@ HEADERS = ["benchmark", "strategy", "units", "group", "A/A false positives [95% 
 
 def render_text(report: PowerResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
-    rows = [HEADERS] + [_row(b, names[b.case.display_name]) for b in report.benchmarks]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
-    lines = [power_settings_line(report), ""]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    rows = [_row(b, names[b.case.display_name]) for b in report.benchmarks]
+    lines = [power_settings_line(report), "", *layout_text(Table.of(HEADERS, rows))]
     detected = []
     for b in report.benchmarks:
         if b.result is not None:
@@ -90,10 +88,9 @@ def cost_sentence(report: PowerResult) -> str:
 
 def render_markdown(report: PowerResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
-    out = [f"### {escape_cell(power_settings_line(report))}", "", "| " + " | ".join(HEADERS) + " |",
-           "| " + " | ".join("---" for _ in HEADERS) + " |"]
-    out += ["| " + " | ".join(escape_cell(c) for c in _row(b, names[b.case.display_name])) + " |" for b in report.benchmarks]
-    return "\n".join(out + ["", escape_cell(summary_sentence(report))]) + "\n"
+    table = Table.of(HEADERS, [_row(b, names[b.case.display_name]) for b in report.benchmarks])
+    out = [f"### {escape_markdown(power_settings_line(report))}", "", *layout_markdown(table)]
+    return "\n".join(out + ["", escape_markdown(summary_sentence(report))]) + "\n"
 
 
 def benchmark_object(b: BenchmarkPower) -> dict:

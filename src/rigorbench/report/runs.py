@@ -1,12 +1,24 @@
-"""One stored run in detail (``rigorbench runs --run N``): what it ran and what an adaptive run chose."""
+"""The runs of a store (``rigorbench runs``), and one run in detail (``--run N``): what it ran
+and what an adaptive run chose."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from rigorbench.units import format_duration
-from rigorbench.report.table import sequential_note
+from rigorbench.report.table import Table, layout_text
 from rigorbench.terminal import printable
+from rigorbench.units import format_duration
+
+
+RUNS_HEADERS = ["run", "created", "status", "versions", "trials", "failed", "samples", "wall"]
+
+
+def render_runs(runs) -> str:
+    """One line per run, newest first: versions, status, trials done of planned, failures."""
+    rows = [[str(info.run_id), info.created, info.status, " vs ".join(v.label for v in info.versions),
+             f"{counts['executions_done']}/{counts['executions_planned']}", str(counts["failed"]), str(counts["samples"]),
+             format_duration(info.wall_seconds) if info.wall_seconds else "-"] for info, counts in runs]
+    return "".join(line + "\n" for line in layout_text(Table.of(RUNS_HEADERS, rows)))
 
 
 def render_run(info, counts: Mapping) -> str:
@@ -30,6 +42,8 @@ def render_run(info, counts: Mapping) -> str:
         lines.append(f"warmup auto (pilot fork of {settings.get('pilot_warmup', '?')} warmup iterations per version):")
         lines += [f"  {line}" for line in _warmups(settings["warmup_auto"])]
     if settings.get("until_decided"):
+        from rigorbench.report.compare import sequential_note   # the comparison's renderer, loaded when needed
+
         note = sequential_note(settings["until_decided"])
         if info.status != "finished":
             note = note.replace("undecided at the budget", "still open")
