@@ -20,12 +20,16 @@ from rigorbench.terminal import printable_lines
 HEADERS = ["benchmark", "metric", "change", "commits", "before [95% CI]", "after [95% CI]", "p", "verdict"]
 
 
-def _num(x: float) -> str:
+def format_value(x: float | None) -> str:
+    """A value as every history output writes it: thousands grouped (61,000, not 6.1e+04),
+    four significant digits below; ``-`` for none."""
+    if x is None:
+        return "-"
     return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
 
-def _level(level: Level) -> str:
-    return f"{_num(level.mean)} [{_num(level.low)}, {_num(level.high)}]"
+def format_level(level: Level) -> str:
+    return f"{format_value(level.mean)} [{format_value(level.low)}, {format_value(level.high)}]"
 
 
 def settings_line(result: HistoryChanges) -> str:
@@ -59,7 +63,7 @@ def _rows(result: HistoryChanges) -> list[list[str]]:
         for c in s.changes:
             previous = s.series.commits[c.index - 1]
             rows.append([benchmark_name(s.series), s.series.metric, f"{c.change_pct:+.1f}%",
-                         f"{previous}..{s.series.commits[c.index]}", _level(c.before), _level(c.after),
+                         f"{previous}..{s.series.commits[c.index]}", format_level(c.before), format_level(c.after),
                          f"{c.p_value:.2g}", s.direction(c)] + ([_where(s.series)] if extra else []))
     return rows
 

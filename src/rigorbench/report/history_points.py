@@ -18,6 +18,7 @@ from datetime import datetime
 
 from rigorbench.analysis.history import Selection, StoredSeries, machine_kinds
 from rigorbench.report.documents import document_head, json_number
+from rigorbench.report.history import format_value
 from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.store.api import HistoryPoint
 from rigorbench.terminal import printable_lines
@@ -36,12 +37,6 @@ class HistoryView:
     total: int                      # points in the store, before the selection
 
 
-def _num(x: float | None) -> str:
-    if x is None:
-        return "-"
-    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
-
-
 def _metric(s: StoredSeries) -> str:
     return f"{s.metric.name} ({s.metric.unit})" if s.metric.unit else s.metric.name
 
@@ -55,7 +50,7 @@ def _ci(point: HistoryPoint) -> str:
     if point.ci_low is None:
         return "-"
     level = "" if point.confidence in (None, 0.95) else f" ({point.confidence:.0%})"
-    return f"[{_num(point.ci_low)}, {_num(point.ci_high)}]{level}"
+    return f"[{format_value(point.ci_low)}, {format_value(point.ci_high)}]{level}"
 
 
 def _list_rows(view: HistoryView) -> list[list[str]]:
@@ -64,7 +59,7 @@ def _list_rows(view: HistoryView) -> list[list[str]]:
 
 
 def _show_rows(s: StoredSeries) -> list[list[str]]:
-    return [[_commit(p), p.time, str(p.n), _num(p.mean), _ci(p), p.source] for p in s.points]
+    return [[_commit(p), p.time, str(p.n), format_value(p.mean), _ci(p), p.source] for p in s.points]
 
 
 def _head(view: HistoryView, command: str) -> str:
