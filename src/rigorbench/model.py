@@ -60,6 +60,11 @@ class BenchmarkCase:
         return f"{self.name}{{{inner}}}"
 
 
+def short_name(name: str) -> str:
+    """``Class.method`` of a fully qualified JMH name (the whole name when it has fewer dots)."""
+    return ".".join(name.rsplit(".", 2)[-2:])
+
+
 @dataclass(frozen=True, order=True)
 class Metric:
     """What was measured, its unit, and which direction is better.

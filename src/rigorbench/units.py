@@ -1,11 +1,64 @@
-"""Units in one place: durations (and, as they move here, time per op, throughput, bytes)."""
+"""Units in one place (STYLE.md rule 12, as x/perf's ``benchunit``): time per operation,
+throughput, and durations, parsed and converted here and nowhere else.
+
+JMH reports time as ``ns/op`` ... ``s/op`` (``us/op`` for microseconds, ``min/op``) and
+throughput as ``ops/ns`` ... ``ops/s``; Go reports ``ns/op`` and ``B/op``; pyperf seconds.
+Bytes (``B/op``) and counts have no time and convert only to themselves. Durations are
+written as JMH takes them (``200ms``, ``1s``, ``10m``, ``1h``). A base module: it imports
+nothing of rigorbench's, so every layer may use it.
+"""
 
 from __future__ import annotations
 
+import re
+
+# Seconds per unit symbol: JMH's TimeUnit labels (ns ... min, hr, day) and the short forms
+# its time values and Go's -benchtime accept (µs, m, h, d).
+SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0,
+           "h": 3600.0, "hr": 3600.0, "d": 86400.0, "day": 86400.0}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-zµ]*)")
+
+
+def parse_duration(text: str, default: str | None = None) -> float | None:
+    """The seconds of ``200ms``, ``1.5s``, ``10 min`` or ``1h`` (a bare number is in
+    ``default``, when one is given), or None when ``text`` is not a duration."""
+    match = _DURATION.fullmatch(str(text).strip())
+    symbol = match and (match.group(2) or default)
+    return float(match.group(1)) * SECONDS[symbol] if symbol in SECONDS else None
+
 
 def format_duration(seconds: float) -> str:
-    """``m:ss`` (``h:mm:ss`` from an hour), rounded to the second."""
+    """``m:ss`` or ``h:mm:ss``, rounded to the second."""
     seconds = max(0, int(round(seconds)))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def nanoseconds_per_op(value: float, unit: str) -> float | None:
+    """The time one operation takes, in ns, or None when the unit is not a time or a rate."""
+    top, _, bottom = unit.partition("/")
+    if bottom == "op" and top in SECONDS:
+        return value * SECONDS[top] * 1e9
+    if top == "ops" and bottom in SECONDS and value > 0:
+        return SECONDS[bottom] * 1e9 / value
+    return None
+
+
+def is_time_metric(unit: str) -> bool:
+    """A time per operation or a throughput (``B/op`` and counts are not)."""
+    return nanoseconds_per_op(1.0, unit) is not None
+
+
+def unit_factor(source: str, target: str) -> float | None:
+    """What a value in ``source`` is multiplied by to be in ``target`` (``ns/op`` -> ``us/op``:
+    0.001; ``ops/ms`` -> ``ops/s``: 1000), or None when they are not units of one dimension."""
+    if source == target:
+        return 1.0
+    source_top, _, source_bottom = source.partition("/")
+    target_top, _, target_bottom = target.partition("/")
+    if source_bottom == target_bottom == "op" and source_top in SECONDS and target_top in SECONDS:
+        return SECONDS[source_top] / SECONDS[target_top]
+    if source_top == target_top == "ops" and source_bottom in SECONDS and target_bottom in SECONDS:
+        return SECONDS[target_bottom] / SECONDS[source_bottom]
+    return None

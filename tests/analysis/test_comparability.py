@@ -15,7 +15,6 @@ from rigorbench.analysis.comparability import check_side, setting_mismatches, un
 from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import dataset_from_files
 from rigorbench.analysis.settings import Settings
-from rigorbench.analysis.units import unit_factor
 from rigorbench.cli import main
 from rigorbench.errors import InputError, UserError
 from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable, Series
@@ -60,14 +59,6 @@ def scaled(files: list[ResultFile], metric: Metric, factor: float) -> list[Resul
 
 
 # -- units ------------------------------------------------------------------------------------
-
-
-def test_unit_factors_of_one_dimension():
-    assert unit_factor("ns/op", "us/op") == pytest.approx(1e-3)
-    assert unit_factor("ms/op", "ns/op") == pytest.approx(1e6)
-    assert unit_factor("ops/ms", "ops/s") == pytest.approx(1e3)
-    assert unit_factor("ops/s", "ops/us") == pytest.approx(1e-6)
-    assert unit_factor("ns/op", "ops/s") is None and unit_factor("B/op", "ns/op") is None
 
 
 def test_a_baseline_in_us_and_a_contender_in_ns_are_one_metric_and_a_3x_slowdown_fails_the_gate(rng):

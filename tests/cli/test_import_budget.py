@@ -83,3 +83,10 @@ def test_a_command_loads_no_other_command():
                           capture_output=True, text=True, check=True)
     commands = {m for m in json.loads(done.stdout.strip().splitlines()[-1])["loaded"] if m.startswith("rigorbench.cli.")}
     assert commands <= {"rigorbench.cli.compare", "rigorbench.cli.common"}, commands
+
+
+def test_the_runs_table_loads_no_scipy():
+    """``runs`` with runs in the store lays its table out without the comparison's statistics."""
+    probe = "import sys, rigorbench.report.runs; print(sorted(m for m in %r if m in sys.modules))" % (HEAVY,)
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

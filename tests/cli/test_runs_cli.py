@@ -66,7 +66,7 @@ def test_json_carries_the_stored_settings_and_an_unknown_run_is_one_line_exit_2(
 
 def test_a_given_up_benchmark_is_named_as_such_in_text_and_json():
     from rigorbench.report.documents import sequential_object
-    from rigorbench.report.table import sequential_note
+    from rigorbench.report.compare import sequential_note
 
     design = {**SETTINGS["until_decided"], "futility": 0.1,
               "retired": {"p.A.fast": {"verdict": "faster", "trials": 3},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from rigorbench.experiment.progress import EtaClock, LiveReporter, PlainReporter, format_duration, make_reporter
+from rigorbench.experiment.progress import EtaClock, LiveReporter, PlainReporter, make_reporter
 from rigorbench.harness.base import DONE, TIMEOUT, Progress, TrialOutcome
 from rigorbench.store.api import Execution
 
@@ -55,10 +55,6 @@ def test_eta_counts_iterations():
     clock.execution_done()
     assert clock.per_execution == 20 and clock.fraction == 0.25
     assert clock.eta_seconds() is not None
-
-
-def test_format_duration():
-    assert format_duration(5) == "0:05" and format_duration(3725) == "1:02:05"
 
 
 def test_a_quiet_build_shows_a_spinner_on_a_terminal_only():

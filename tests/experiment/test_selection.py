@@ -44,6 +44,14 @@ def test_cases_and_estimate_follow_the_settings():
     assert estimated_seconds(selection, settings, trials=4) == pytest.approx(3 * 2 * (0.6 + 5 + 1) * 4 * 2)
 
 
+def test_the_estimate_reads_every_duration_and_counts_a_fixed_count_as_one_second():
+    selection = select_benchmarks({"v": [B("a.Q.poll")]})
+    one_day = RunSettings(forks=1, warmup_iterations=0, iterations=1, iteration_time="1d")
+    assert estimated_seconds(selection, one_day, trials=1) == pytest.approx(86400 + 1)
+    counted = RunSettings(forks=1, warmup_iterations=0, iterations=2, iteration_time="100x")
+    assert estimated_seconds(selection, counted, trials=1) == pytest.approx(2 * 1.0 + 1)
+
+
 def test_listing_marks_what_is_not_run():
     settings = RunSettings(forks=1, warmup_iterations=1, iterations=1, warmup_time="1s", iteration_time="1s")
     text = render_selection(select_benchmarks(LISTINGS), settings, trials=2)

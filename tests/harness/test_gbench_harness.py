@@ -47,6 +47,7 @@ def test_trial_arguments_map_the_experiment_onto_benchmark_flags():
 @pytest.mark.parametrize("iteration_time, suffixed, expected", [
     ("1s", False, "1"), ("100ms", False, "0.1"), ("250us", False, "0.00025"),        # 1.7: seconds, no suffix
     ("1s", True, "1s"), ("100ms", True, "0.1s"), ("100x", True, "100x"), ("7x", True, "7x"),   # 1.8: <float>s or <integer>x
+    ("1m", True, "60s"),                  # any duration rigorbench reads (rigorbench.units), converted
 ])
 def test_min_time_takes_the_form_of_the_library_version(iteration_time, suffixed, expected):
     assert min_time(iteration_time, suffixed) == expected
@@ -55,7 +56,7 @@ def test_min_time_takes_the_form_of_the_library_version(iteration_time, suffixed
 def test_a_fixed_count_is_refused_before_1_8_and_bad_values_always():
     with pytest.raises(UserError, match=r"'100x': a fixed iteration count needs Google Benchmark 1.8 or later .* give a time"):
         min_time("100x", False)
-    for bad in ("1.5x", "x", "1m", "fast", "-1s"):
+    for bad in ("1.5x", "x", "1 week", "fast", "-1s"):
         with pytest.raises(UserError, match="for Google Benchmark"):
             min_time(bad, True)
     assert trial_arguments(settings(iteration_time="20x"), suffixed=True)[-1] == "--benchmark_min_time=20x"

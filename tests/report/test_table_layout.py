@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from rigorbench.cli import main
+from rigorbench.report.table import RIGHT, Column, Group, Row, Table, layout_text
 
 JMH = Path(__file__).resolve().parents[1] / "testdata" / "jmh"
 GO = Path(__file__).resolve().parents[1] / "testdata" / "go" / "bench.txt"
@@ -92,3 +93,30 @@ def test_colour_on_a_terminal_only_and_never_with_no_color(monkeypatch):
     main(args, out, io.StringIO())
     assert "\x1b" not in out.getvalue()
     assert "\x1b[" in compare(*args[1:], "--color", "always")
+
+
+def test_names_with_control_characters_are_escaped_before_the_widths_are_measured():
+    table = Table([Column("benchmark"), Column("score", RIGHT), Column("verdict")],
+                  [Group([Row(["a\x1bb", "1.5", "slower"]), Row(["x\ty", "10.25", "faster"]), Row(["plain.name", "3", "unchanged"])])])
+    lines = layout_text(table)
+    assert not any(ch in "".join(lines) for ch in "\x1b\t")
+    assert lines[1].startswith("a\\x1bb ") and lines[2].startswith("x\\ty ")
+    scores_end = {line.index(score) + len(score) for line, score in zip(lines[1:], ["1.5", "10.25", "3"])}
+    verdicts_start = {line.index(verdict) for line, verdict in zip(lines[1:], ["slower", "faster", "unchanged"])}
+    assert len(scores_end) == 1 and len(verdicts_start) == 1 and lines[0].index("verdict") in verdicts_start
+
+
+def test_compare_keeps_its_columns_when_a_benchmark_name_holds_a_control_character(tmp_path):
+    for name, source in (("a.json", JMH / "v1-trial1.json"), ("b.json", JMH / "v2-trial1.json")):
+        document = json.loads(source.read_text(encoding="utf-8"))
+        for entry in document:
+            if entry["benchmark"].endswith("standardize"):
+                entry["benchmark"] += "\x1b[2J"
+        (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
+    text = compare(str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert "\x1b" not in text and "dardize\\x1b[2J{size=100}" in text
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("time [ns/op]"))
+    rows = [line for line in lines[header + 1:header + 3] if "\\x1b[2J" in line]
+    assert len(rows) == 2 and {row.index("inconclusive") for row in rows} == {lines[header].index("verdict")}
+    assert {row.index("%  ") for row in rows} == {lines[header].index(" a ") + 1}   # the baseline column ends alike

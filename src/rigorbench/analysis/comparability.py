@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
-from rigorbench.analysis.units import unit_factor
 from rigorbench.errors import InputError
 from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable
+from rigorbench.units import unit_factor
 
 SeriesKey = tuple[BenchmarkCase, Metric]
 

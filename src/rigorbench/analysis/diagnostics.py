@@ -15,7 +15,6 @@ import numpy as np
 
 from rigorbench.analysis.dataset import Observations, outliers_removed
 from rigorbench.analysis.settings import Settings
-from rigorbench.analysis.units import is_time_metric, nanoseconds_per_op
 from rigorbench.model import Diagnostic, SampleTable
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
 from rigorbench.stats.coincidence import coincidence
@@ -23,6 +22,7 @@ from rigorbench.stats.grouping import unique_rows
 from rigorbench.stats.modality import fork_clusters, modes
 from rigorbench.stats.outliers import tukey_fences
 from rigorbench.stats.trend import trend
+from rigorbench.units import is_time_metric, nanoseconds_per_op
 
 if TYPE_CHECKING:
     from rigorbench.analysis.analyze import BenchmarkAnalysis

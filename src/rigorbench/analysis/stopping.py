@@ -42,6 +42,7 @@ from rigorbench.analysis.compare import ComparisonResult, top_units
 from rigorbench.analysis.settings import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, Settings
 from rigorbench.units import format_duration
 from rigorbench.errors import UserError
+from rigorbench.model import short_name
 from rigorbench.stats import Verdict
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, ConfidenceInterval
 from rigorbench.stats.group_sequential import chance_of_verdict, looks_between, per_look_confidence
@@ -314,21 +315,16 @@ def _both(found: Sequence[Retirement]) -> Retirement:
     return Retirement(verdict, found[0].trials, max(chances) if chances else None)
 
 
-def short(name: str) -> str:
-    """``Class.method`` of a fully qualified JMH name (the whole name otherwise)."""
-    return ".".join(name.rsplit(".", 2)[-2:])
-
-
 def _summary(rule: UntilDecided, names: tuple[str, ...], newly: Mapping[str, Retirement], trials: int) -> str:
     open_count = sum(name not in rule.retired for name in names)
     line = f"after trial {trials}: {open_count} of {len(names)} benchmark{'s' if len(names) != 1 else ''} still open"
     decided = {name: r for name, r in newly.items() if r.verdict != "inconclusive"}
     given_up = {name: r for name, r in newly.items() if r.verdict == "inconclusive"}
     if decided:
-        line += "; decided now: " + ", ".join(f"{short(name)} {r.verdict}" for name, r in sorted(decided.items()))
+        line += "; decided now: " + ", ".join(f"{short_name(name)} {r.verdict}" for name, r in sorted(decided.items()))
     if given_up:
         line += (f"; given up (a verdict by trial {rule.last} is unlikely): "
-                 + ", ".join(f"{short(name)} ({r.chance:.0%} chance)" for name, r in sorted(given_up.items())))
+                 + ", ".join(f"{short_name(name)} ({r.chance:.0%} chance)" for name, r in sorted(given_up.items())))
     return line
 
 

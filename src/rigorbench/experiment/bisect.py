@@ -30,7 +30,7 @@ from rigorbench.experiment.driver import drive
 from rigorbench.experiment.executor import Executor, LocalExecutor
 from rigorbench.experiment.plan import VersionSpec
 from rigorbench.experiment.prepare import build_cache_dir, built_versions, list_selection
-from rigorbench.experiment.progress import Reporter, format_duration
+from rigorbench.experiment.progress import Reporter
 from rigorbench.experiment.selection import cases_in
 from rigorbench.experiment.trial import now_iso
 from rigorbench.experiment.warmup import describe, run_pilots
@@ -40,6 +40,7 @@ from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.store import ResultStore
 from rigorbench.store.api import SETUP_KEY, RunSetup
 from rigorbench.terminal import printable
+from rigorbench.units import format_duration
 
 if TYPE_CHECKING:
     from rigorbench.experiment.address import ClusterOptions

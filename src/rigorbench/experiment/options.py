@@ -9,6 +9,7 @@ from dataclasses import replace
 from rigorbench.analysis.settings import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS  # noqa: F401
 from rigorbench.errors import UserError
 from rigorbench.harness.base import RunSettings
+from rigorbench.units import parse_duration
 
 # Defaults for a real comparison: 3 trials x 2 forks x (5 warmup + 10 measurement) iterations
 # of 1 s each per benchmark and version. Laaber et al. find trial-based sampling with
@@ -24,15 +25,14 @@ QUICK_SETTINGS = RunSettings(forks=2, warmup_iterations=3, iterations=5, warmup_
 # --warmup auto: warmup iterations of the pilot fork, generous next to JMH's default of 5.
 PILOT_WARMUP = 30
 
-_JMH_TIME = re.compile(r"^\d+\s*(ns|us|ms|s|m|min|h|hr|d|day)$")
+_JMH_TIME = re.compile(r"\d+\s*[a-z]+")   # JMH takes whole numbers, in any unit of rigorbench.units
 _COUNT = re.compile(r"^\d+x$")
-_SECONDS = {"ms": 0.001, "s": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600}
 
 
 def jmh_time(text: str, option: str) -> str:
     """A JMH time value such as ``200ms`` or ``1s``, checked before JMH sees it."""
     value = str(text).strip()
-    if not _JMH_TIME.match(value):
+    if not _JMH_TIME.fullmatch(value) or parse_duration(value) is None:
         raise UserError(f"{option}: {text!r} is not a time such as 200ms, 1s or 1m")
     return value.replace(" ", "")
 
@@ -64,10 +64,9 @@ def fraction(text: str) -> float:
 
 def seconds(text: str, option: str) -> float:
     """A duration such as ``90``, ``90s``, ``10m`` or ``1h``, in seconds."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|hr)?\s*", str(text))
-    if not match:
+    value = parse_duration(text, default="s")
+    if value is None:
         raise UserError(f"{option}: {text!r} is not a duration such as 90s, 10m or 1h")
-    value = float(match.group(1)) * _SECONDS[match.group(2) or "s"]
     if value <= 0:
         raise UserError(f"{option}: must be positive")
     return value

@@ -12,6 +12,7 @@ import time
 from typing import IO, ContextManager, Iterator, Protocol
 
 from rigorbench.harness.base import Progress, TrialOutcome
+from rigorbench.model import short_name
 from rigorbench.store.api import Execution
 from rigorbench.units import format_duration  # noqa: F401  (re-exported: progress lines and run summaries use it)
 
@@ -184,8 +185,7 @@ class LiveReporter(PlainReporter):
         e = self.execution
         where = f"trial {e.trial + 1}/{self.trials} {e.label}"
         if self.benchmark:
-            name = self.benchmark.rsplit(".", 2)
-            where += f" {'.'.join(name[-2:])} {self.fork}"
+            where += f" {short_name(self.benchmark)} {self.fork}"
             if event and event.iteration is not None:
                 where += f" {'warmup ' if event.warmup else ''}it {event.iteration}"
         eta = self.clock.eta_seconds() if self.clock.fraction > 0 else None

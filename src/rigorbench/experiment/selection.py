@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from rigorbench.harness.base import ListedBenchmark, RunSettings
+from rigorbench.units import parse_duration
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,9 @@ def cases(params: Sequence[tuple[str, tuple[str, ...]]], settings: RunSettings) 
 
 
 def _seconds(time_value: str) -> float:
-    units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "hr": 3600.0}
-    digits = "".join(ch for ch in time_value if ch.isdigit())
-    return float(digits or 0) * units.get(time_value[len(digits):], 1.0)
+    """An iteration's time; a fixed count (``100x``) has none: it counts as 1 s, the default."""
+    seconds = parse_duration(time_value)
+    return 1.0 if seconds is None else seconds
 
 
 # A forked JVM's start, JIT warm-up of JMH itself and teardown, as seen on the example.

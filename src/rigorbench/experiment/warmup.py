@@ -26,7 +26,7 @@ from rigorbench.experiment.options import PILOT_WARMUP
 from rigorbench.experiment.progress import Reporter
 from rigorbench.files import safe_name
 from rigorbench.harness.base import DONE, TIMEOUT, Harness, RunSettings, TrialOutcome
-from rigorbench.model import Series
+from rigorbench.model import Series, short_name
 
 def pilot_series(series: Series) -> np.ndarray:
     """A fork's whole series in the order it ran: warmup iterations, then measurement ones."""
@@ -73,7 +73,7 @@ def describe(choices: Mapping[str, Mapping], pilot_warmup: int) -> list[str]:
     """One line per benchmark: its warmup, or the flag when its pilot never settled."""
     lines = []
     for name, choice in choices.items():
-        short = ".".join(name.rsplit(".", 2)[-2:])
+        short = short_name(name)
         starts = ", ".join(f"{label} {start}" for label, start in choice["starts"].items() if start is not None)
         if not choice["starts"]:
             lines.append(f"warning: {short} measured nothing in its pilot forks (it failed or was not run): it keeps "

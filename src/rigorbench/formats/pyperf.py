@@ -32,10 +32,11 @@ from rigorbench.formats.collect import (
     result_file,
 )
 from rigorbench.model import TIME, BenchmarkCase, Metric, ResultFile
+from rigorbench.units import unit_factor
 
 _SNIFF = re.compile(r'\A\s*\{\s*"(benchmarks|metadata|version)"\s*:')
 _UNITS = {
-    "second": (Metric(TIME, "ns/op", higher_is_better=False, primary=True), 1e9),
+    "second": (Metric(TIME, "ns/op", higher_is_better=False, primary=True), unit_factor("s/op", "ns/op")),
     "byte": (Metric("memory", "B", higher_is_better=False, primary=True), 1.0),
     "integer": (Metric("value", "count", higher_is_better=False, primary=True), 1.0),
 }

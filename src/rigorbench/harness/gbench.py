@@ -40,14 +40,13 @@ from rigorbench.harness.cache import BuildCache
 from rigorbench.harness.gbench_build import BUILD_TYPE, MIN_TIME_FORM, SUFFIXED, build_identity, configured_tools, min_time_form, relocatable
 from rigorbench.harness.process import describe_command, run_streamed, tail
 from rigorbench.harness.repetitions import Tables, add_process, outcome, progress_of, read_or_empty, run_checked
+from rigorbench.units import parse_duration
 
 BUILD_DIR = ".rigorbench-gbench"
 TAIL_LINES = 20
 LIST_TIMEOUT_S = 60.0
 _EXECUTABLE = re.compile(r"add_executable\s*\(\s*([A-Za-z0-9_.+-]+)")
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ns|us|ms|s)")
 _COUNT = re.compile(r"(\d+)x")
-_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 # A console line of a running benchmark; the library's aggregate lines (NAME_mean, _median,
 # _stddev, _cv after the repetitions) name the same benchmark, so progress does not list them again.
 _RUNNING = re.compile(r"^(BM_\S+?|\w+/\S+?)(?:_(?:mean|median|stddev|cv))?\s")
@@ -201,11 +200,10 @@ def min_time(iteration_time: str, suffixed: bool) -> str:
             raise UserError(f"iteration time {text!r}: a fixed iteration count needs Google Benchmark 1.8 or later "
                             "(--benchmark_min_time=Nx); this build's library takes seconds only: give a time such as 100ms")
         return f"{int(count.group(1))}x"
-    match = _DURATION.fullmatch(text)
-    if not match:
+    seconds = parse_duration(text)
+    if seconds is None:
         raise UserError(f"bad iteration time {text!r} for Google Benchmark: a duration such as 1s or 100ms, "
                         "or a count such as 100x (Google Benchmark 1.8 or later)")
-    seconds = float(match.group(1)) * _SECONDS[match.group(2)]
     return f"{seconds:g}s" if suffixed else f"{seconds:g}"
 
 

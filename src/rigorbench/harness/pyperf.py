@@ -34,12 +34,12 @@ from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, Har
 from rigorbench.harness.cache import BuildCache, sources_hash
 from rigorbench.harness.process import describe_command, run_streamed, tail
 from rigorbench.harness.repetitions import read_or_empty, run_checked
+from rigorbench.units import parse_duration
 
 VENV_DIR, DEFAULT_SCRIPT, RESULT_FILE = ".rigorbench-pyperf", "bench.py", "result.json"
 VENV_IN_CACHE = "venv"
 TAIL_LINES = 20
 LIST_TIMEOUT_S = 300.0
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|s)")
 _RUNNING = re.compile(r"^(\S+): ")
 
 
@@ -152,10 +152,9 @@ def trial_arguments(settings: RunSettings) -> list[str]:
     """pyperf's options for one trial (before --output)."""
     if settings.iterations < 1:
         raise UserError("--iterations must be at least 1")
-    match = _DURATION.fullmatch(str(settings.iteration_time))
-    if not match:
+    seconds = parse_duration(settings.iteration_time)
+    if seconds is None:
         raise UserError(f"bad iteration time {settings.iteration_time!r} for pyperf: a duration such as 1s or 100ms")
-    seconds = float(match.group(1)) * (1e-3 if match.group(2) == "ms" else 1.0)
     arguments = ["--processes", str(settings.forks), "--values", str(settings.iterations),
                  "--warmups", str(settings.warmup_iterations), "--min-time", f"{seconds:g}", "--quiet"]
     if settings.include:

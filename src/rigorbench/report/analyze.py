@@ -14,11 +14,12 @@ from rigorbench.analysis.analyze import AnalysisResult, BenchmarkAnalysis
 from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.markdown import escape_cell
-from rigorbench.report.table import format_number, short_names
+from rigorbench.report.compare import format_number, short_names
+from rigorbench.report.table import Table, escape_markdown, layout_markdown
 from rigorbench.terminal import printable_lines
 
 _LEVELS = ("iteration", "fork", "trial", "instance")
+MARKDOWN_HEADERS = ["benchmark", "metric", "mean", "CI", "RCIW", "CV", "n", "steady state", "diagnostics"]
 
 
 def _cv_text(b: BenchmarkAnalysis) -> str:
@@ -86,28 +87,22 @@ def render_text(report: AnalysisResult) -> str:
 
 def render_markdown(report: AnalysisResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
-    out = [f"### {escape_cell(analysis_settings_line(report))}", "",
-           "| benchmark | metric | mean | CI | RCIW | CV | n | steady state | diagnostics |",
-           "| --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |"]
-    for b in report.benchmarks:
-        worst = [d.code for d in b.diagnostics if d.severity != "info"]
-        out.append("| " + " | ".join(escape_cell(cell) for cell in (
-            names[b.case.display_name], b.metric.name, f"{format_number(b.mean.estimate)} {b.metric.unit}",
-            f"[{format_number(b.mean.low)}, {format_number(b.mean.high)}]", f"{b.rciw:.1%}",
-            "n/a" if b.cv is None else f"{b.cv:.1%}", str(b.n),
-            b.steady.verdict or "not checked", ", ".join(worst) or "none",
-        )) + " |")
-    out.append("")
+    rows = [[names[b.case.display_name], b.metric.name, f"{format_number(b.mean.estimate)} {b.metric.unit}",
+             f"[{format_number(b.mean.low)}, {format_number(b.mean.high)}]", f"{b.rciw:.1%}",
+             "n/a" if b.cv is None else f"{b.cv:.1%}", str(b.n), b.steady.verdict or "not checked",
+             ", ".join(d.code for d in b.diagnostics if d.severity != "info") or "none"] for b in report.benchmarks]
+    table = Table.of(MARKDOWN_HEADERS, rows, right=("mean", "RCIW", "CV", "n"))
+    out = [f"### {escape_markdown(analysis_settings_line(report))}", "", *layout_markdown(table), ""]
     for b in report.benchmarks:
         if not b.diagnostics:
             continue
-        out.append(f"**{escape_cell(names[b.case.display_name])}** ({escape_cell(b.metric.name)})")
+        out.append(f"**{escape_markdown(names[b.case.display_name])}** ({escape_markdown(b.metric.name)})")
         out.append("")
         for d in b.diagnostics:
-            hint = f" — {escape_cell(d.hint)}" if d.hint else ""
-            out.append(f"- {d.severity} `{d.code}`: {escape_cell(d.message)}{hint}")
+            hint = f" — {escape_markdown(d.hint)}" if d.hint else ""
+            out.append(f"- {d.severity} `{d.code}`: {escape_markdown(d.message)}{hint}")
         out.append("")
-    out.append(escape_cell(counts_line(report)))
+    out.append(escape_markdown(counts_line(report)))
     return "\n".join(out) + "\n"
 
 

@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 
 from rigorbench.analysis.bisect import Bisection, Commit, Decision, Probe, Status, confidence_per_look
+from rigorbench.model import short_name
+from rigorbench.report.compare import change_cell
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.table import change_cell
+from rigorbench.report.table import Table, layout_text
 from rigorbench.terminal import printable, printable_lines
 
 HEADERS = ["probe", "commit", "subject", "change [CI]", "decision", "trials", "run"]
@@ -50,7 +52,7 @@ def _subject(commit: Commit) -> str:
 def _case_label(c) -> str:
     """``CsvParseBenchmark.sumCsv{size=10}``: class, method and parameters."""
     params = ",".join(f"{k}={v}" for k, v in c.case.params_dict.items())
-    return ".".join(c.case.name.rsplit(".", 2)[-2:]) + (f"{{{params}}}" if params else "")
+    return short_name(c.case.name) + (f"{{{params}}}" if params else "")
 
 
 def _rows(b: Bisection) -> list[list[str]]:
@@ -67,12 +69,6 @@ def _rows(b: Bisection) -> list[list[str]]:
             lead = first if i == 0 else ["", "", ""]
             rows.append(lead + [change, decision.value, str(probe.trials) if i == 0 else "", run if i == 0 else ""])
     return rows
-
-
-def _table(rows: list[list[str]]) -> list[str]:
-    table = [HEADERS] + rows
-    widths = [max(len(printable(r[i])) for r in table) for i in range(len(HEADERS))]
-    return ["  ".join(printable(cell).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in table]
 
 
 def conclusion_lines(b: Bisection) -> list[str]:
@@ -106,7 +102,7 @@ def conclusion_lines(b: Bisection) -> list[str]:
 
 
 def render_text(b: Bisection) -> str:
-    lines = [settings_line(b), "", *_table(_rows(b)), ""]
+    lines = [settings_line(b), "", *layout_text(Table.of(HEADERS, _rows(b))), ""]
     for probe in b.probes:
         if probe.reason:
             lines.append(f"{b.commits[probe.index].short}: {printable(probe.reason)}")

@@ -1,22 +1,289 @@
-"""Renderers of ``compare``'s result: an explicit registry (STYLE.md rule 6)."""
+"""Renderers of ``compare``'s result: the comparison as a table (text, markdown), JSON and
+CSV, behind an explicit registry (STYLE.md rule 6).
+
+The comparison is turned into groups of string cells here, once (:func:`comparison_table`);
+:mod:`rigorbench.report.table` lays the cells out. Nothing in this module computes a
+statistic: it formats the numbers the analysis produced.
+"""
 
 from __future__ import annotations
 
+import math
+import textwrap
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Mapping
 
-from rigorbench.analysis.compare import ComparisonResult
+from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary, ordered
 from rigorbench.errors import UserError
+from rigorbench.model import short_name
 from rigorbench.report.documents import render_csv, render_json
-from rigorbench.report.markdown import layout_markdown
-from rigorbench.report.table import TableOptions, comparison_table
-from rigorbench.report.text import layout_text
+from rigorbench.report.table import (
+    RIGHT, Column, Group, Row, Table, TableOptions, coloured, escape_markdown, layout_markdown, layout_text,
+)
+from rigorbench.stats import Verdict
+from rigorbench.terminal import printable
+
+VERDICT_ORDER = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED, Verdict.INCONCLUSIVE)
+_TONES = {Verdict.SLOWER: "worse", Verdict.FASTER: "better", Verdict.INCONCLUSIVE: "undecided", Verdict.UNCHANGED: "quiet"}
+CAVEAT_MARK = "*"   # after a verdict the design cannot carry as printed (see its warning)
+WIDTH = 100         # notes and warnings wrap here; the table keeps within it (TableOptions.width)
+
+
+def format_number(value: float) -> str:
+    """Four significant digits, with k/M/G above 10 000 so wide scores stay readable."""
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    magnitude = abs(value)
+    for limit, suffix in ((1e10, "G"), (1e7, "M"), (1e4, "k")):
+        if magnitude >= limit:
+            return f"{value / (limit / 10):.4g}{suffix}"
+    return f"{value:.4g}"
+
+
+def format_pct(value: float, signed: bool = True) -> str:
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{value:+.1f}%" if signed else f"{value:.1f}%"
+
+
+def format_p(p: float) -> str:
+    if not math.isfinite(p):
+        return "n/a"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def side_cell(side: SideSummary, statistic: str) -> str:
+    """``estimate ±h%`` where h is the CI's half width relative to the estimate (whole
+    percent from 10% up: the digits beyond say nothing)."""
+    estimate = side.mean if statistic == "mean" else side.median
+    if estimate and math.isfinite(side.ci.low) and math.isfinite(side.ci.high):
+        half = (side.ci.high - side.ci.low) / 2 / abs(estimate) * 100
+        return f"{format_number(estimate)} ±{half:.0f}%" if half >= 10 else f"{format_number(estimate)} ±{half:.1f}%"
+    return format_number(estimate)
+
+
+def change_cell(c: Comparison) -> str:
+    """``+50.6% [+38.6, +64.3]``: the change and its CI, both in percent."""
+    low, high = (c.ratio.low - 1) * 100, (c.ratio.high - 1) * 100
+    bounds = f"[{format_pct(low)[:-1]}, {format_pct(high)[:-1]}]" if math.isfinite(low) and math.isfinite(high) else "[n/a]"
+    return f"{format_pct(c.change_pct)} {bounds}"
+
+
+def short_names(names: list[str]) -> dict[str, str]:
+    """Drop the dotted package prefix all names share, keeping at least ``Class.method``."""
+    parts = [n.split(".") for n in names]
+    if not parts:
+        return {}
+    shared = 0
+    while all(len(p) > shared + 2 for p in parts) and len({p[shared] for p in parts}) == 1:
+        shared += 1
+    return {n: ".".join(p[shared:]) for n, p in zip(names, parts)}
+
+
+def row_label(c: Comparison, names: dict[str, str]) -> str:
+    """The shortened benchmark name with its parameters, as in ``name{k=v}``."""
+    return names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
+
+
+def elide(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters: its start and its end (the method and the
+    parameters, which tell rows apart) around an ellipsis."""
+    if len(text) <= width:
+        return text
+    head = max(1, (width - 1) // 3)
+    return text[:head] + "\u2026" + text[len(text) - (width - 1 - head):]
+
+
+def _columns(report: ComparisonResult, options: TableOptions) -> list[Column]:
+    """The bootstrap rule decides from the change's CI; the p-value and Cliff's d (the
+    Wilcoxon rule's evidence) take the width of a terminal only when that rule decides,
+    with --wide, or where width does not matter (markdown)."""
+    columns = [Column("benchmark"), Column(report.baseline_label, RIGHT), Column(report.contender_label, RIGHT),
+               Column("change [CI]", RIGHT)]
+    wilcoxon = report.settings.test == "wilcoxon"
+    if options.wide or wilcoxon:
+        columns.append(Column("p", RIGHT))
+    if options.wide or wilcoxon or options.width is None:
+        columns.append(Column("Cliff's d"))
+    return columns + [Column("verdict")]
+
+
+def _row(c: Comparison, label: str, statistic: str, headers: list[str]) -> list[str]:
+    row = [label, side_cell(c.baseline, statistic), side_cell(c.contender, statistic), change_cell(c)]
+    if "p" in headers:
+        row.append(format_p(c.p_value))
+    if "Cliff's d" in headers:
+        row.append(f"{c.cliffs_delta:+.2f} {c.effect_size}")
+    return row + [c.verdict.value]
+
+
+def comparison_table(report: ComparisonResult, options: TableOptions = TableOptions()) -> Table:
+    """A group per metric, regressions first, a geometric-mean row per group; names cut to
+    keep the table within ``options.width`` unless ``options.wide``."""
+    columns = _columns(report, options)
+    headers = [c.header for c in columns]
+    names = short_names([c.case.name for c in report.comparisons])
+    shown = [c for c in ordered(report.comparisons)
+             if not options.only_changed or c.verdict in (Verdict.SLOWER, Verdict.FASTER)]
+    groups: dict[tuple[str, str], Group] = {}
+    for c in shown:
+        key = (c.metric.name, c.metric.unit)
+        mark = "" if c.verdict_supported else CAVEAT_MARK
+        row = Row(_row(c, row_label(c, names), report.settings.statistic, headers), _TONES[c.verdict], mark)
+        groups.setdefault(key, Group(title=f"{c.metric.name} [{c.metric.unit}]")).rows.append(row)
+    means = report.geometric_means()
+    for key, group in groups.items():
+        ratio, n = means.get(key, (float("nan"), 0))
+        if n > 1:
+            group.summary = [f"geometric mean of {n}", "", "", format_pct((ratio - 1) * 100)] + [""] * (len(columns) - 4)
+    if not options.wide and options.width is not None:
+        _fit_names(columns, list(groups.values()), options.width)
+    return Table(columns, list(groups.values()))
+
+
+def _fit_names(columns: list[Column], groups: list[Group], width: int) -> None:
+    """Cut the names (first column, escaped) so that every line fits ``width``, down to 24 characters."""
+    rows = [[*r.cells[:-1], r.cells[-1] + r.mark] for g in groups for r in g.rows] + [g.summary for g in groups if g.summary]
+    if not rows:
+        return
+    others = sum(max(len(printable(columns[i].header)), *(len(printable(r[i])) for r in rows)) for i in range(1, len(columns)))
+    budget = max(24, width - others - 2 * (len(columns) - 1))
+    for group in groups:
+        group.rows = [replace(r, cells=[elide(printable(r.cells[0]), budget), *r.cells[1:]]) for r in group.rows]
+
+
+def verdict_counts(report: ComparisonResult) -> str:
+    n = len(report.comparisons)
+    parts = ", ".join(f"{report.count(v)} {v.value}" for v in VERDICT_ORDER)
+    return f"{n} comparison{'s' if n != 1 else ''}: {parts}"
+
+
+def comparison_settings_line(report: ComparisonResult) -> str:
+    s = report.settings
+    rule = (
+        f"Mann-Whitney U p <= {s.alpha:g} and |Cliff's delta| >= {s.min_delta:g}"
+        if s.test == "wilcoxon"
+        else f"bootstrap CI vs threshold {s.threshold * 100:g}%"
+    )
+    correction = "" if s.correction == "none" else f", p adjusted by {s.correction}"
+    return (
+        f"{s.statistic} ratio {report.contender_label}/{report.baseline_label}, "
+        f"{round(s.confidence * 100, 2):g}% CI ({s.interval_label}) from {s.resamples} hierarchical bootstrap resamples "
+        f"(seed {s.seed}); verdict rule: {rule}{correction}"
+    )
+
+
+def sequential_note(design: Mapping) -> str:
+    """When an adaptive run decided each benchmark, grouped by trials: "decided after 3
+    trials: A faster, B slower; after 6: C unchanged; given up after 4 trials: E; undecided
+    at the budget: D"."""
+    retired = design.get("retired", {})
+    by_trials: dict[int, list[str]] = {}
+    given_up: dict[int, list[str]] = {}
+    for name in design.get("benchmarks", {}):
+        if name in retired and retired[name]["verdict"] == "inconclusive":
+            given_up.setdefault(int(retired[name]["trials"]), []).append(short_name(name))
+        elif name in retired:
+            by_trials.setdefault(int(retired[name]["trials"]), []).append(f"{short_name(name)} {retired[name]['verdict']}")
+    groups = [f"decided after {k} trials: {', '.join(v)}" for k, v in sorted(by_trials.items())]
+    groups += [f"given up after {k} trials (a verdict by trial {design['max_trials']} unlikely): {', '.join(v)}"
+               for k, v in sorted(given_up.items())]
+    undecided = [short_name(name) for name in design.get("benchmarks", {}) if name not in retired]
+    if undecided:
+        groups.append(f"undecided at the budget: {', '.join(undecided)}")
+    return (f"until decided ({design['min_trials']} to {design['max_trials']} trials; every look at "
+            f"{design['confidence_per_look'] * 100:.2f}%, Pocock's boundary for "
+            f"{design.get('analysis', {}).get('confidence', 0.99) * 100:g}% over the looks): " + "; ".join(groups))
+
+
+def summary_notes(report: ComparisonResult, options: TableOptions = TableOptions()) -> list[str]:
+    notes = [verdict_counts(report), comparison_settings_line(report)]
+    if report.sequential is not None:
+        notes.append(sequential_note(report.sequential))
+    if options.only_changed:
+        notes.append("only slower and faster benchmarks are shown (--only-changed)")
+    if any(not c.verdict_supported for c in report.comparisons):
+        notes.append(f"{CAVEAT_MARK} a verdict the design cannot carry as printed: see its warning")
+    return notes
+
+
+def warning_lines(report: ComparisonResult, names: dict[str, str]) -> list[str]:
+    """Input warnings, then each comparison warning once: a message several benchmarks share
+    is one line with their count and names ("baseline: all values come from one fork: 9
+    benchmarks (A, B, C, ...)")."""
+    lines = list(report.input_warnings)
+    groups: dict[str, list[str]] = {}
+    for c in ordered(report.comparisons):
+        for w in c.warnings:
+            groups.setdefault(w.message, []).append(f"{row_label(c, names)} [{c.metric.name}]")
+    for message, where in groups.items():
+        if len(where) == 1:
+            lines.append(f"{where[0]}: {message}")
+        else:
+            listed = ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")
+            lines.append(f"{message}: {len(where)} benchmarks ({listed})")
+    return lines
+
+
+def verdict_cell(c: Comparison) -> str:
+    """The verdict, marked when a warning says the design cannot carry it as printed."""
+    return c.verdict.value + ("" if c.verdict_supported else CAVEAT_MARK)
+
+
+def alert_lines(report: ComparisonResult) -> list[str]:
+    """Listed before the table: what was compared although it does not match, what failed,
+    and what only one side has."""
+    lines = [
+        f"NOT COMPARABLE, compared anyway (--allow-mismatch): {m.message}" for m in report.mismatches
+    ]
+    lines += [f"FAILED in the contender: {failure}" for failure in report.failed_in_contender]
+    lines += [f"failed in the baseline: {failure}" for failure in report.failed_in_baseline]
+    for title, keys in (("only in baseline", report.only_in_baseline), ("only in contender", report.only_in_contender)):
+        if keys:
+            listed = ", ".join(f"{case.display_name} ({metric.name})" for case, metric in keys)
+            lines.append(f"{title} (not compared): {listed}")
+    return lines
+
+
+def render_text(report: ComparisonResult, options: TableOptions = TableOptions()) -> str:
+    """Alerts, the table, the notes and the warnings; ``options.color`` adds ANSI colours to
+    the verdicts and the alerts."""
+    alerts = [line for text in alert_lines(report) for line in _wrapped(text, "")]
+    out = [coloured(line, "worse") if options.color else line for line in alerts] + ([""] if alerts else [])
+    table = layout_text(comparison_table(report, options), color=options.color)
+    out += table + ([""] if table else [])
+    out += [line for note in summary_notes(report, options) for line in _wrapped(note, "")]
+    warnings = warning_lines(report, short_names([c.case.name for c in report.comparisons]))
+    if warnings:
+        out += ["warnings:"] + [line for w in warnings for line in _wrapped(w, "  ")]
+    return "\n".join(out) + "\n"
+
+
+def _wrapped(text: str, indent: str) -> list[str]:
+    """A note or warning, escaped, in lines of at most :data:`WIDTH` characters (continuations indented)."""
+    return textwrap.wrap(printable(text), WIDTH, initial_indent=indent, subsequent_indent=indent + "    ",
+                         break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def render_markdown(report: ComparisonResult, options: TableOptions = TableOptions()) -> str:
+    """The same in markdown, ready to paste into a pull request: the table at any width."""
+    alerts = alert_lines(report)
+    out = [f"**{escape_markdown(alert)}**  " for alert in alerts] + ([""] if alerts else [])
+    table = layout_markdown(comparison_table(report, replace(options, width=None)))
+    out += table + ([""] if table else [])
+    out += [f"{escape_markdown(note)}  " for note in summary_notes(report, options)]
+    warnings = warning_lines(report, short_names([c.case.name for c in report.comparisons]))
+    if warnings:
+        out += ["", "<details><summary>warnings</summary>", ""] + [f"- {escape_markdown(w)}" for w in warnings]
+        out += ["", "</details>"]
+    return "\n".join(out).rstrip() + "\n"
+
 
 Renderer = Callable[..., str]
 
 COMPARISON_RENDERERS: dict[str, Renderer] = {
-    "text": lambda report, options: layout_text(comparison_table(report, options), color=options.color),
-    "markdown": lambda report, options: layout_markdown(comparison_table(report, replace(options, width=None))),
+    "text": render_text,
+    "markdown": render_markdown,
     "json": lambda report, options: render_json(report),
     "csv": lambda report, options: render_csv(report),
 }
@@ -30,6 +297,3 @@ def render_comparison(report: ComparisonResult, format: str, options: TableOptio
         allowed = ", ".join(COMPARISON_RENDERERS)
         raise UserError(f"unknown format {format!r}; allowed values are {allowed}") from None
     return renderer(report, options)
-
-
-__all__ = ["COMPARISON_RENDERERS", "render_comparison"]

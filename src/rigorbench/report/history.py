@@ -13,19 +13,23 @@ import json
 
 from rigorbench.analysis.history import HistoryChanges, SeriesChanges
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.markdown import escape_cell
+from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.stats.changepoints import ChangePoint, Level
-from rigorbench.terminal import printable, printable_lines
+from rigorbench.terminal import printable_lines
 
 HEADERS = ["benchmark", "metric", "change", "commits", "before [95% CI]", "after [95% CI]", "p", "verdict"]
 
 
-def _num(x: float) -> str:
+def format_value(x: float | None) -> str:
+    """A value as every history output writes it: thousands grouped (61,000, not 6.1e+04),
+    four significant digits below; ``-`` for none."""
+    if x is None:
+        return "-"
     return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
 
-def _level(level: Level) -> str:
-    return f"{_num(level.mean)} [{_num(level.low)}, {_num(level.high)}]"
+def format_level(level: Level) -> str:
+    return f"{format_value(level.mean)} [{format_value(level.low)}, {format_value(level.high)}]"
 
 
 def settings_line(result: HistoryChanges) -> str:
@@ -59,7 +63,7 @@ def _rows(result: HistoryChanges) -> list[list[str]]:
         for c in s.changes:
             previous = s.series.commits[c.index - 1]
             rows.append([benchmark_name(s.series), s.series.metric, f"{c.change_pct:+.1f}%",
-                         f"{previous}..{s.series.commits[c.index]}", _level(c.before), _level(c.after),
+                         f"{previous}..{s.series.commits[c.index]}", format_level(c.before), format_level(c.after),
                          f"{c.p_value:.2g}", s.direction(c)] + ([_where(s.series)] if extra else []))
     return rows
 
@@ -79,23 +83,16 @@ def _summary(result: HistoryChanges) -> str:
 
 def render_text(result: HistoryChanges) -> str:
     rows, headers = _rows(result), _headers(result)
-    lines = [settings_line(result), ""]
-    if rows:
-        table = [headers] + rows
-        widths = [max(len(printable(r[i])) for r in table) for i in range(len(headers))]
-        lines += ["  ".join(printable(cell).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in table]
-        lines.append("")
-    return printable_lines(lines + [_summary(result)])
+    table = layout_text(Table.of(headers, rows)) + [""] if rows else []
+    return printable_lines([settings_line(result), "", *table, _summary(result)])
 
 
 def render_markdown(result: HistoryChanges) -> str:
-    out = [f"### {escape_cell(settings_line(result))}", ""]
+    out = [f"### {escape_markdown(settings_line(result))}", ""]
     rows, headers = _rows(result), _headers(result)
     if rows:
-        out += ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
-        out += ["| " + " | ".join(escape_cell(c) for c in row) + " |" for row in rows]
-        out.append("")
-    return "\n".join(out + [escape_cell(_summary(result))]) + "\n"
+        out += layout_markdown(Table.of(headers, rows)) + [""]
+    return "\n".join(out + [escape_markdown(_summary(result))]) + "\n"
 
 
 def _level_object(level: Level) -> dict:

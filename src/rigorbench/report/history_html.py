@@ -17,26 +17,16 @@ from datetime import datetime, timezone
 
 from rigorbench import __version__
 from rigorbench.analysis.history_report import HistoryPage, SeriesHistory
-from rigorbench.report.history import benchmark_name
+from rigorbench.report.history import benchmark_name, format_level, format_value
 from rigorbench.report.history_plots import series_figure
 from rigorbench.report.report import _CSS, _SCRIPT, OPEN_SECTIONS, _e, _sort_value
-from rigorbench.stats.changepoints import ChangePoint, Level
+from rigorbench.stats.changepoints import ChangePoint
 
 _HISTORY_CSS = """
 section.series{border-top:1px solid var(--line);padding:8px 0} section.series summary{cursor:pointer;padding:4px 0}
 td.commit a,td.commit{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px;white-space:nowrap}
 details.points summary{cursor:pointer;margin-top:8px}
 """
-
-
-def _num(x: float | None) -> str:
-    if x is None:
-        return "-"
-    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
-
-
-def _level(level: Level) -> str:
-    return f"{_num(level.mean)} [{_num(level.low)}, {_num(level.high)}]"
 
 
 def commit_cell(page: HistoryPage, commit: str, dirty: bool | None = None) -> str:
@@ -146,7 +136,7 @@ def _change_row(page: HistoryPage, s: SeriesHistory, c: ChangePoint) -> str:
     before, after = s.stored.points[c.index - 1], s.stored.points[c.index]
     return (f'<tr><td class="commit">{commit_cell(page, before.commit, before.dirty)}..'
             f"{commit_cell(page, after.commit, after.dirty)}</td><td>{_e(after.time)}</td>"
-            f'<td class="num">{_e(_level(c.before))}</td><td class="num">{_e(_level(c.after))}</td>'
+            f'<td class="num">{_e(format_level(c.before))}</td><td class="num">{_e(format_level(c.after))}</td>'
             f'<td class="num">{c.change_pct:+.1f}%</td><td class="num">{c.p_value:.2g}</td>'
             f"<td>{_badge(s.changes.direction(c))}</td></tr>")
 
@@ -154,7 +144,7 @@ def _change_row(page: HistoryPage, s: SeriesHistory, c: ChangePoint) -> str:
 def _points_table(page: HistoryPage, s: SeriesHistory) -> str:
     rows = "".join(
         f'<tr><td class="commit">{commit_cell(page, p.commit, p.dirty)}</td><td>{_e(p.time)}</td>'
-        f'<td class="num">{p.n}</td><td class="num">{_e(_num(p.mean))}</td>'
+        f'<td class="num">{p.n}</td><td class="num">{_e(format_value(p.mean))}</td>'
         f'<td class="num">{_e(_ci(p))}</td><td>{_e(p.source)}</td></tr>'
         for p in reversed(s.stored.points)
     )
@@ -166,7 +156,7 @@ def _points_table(page: HistoryPage, s: SeriesHistory) -> str:
 def _ci(point) -> str:
     if point.ci_low is None:
         return "-"
-    return f"[{_num(point.ci_low)}, {_num(point.ci_high)}] ({point.confidence:.0%})"
+    return f"[{format_value(point.ci_low)}, {format_value(point.ci_high)}] ({point.confidence:.0%})"
 
 
 def _settings(page: HistoryPage) -> str:

@@ -20,6 +20,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from rigorbench.analysis.history_report import SeriesHistory
+from rigorbench.report.history import format_value
 from rigorbench.report.plots import _STYLE, VERSION_COLORS, _compact, _figure, _svg  # the report's own look
 
 POINT_COLOR = VERSION_COLORS[0]
@@ -41,7 +42,7 @@ def series_figure(series: SeriesHistory, prefix: str) -> str:
         ax = fig.add_subplot()
         _compact(ax.yaxis)
         # Levels of thousands as 61,000, not 6.1e+04: the tables beside the figure write them so.
-        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"))
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_value(v)))
         _draw_segments(ax, series)
         with_ci = np.array([p.ci_low is not None for p in points])
         if with_ci.any():

@@ -18,9 +18,10 @@ from datetime import datetime
 
 from rigorbench.analysis.history import Selection, StoredSeries, machine_kinds
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.markdown import escape_cell
+from rigorbench.report.history import format_value
+from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.store.api import HistoryPoint
-from rigorbench.terminal import printable, printable_lines
+from rigorbench.terminal import printable_lines
 
 LIST_HEADERS = ["benchmark", "metric", "branch", "machine", "points", "first commit", "last commit"]
 SHOW_HEADERS = ["commit", "time", "n", "mean", "95% CI", "source"]
@@ -36,12 +37,6 @@ class HistoryView:
     total: int                      # points in the store, before the selection
 
 
-def _num(x: float | None) -> str:
-    if x is None:
-        return "-"
-    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
-
-
 def _metric(s: StoredSeries) -> str:
     return f"{s.metric.name} ({s.metric.unit})" if s.metric.unit else s.metric.name
 
@@ -55,7 +50,7 @@ def _ci(point: HistoryPoint) -> str:
     if point.ci_low is None:
         return "-"
     level = "" if point.confidence in (None, 0.95) else f" ({point.confidence:.0%})"
-    return f"[{_num(point.ci_low)}, {_num(point.ci_high)}]{level}"
+    return f"[{format_value(point.ci_low)}, {format_value(point.ci_high)}]{level}"
 
 
 def _list_rows(view: HistoryView) -> list[list[str]]:
@@ -64,7 +59,7 @@ def _list_rows(view: HistoryView) -> list[list[str]]:
 
 
 def _show_rows(s: StoredSeries) -> list[list[str]]:
-    return [[_commit(p), p.time, str(p.n), _num(p.mean), _ci(p), p.source] for p in s.points]
+    return [[_commit(p), p.time, str(p.n), format_value(p.mean), _ci(p), p.source] for p in s.points]
 
 
 def _head(view: HistoryView, command: str) -> str:
@@ -82,26 +77,15 @@ def _notes(view: HistoryView) -> list[str]:
     return notes
 
 
-def _text_table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    table = [headers] + rows
-    widths = [max(len(printable(r[i])) for r in table) for i in range(len(headers))]
-    return ["  ".join(printable(cell).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in table]
-
-
-def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
-    return out + ["| " + " | ".join(escape_cell(c) for c in row) + " |" for row in rows]
-
-
 def render_list(view: HistoryView, format: str = "text") -> str:
     """One line per series of ``view`` (``history list``) as text, markdown or JSON."""
     if format == "json":
         return _json(view, "list", detail=False)
     rows = _list_rows(view)
     if format == "markdown":
-        out = [f"### {escape_cell(_head(view, 'list'))}", ""] + (_md_table(LIST_HEADERS, rows) + [""] if rows else [])
-        return "\n".join(out + [escape_cell(n) for n in _notes(view)]) + "\n"
-    lines = [_head(view, "list"), ""] + (_text_table(LIST_HEADERS, rows) if rows else [])
+        out = [f"### {escape_markdown(_head(view, 'list'))}", ""] + (layout_markdown(Table.of(LIST_HEADERS, rows)) + [""] if rows else [])
+        return "\n".join(out + [escape_markdown(n) for n in _notes(view)]) + "\n"
+    lines = [_head(view, "list"), ""] + (layout_text(Table.of(LIST_HEADERS, rows)) if rows else [])
     return printable_lines(lines + _notes(view))
 
 
@@ -115,13 +99,13 @@ def render_show(view: HistoryView, format: str = "text") -> str:
     if format == "json":
         return _json(view, "show", detail=True)
     if format == "markdown":
-        out = [f"### {escape_cell(_head(view, 'show'))}", ""]
+        out = [f"### {escape_markdown(_head(view, 'show'))}", ""]
         for s in view.series:
-            out += [f"#### {escape_cell(_title(s))}", ""] + _md_table(SHOW_HEADERS, _show_rows(s)) + [""]
-        return "\n".join(out + [escape_cell(n) for n in _notes(view)]) + "\n"
+            out += [f"#### {escape_markdown(_title(s))}", ""] + layout_markdown(Table.of(SHOW_HEADERS, _show_rows(s))) + [""]
+        return "\n".join(out + [escape_markdown(n) for n in _notes(view)]) + "\n"
     lines = [_head(view, "show")]
     for s in view.series:
-        lines += ["", _title(s)] + ["  " + line for line in _text_table(SHOW_HEADERS, _show_rows(s))]
+        lines += ["", _title(s)] + ["  " + line for line in layout_text(Table.of(SHOW_HEADERS, _show_rows(s)))]
     notes = _notes(view)
     return printable_lines(lines + ([""] + notes if notes else []))
 

@@ -190,5 +190,7 @@ def render_rule(rule) -> str:
 
 def render_rules(rules: Mapping) -> str:
     """One line per rule (``lint --list-rules``): id, severity, fixable, title."""
-    width = max(len(r) for r in rules)
-    return "".join(f"{r.id:<{width}}  {r.severity:<7}  {'fix' if r.fixable else '   '}  {r.title}\n" for r in rules.values())
+    from rigorbench.report.table import Table, layout_text
+
+    rows = [[r.id, r.severity, "fix" if r.fixable else "", r.title] for r in rules.values()]
+    return "\n".join(layout_text(Table.of(["rule", "severity", "fix", "title"], rows), header=False)) + "\n"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from rigorbench.experiment.progress import format_duration
 from rigorbench.experiment.selection import FORK_OVERHEAD_S, Selection, cases_in, estimated_seconds
 from rigorbench.harness.base import RunSettings
+from rigorbench.report.table import Table, layout_text
 from rigorbench.terminal import printable_lines
+from rigorbench.units import format_duration
 
 
 def _params(params, settings: RunSettings) -> str:
@@ -22,7 +23,7 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
     have, and how long ``trials`` trials of ``settings`` would take."""
     labels = selection.labels
     names = sorted({*selection.common, *selection.partial})
-    rows = [("benchmark", "@Param values", *labels, "")]
+    rows = []
     for name in names:
         having = selection.partial.get(name, labels)
         note = ""
@@ -31,9 +32,7 @@ def render_selection(selection: Selection, settings: RunSettings, trials: int) -
         elif name in selection.param_differences:
             note = f"params differ: {selection.param_differences[name]}"
         rows.append((name, _params(selection.params[name], settings), *("yes" if l in having else "-" for l in labels), note))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + (f"  {row[-1]}" if row[-1] else "")
-             for row in rows]
+    lines = layout_text(Table.of(["benchmark", "@Param values", *labels, ""], rows))
     total_cases = cases_in(selection, settings)
     selected = f" matching {' '.join(settings.include)}" if settings.include else ""
     n = len(selection.common)

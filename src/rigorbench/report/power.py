@@ -14,10 +14,11 @@ from collections.abc import Callable
 from rigorbench.analysis.power import BenchmarkPower, PowerResult
 from rigorbench.errors import UserError
 from rigorbench.report.documents import document_head, json_number
-from rigorbench.report.markdown import escape_cell
-from rigorbench.report.table import short_names
+from rigorbench.report.compare import short_names
+from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.stats.power import MAX_FALSE_POSITIVES
 from rigorbench.terminal import printable_lines
+from rigorbench.units import format_duration
 
 
 def _pct(fraction: float | None) -> str:
@@ -60,10 +61,8 @@ HEADERS = ["benchmark", "strategy", "units", "group", "A/A false positives [95% 
 
 def render_text(report: PowerResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
-    rows = [HEADERS] + [_row(b, names[b.case.display_name]) for b in report.benchmarks]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
-    lines = [power_settings_line(report), ""]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    rows = [_row(b, names[b.case.display_name]) for b in report.benchmarks]
+    lines = [power_settings_line(report), "", *layout_text(Table.of(HEADERS, rows))]
     detected = []
     for b in report.benchmarks:
         if b.result is not None:
@@ -76,14 +75,6 @@ def render_text(report: PowerResult) -> str:
     return printable_lines(lines)
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def cost_sentence(report: PowerResult) -> str:
     trials = report.suite_trials
     if trials is None:
@@ -91,16 +82,15 @@ def cost_sentence(report: PowerResult) -> str:
     if report.suite_seconds is None:
         return (f"the suite needs {trials} trials per version for every benchmark that can reach the target; "
                 "its time per trial is known only for stored runs (--store)")
-    return (f"the suite needs {trials} trials per version; at {_duration(report.trial_seconds)} per trial "
-            f"and version, an A/B run takes about {_duration(report.suite_seconds)}")
+    return (f"the suite needs {trials} trials per version; at {format_duration(report.trial_seconds)} per trial "
+            f"and version, an A/B run takes about {format_duration(report.suite_seconds)}")
 
 
 def render_markdown(report: PowerResult) -> str:
     names = short_names([b.case.display_name for b in report.benchmarks])
-    out = [f"### {escape_cell(power_settings_line(report))}", "", "| " + " | ".join(HEADERS) + " |",
-           "| " + " | ".join("---" for _ in HEADERS) + " |"]
-    out += ["| " + " | ".join(escape_cell(c) for c in _row(b, names[b.case.display_name])) + " |" for b in report.benchmarks]
-    return "\n".join(out + ["", escape_cell(summary_sentence(report))]) + "\n"
+    table = Table.of(HEADERS, [_row(b, names[b.case.display_name]) for b in report.benchmarks])
+    out = [f"### {escape_markdown(power_settings_line(report))}", "", *layout_markdown(table)]
+    return "\n".join(out + ["", escape_markdown(summary_sentence(report))]) + "\n"
 
 
 def benchmark_object(b: BenchmarkPower) -> dict:

@@ -25,7 +25,7 @@ from rigorbench.model import SEVERITIES, Severity
 from rigorbench.report import plots
 from rigorbench.report.analyze import summary_text
 from rigorbench.report.lint import summary_line
-from rigorbench.report.table import (
+from rigorbench.report.compare import (
     alert_lines, change_cell, comparison_settings_line, format_number, format_p, format_pct, short_names, side_cell,
     verdict_cell,
 )

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 from typing import Mapping, Sequence
 
-from rigorbench.experiment.progress import format_duration
-from rigorbench.report.table import sequential_note
+from rigorbench.report.table import Table, layout_text
 from rigorbench.terminal import printable
+from rigorbench.units import format_duration
+
+
+RUNS_HEADERS = ["run", "created", "status", "versions", "trials", "failed", "samples", "wall"]
 
 
 def render_runs(runs: Sequence[tuple[object, Mapping]], format: str = "text") -> str:
@@ -17,15 +20,10 @@ def render_runs(runs: Sequence[tuple[object, Mapping]], format: str = "text") ->
         return _json({"runs": [_run_object(info, counts) for info, counts in runs]})
     if not runs:
         return "no runs\n"
-    rows = [("run", "created", "status", "versions", "trials", "failed", "samples", "wall")]
-    for info, counts in runs:
-        versions = " vs ".join(v.label for v in info.versions)
-        wall = format_duration(info.wall_seconds) if info.wall_seconds else "-"
-        rows.append((str(info.run_id), info.created, info.status, versions,
-                     f"{counts['executions_done']}/{counts['executions_planned']}", str(counts["failed"]),
-                     str(counts["samples"]), wall))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "".join(printable("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()) + "\n" for row in rows)
+    rows = [[str(info.run_id), info.created, info.status, " vs ".join(v.label for v in info.versions),
+             f"{counts['executions_done']}/{counts['executions_planned']}", str(counts["failed"]), str(counts["samples"]),
+             format_duration(info.wall_seconds) if info.wall_seconds else "-"] for info, counts in runs]
+    return "".join(line + "\n" for line in layout_text(Table.of(RUNS_HEADERS, rows)))
 
 
 def _json(body: dict) -> str:
@@ -69,6 +67,8 @@ def render_run(info, counts: Mapping, format: str = "text") -> str:
         lines.append(f"warmup auto (pilot fork of {setup.pilot_warmup or '?'} warmup iterations per version):")
         lines += [f"  {line}" for line in _warmups(setup.warmups)]
     if setup.until_decided:
+        from rigorbench.report.compare import sequential_note   # the comparison's renderer, loaded when needed
+
         note = sequential_note(setup.until_decided)
         if info.status != "finished":
             note = note.replace("undecided at the budget", "still open")

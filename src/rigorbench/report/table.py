@@ -1,109 +1,62 @@
-"""A table model separate from its layout (STYLE.md rule 11, like benchstat's benchtab).
+"""One table model, separate from its layout (STYLE.md rule 11, as benchstat's ``benchtab``
+and ``texttab``): every command that prints a table builds a :class:`Table` of string cells
+and lays it out with :func:`layout_text` or :func:`layout_markdown`.
 
-The comparison is turned into sections of string cells here, once; the text and markdown
-renderers only lay the cells out. Nothing in this module computes a statistic: it formats
-the numbers the analysis produced.
+Cells are untrusted (benchmark names and parameters, version labels, commit subjects, file
+content): both layouts escape every cell first (control characters shown, never obeyed, by
+:func:`rigorbench.terminal.printable`; markdown's own characters too) and measure the widths
+of the escaped text, so a name holding ESC or TAB keeps its columns aligned.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Collection, Sequence
 
-from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary, ordered
-from rigorbench.stats import Verdict
+from rigorbench.terminal import printable
 
-VERDICT_ORDER = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED, Verdict.INCONCLUSIVE)
+LEFT, RIGHT = "left", "right"
+
+# ANSI SGR colours of a row's tone on a terminal: regressions red, improvements green,
+# undecided yellow, unchanged dim. Markdown has no colours: it puts the first two in bold.
+_COLOURS = {"worse": "\x1b[1;31m", "better": "\x1b[1;32m", "undecided": "\x1b[33m", "quiet": "\x1b[2m"}
+_STRONG = ("worse", "better")
+_RESET = "\x1b[0m"
 
 
 @dataclass(frozen=True)
 class Column:
     header: str
-    align: str = "right"  # "left" | "right"
+    align: str = LEFT  # LEFT | RIGHT
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: Sequence[str]
+    tone: str | None = None   # "worse" | "better" | "undecided" | "quiet": how the last cell stands out
+    mark: str = ""            # a footnote mark after the last cell (explained in a note below the table)
 
 
 @dataclass
-class Section:
-    title: str
-    rows: list[list[str]] = field(default_factory=list)
-    verdicts: list[Verdict] = field(default_factory=list)
-    summary: list[str] | None = None    # the geometric-mean row, when the section has 2+ rows
+class Group:
+    """Rows under one title (a metric); the groups of a table share its columns' widths. The
+    text layout writes ``title`` in place of the first header, markdown as a heading above the
+    group's own header row; ``summary`` closes the group (a geometric mean), italic in markdown."""
+
+    rows: list[Row] = field(default_factory=list)
+    title: str | None = None
+    summary: Sequence[str] | None = None
 
 
 @dataclass
 class Table:
-    columns: list[Column]
-    sections: list[Section]
-    notes: list[str]
-    warnings: list[str]
-    # What must be read before the table: sides that do not match, failed and missing benchmarks.
-    alerts: list[str] = field(default_factory=list)
+    columns: Sequence[Column]
+    groups: list[Group]
 
-
-def format_number(value: float) -> str:
-    """Four significant digits, with k/M/G above 10 000 so wide scores stay readable."""
-    if value is None or not math.isfinite(value):
-        return "n/a"
-    magnitude = abs(value)
-    for limit, suffix in ((1e10, "G"), (1e7, "M"), (1e4, "k")):
-        if magnitude >= limit:
-            return f"{value / (limit / 10):.4g}{suffix}"
-    return f"{value:.4g}"
-
-
-def format_pct(value: float, signed: bool = True) -> str:
-    if not math.isfinite(value):
-        return "n/a"
-    return f"{value:+.1f}%" if signed else f"{value:.1f}%"
-
-
-def format_p(p: float) -> str:
-    if not math.isfinite(p):
-        return "n/a"
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def side_cell(side: SideSummary, statistic: str) -> str:
-    """``estimate ±h%`` where h is the CI's half width relative to the estimate (whole
-    percent from 10% up: the digits beyond say nothing)."""
-    estimate = side.mean if statistic == "mean" else side.median
-    if estimate and math.isfinite(side.ci.low) and math.isfinite(side.ci.high):
-        half = (side.ci.high - side.ci.low) / 2 / abs(estimate) * 100
-        return f"{format_number(estimate)} ±{half:.0f}%" if half >= 10 else f"{format_number(estimate)} ±{half:.1f}%"
-    return format_number(estimate)
-
-
-def change_cell(c: Comparison) -> str:
-    """``+50.6% [+38.6, +64.3]``: the change and its CI, both in percent."""
-    low, high = (c.ratio.low - 1) * 100, (c.ratio.high - 1) * 100
-    bounds = f"[{format_pct(low)[:-1]}, {format_pct(high)[:-1]}]" if math.isfinite(low) and math.isfinite(high) else "[n/a]"
-    return f"{format_pct(c.change_pct)} {bounds}"
-
-
-def short_names(names: list[str]) -> dict[str, str]:
-    """Drop the dotted package prefix all names share, keeping at least ``Class.method``."""
-    parts = [n.split(".") for n in names]
-    if not parts:
-        return {}
-    shared = 0
-    while all(len(p) > shared + 2 for p in parts) and len({p[shared] for p in parts}) == 1:
-        shared += 1
-    return {n: ".".join(p[shared:]) for n, p in zip(names, parts)}
-
-
-def row_label(c: Comparison, names: dict[str, str]) -> str:
-    """The shortened benchmark name with its parameters, as in ``name{k=v}``."""
-    return names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
-
-
-def elide(text: str, width: int) -> str:
-    """``text`` in at most ``width`` characters: its start and its end (the method and the
-    parameters, which tell rows apart) around an ellipsis."""
-    if len(text) <= width:
-        return text
-    head = max(1, (width - 1) // 3)
-    return text[:head] + "\u2026" + text[len(text) - (width - 1 - head):]
+    @classmethod
+    def of(cls, headers: Sequence[str], rows: Sequence[Sequence[str]], right: Collection[str] = ()) -> "Table":
+        """One group of plain rows under ``headers``, left-aligned but those in ``right``."""
+        return cls([Column(h, RIGHT if h in right else LEFT) for h in headers], [Group([Row(r) for r in rows])])
 
 
 @dataclass(frozen=True)
@@ -116,159 +69,66 @@ class TableOptions:
     color: bool = False           # ANSI colours in the text layout (a terminal that wants them)
 
 
-def _columns(report: ComparisonResult, options: TableOptions) -> list[Column]:
-    """The bootstrap rule decides from the change's CI; the p-value and Cliff's d (the
-    Wilcoxon rule's evidence) take the width of a terminal only when that rule decides,
-    with --wide, or where width does not matter (markdown)."""
-    columns = [Column("benchmark", "left"), Column(report.baseline_label), Column(report.contender_label), Column("change [CI]")]
-    wilcoxon = report.settings.test == "wilcoxon"
-    if options.wide or wilcoxon:
-        columns.append(Column("p"))
-    if options.wide or wilcoxon or options.width is None:
-        columns.append(Column("Cliff's d", "left"))
-    return columns + [Column("verdict", "left")]
+def coloured(text: str, tone: str) -> str:
+    """``text`` in the ANSI colour of ``tone`` (see :class:`Row`)."""
+    return f"{_COLOURS[tone]}{text}{_RESET}"
 
 
-def _row(c: Comparison, label: str, statistic: str, headers: list[str]) -> list[str]:
-    row = [label, side_cell(c.baseline, statistic), side_cell(c.contender, statistic), change_cell(c)]
-    if "p" in headers:
-        row.append(format_p(c.p_value))
-    if "Cliff's d" in headers:
-        row.append(f"{c.cliffs_delta:+.2f} {c.effect_size}")
-    return row + [verdict_cell(c)]
+def _cells(row: Row) -> list[str]:
+    return [printable(cell) for cell in row.cells[:-1]] + [printable(row.cells[-1]) + row.mark]
 
 
-def comparison_table(report: ComparisonResult, options: TableOptions = TableOptions()) -> Table:
-    """Sections per metric, regressions first, a geometric-mean row per section; names cut to
-    keep the table within ``options.width`` unless ``options.wide``."""
-    columns = _columns(report, options)
-    headers = [c.header for c in columns]
-    names = short_names([c.case.name for c in report.comparisons])
-    shown = [c for c in ordered(report.comparisons)
-             if not options.only_changed or c.verdict in (Verdict.SLOWER, Verdict.FASTER)]
-    sections: dict[tuple[str, str], Section] = {}
-    for c in shown:
-        key = (c.metric.name, c.metric.unit)
-        section = sections.setdefault(key, Section(f"{c.metric.name} [{c.metric.unit}]"))
-        section.rows.append(_row(c, row_label(c, names), report.settings.statistic, headers))
-        section.verdicts.append(c.verdict)
-    means = report.geometric_means()
-    for key, section in sections.items():
-        ratio, n = means.get(key, (float("nan"), 0))
-        if n > 1:
-            section.summary = [f"geometric mean of {n}", "", "", format_pct((ratio - 1) * 100)] + [""] * (len(columns) - 4)
-    if not options.wide and options.width is not None:
-        _fit_names(columns, list(sections.values()), options.width)
-    return Table(columns, list(sections.values()), summary_notes(report, options), warning_lines(report, names), alert_lines(report))
+def layout_text(table: Table, color: bool = False, header: bool = True) -> list[str]:
+    """The lines of ``table`` in columns two spaces apart, a blank line between groups;
+    ``color`` adds the rows' tones in ANSI colours, ``header`` False leaves the headers out."""
+    headers = [printable(c.header) for c in table.columns]
+    blocks = []
+    for group in table.groups:
+        title = headers[0] if group.title is None else printable(group.title)
+        block = [([title, *headers[1:]], None)] if header else []
+        block += [(_cells(row), row.tone) for row in group.rows]
+        blocks.append(block + ([([printable(cell) for cell in group.summary], None)] if group.summary else []))
+    widths = [max((len(cells[i]) for block in blocks for cells, _ in block), default=0) for i in range(len(headers))]
+
+    def line(cells: list[str], tone: str | None) -> str:
+        padded = [cell.ljust(width) if column.align == LEFT else cell.rjust(width)
+                  for cell, width, column in zip(cells, widths, table.columns)]
+        if color and tone is not None:
+            padded[-1] = coloured(padded[-1].rstrip(), tone)
+        return "  ".join(padded).rstrip()
+
+    out: list[str] = []
+    for block in blocks:
+        out += ([""] if out else []) + [line(cells, tone) for cells, tone in block]
+    return out
 
 
-def _fit_names(columns: list[Column], sections: list[Section], width: int) -> None:
-    """Cut the names (first column) so that every line fits ``width``, down to 24 characters."""
-    rows = [row for s in sections for row in s.rows + ([s.summary] if s.summary else [])]
-    if not rows:
-        return
-    others = sum(max(len(columns[i].header), *(len(r[i]) for r in rows)) for i in range(1, len(columns)))
-    budget = max(24, width - others - 2 * (len(columns) - 1))
-    for section in sections:
-        for row in section.rows:
-            row[0] = elide(row[0], budget)
+def escape_markdown(text: str) -> str:
+    """Untrusted text kept from breaking a markdown table (and its control characters from
+    reaching a terminal)."""
+    text = printable(text)
+    for char in "\\|`*_<>[]":
+        text = text.replace(char, "\\" + char)
+    return text.replace("\n", " ")
 
 
-def verdict_counts(report: ComparisonResult) -> str:
-    n = len(report.comparisons)
-    parts = ", ".join(f"{report.count(v)} {v.value}" for v in VERDICT_ORDER)
-    return f"{n} comparison{'s' if n != 1 else ''}: {parts}"
+def layout_markdown(table: Table) -> list[str]:
+    """The lines of ``table`` as GitHub markdown, a blank line between groups; a titled group
+    has a ``###`` heading above it."""
+    header = "| " + " | ".join(escape_markdown(c.header) for c in table.columns) + " |"
+    rule = "| " + " | ".join("---" if c.align == LEFT else "---:" for c in table.columns) + " |"
+    out: list[str] = []
+    for group in table.groups:
+        out += [""] if out else []
+        out += [f"### {escape_markdown(group.title)}", ""] if group.title is not None else []
+        out += [header, rule] + ["| " + " | ".join(_markdown_cells(row)) + " |" for row in group.rows]
+        if group.summary:
+            out.append("| " + " | ".join(f"*{escape_markdown(cell)}*" if cell else "" for cell in group.summary) + " |")
+    return out
 
 
-def comparison_settings_line(report: ComparisonResult) -> str:
-    s = report.settings
-    rule = (
-        f"Mann-Whitney U p <= {s.alpha:g} and |Cliff's delta| >= {s.min_delta:g}"
-        if s.test == "wilcoxon"
-        else f"bootstrap CI vs threshold {s.threshold * 100:g}%"
-    )
-    correction = "" if s.correction == "none" else f", p adjusted by {s.correction}"
-    return (
-        f"{s.statistic} ratio {report.contender_label}/{report.baseline_label}, "
-        f"{round(s.confidence * 100, 2):g}% CI ({s.interval_label}) from {s.resamples} hierarchical bootstrap resamples "
-        f"(seed {s.seed}); verdict rule: {rule}{correction}"
-    )
-
-
-def sequential_note(design: Mapping) -> str:
-    """When an adaptive run decided each benchmark, grouped by trials: "decided after 3
-    trials: A faster, B slower; after 6: C unchanged; given up after 4 trials: E; undecided
-    at the budget: D"."""
-    retired = design.get("retired", {})
-    by_trials: dict[int, list[str]] = {}
-    given_up: dict[int, list[str]] = {}
-    for name in design.get("benchmarks", {}):
-        if name in retired and retired[name]["verdict"] == "inconclusive":
-            given_up.setdefault(int(retired[name]["trials"]), []).append(_short(name))
-        elif name in retired:
-            by_trials.setdefault(int(retired[name]["trials"]), []).append(f"{_short(name)} {retired[name]['verdict']}")
-    groups = [f"decided after {k} trials: {', '.join(v)}" for k, v in sorted(by_trials.items())]
-    groups += [f"given up after {k} trials (a verdict by trial {design['max_trials']} unlikely): {', '.join(v)}"
-               for k, v in sorted(given_up.items())]
-    undecided = [_short(name) for name in design.get("benchmarks", {}) if name not in retired]
-    if undecided:
-        groups.append(f"undecided at the budget: {', '.join(undecided)}")
-    return (f"until decided ({design['min_trials']} to {design['max_trials']} trials; every look at "
-            f"{design['confidence_per_look'] * 100:.2f}%, Pocock's boundary for "
-            f"{design.get('analysis', {}).get('confidence', 0.99) * 100:g}% over the looks): " + "; ".join(groups))
-
-
-def _short(name: str) -> str:
-    return ".".join(name.rsplit(".", 2)[-2:])
-
-
-def summary_notes(report: ComparisonResult, options: TableOptions = TableOptions()) -> list[str]:
-    notes = [verdict_counts(report), comparison_settings_line(report)]
-    if report.sequential is not None:
-        notes.append(sequential_note(report.sequential))
-    if options.only_changed:
-        notes.append("only slower and faster benchmarks are shown (--only-changed)")
-    if any(not c.verdict_supported for c in report.comparisons):
-        notes.append(f"{CAVEAT_MARK} a verdict the design cannot carry as printed: see its warning")
-    return notes
-
-
-def warning_lines(report: ComparisonResult, names: dict[str, str]) -> list[str]:
-    """Input warnings, then each comparison warning once: a message several benchmarks share
-    is one line with their count and names ("baseline: all values come from one fork: 9
-    benchmarks (A, B, C, ...)")."""
-    lines = list(report.input_warnings)
-    groups: dict[str, list[str]] = {}
-    for c in ordered(report.comparisons):
-        for w in c.warnings:
-            groups.setdefault(w.message, []).append(f"{row_label(c, names)} [{c.metric.name}]")
-    for message, where in groups.items():
-        if len(where) == 1:
-            lines.append(f"{where[0]}: {message}")
-        else:
-            listed = ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")
-            lines.append(f"{message}: {len(where)} benchmarks ({listed})")
-    return lines
-
-
-CAVEAT_MARK = "*"
-
-
-def verdict_cell(c: Comparison) -> str:
-    """The verdict, marked when a warning says the design cannot carry it as printed."""
-    return c.verdict.value + ("" if c.verdict_supported else CAVEAT_MARK)
-
-
-def alert_lines(report: ComparisonResult) -> list[str]:
-    """Listed before the table: what was compared although it does not match, what failed,
-    and what only one side has."""
-    lines = [
-        f"NOT COMPARABLE, compared anyway (--allow-mismatch): {m.message}" for m in report.mismatches
-    ]
-    lines += [f"FAILED in the contender: {failure}" for failure in report.failed_in_contender]
-    lines += [f"failed in the baseline: {failure}" for failure in report.failed_in_baseline]
-    for title, keys in (("only in baseline", report.only_in_baseline), ("only in contender", report.only_in_contender)):
-        if keys:
-            listed = ", ".join(f"{case.display_name} ({metric.name})" for case, metric in keys)
-            lines.append(f"{title} (not compared): {listed}")
-    return lines
+def _markdown_cells(row: Row) -> list[str]:
+    cells = [escape_markdown(cell) for cell in row.cells]
+    if row.tone in _STRONG:
+        cells[-1] = f"**{cells[-1]}**"
+    return cells[:-1] + [cells[-1] + row.mark]

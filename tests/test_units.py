@@ -1,0 +1,44 @@
+"""The one units module: time per op, throughput and durations (STYLE.md rule 12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rigorbench.units import format_duration, is_time_metric, nanoseconds_per_op, parse_duration, unit_factor
+
+
+def test_unit_factors_of_one_dimension():
+    assert unit_factor("ns/op", "us/op") == pytest.approx(1e-3)
+    assert unit_factor("ms/op", "ns/op") == pytest.approx(1e6)
+    assert unit_factor("s/op", "ns/op") == pytest.approx(1e9)
+    assert unit_factor("ops/ms", "ops/s") == pytest.approx(1e3)
+    assert unit_factor("ops/s", "ops/us") == pytest.approx(1e-6)
+    assert unit_factor("B/op", "B/op") == 1.0
+    assert unit_factor("ns/op", "ops/s") is None and unit_factor("B/op", "ns/op") is None
+
+
+def test_time_per_op_of_times_and_rates():
+    assert nanoseconds_per_op(2.0, "us/op") == pytest.approx(2000.0)
+    assert nanoseconds_per_op(1.5, "µs/op") == pytest.approx(1500.0)
+    assert nanoseconds_per_op(4.0, "ops/us") == pytest.approx(250.0)
+    assert nanoseconds_per_op(0.0, "ops/s") is None          # no rate, no time
+    assert nanoseconds_per_op(24.0, "B/op") is None and nanoseconds_per_op(3.0, "ns") is None
+    assert is_time_metric("ops/ms") and is_time_metric("min/op") and not is_time_metric("allocs/op")
+
+
+@pytest.mark.parametrize("text, seconds", [("200ms", 0.2), ("1s", 1.0), ("1.5 s", 1.5), ("10m", 600.0),
+                                           ("10min", 600.0), ("1h", 3600.0), ("2hr", 7200.0), ("1d", 86400.0),
+                                           ("100us", 1e-4), ("5ns", 5e-9)])
+def test_durations_are_parsed(text, seconds):
+    assert parse_duration(text) == pytest.approx(seconds)
+
+
+def test_a_bare_number_needs_a_default_unit_and_other_text_is_no_duration():
+    assert parse_duration("90") is None and parse_duration("90", default="s") == 90.0
+    assert parse_duration("100x") is None and parse_duration("1 week") is None
+    assert parse_duration("s") is None and parse_duration("-1s") is None
+
+
+def test_format_duration():
+    assert format_duration(5) == "0:05" and format_duration(59.6) == "1:00" and format_duration(3725) == "1:02:05"
+    assert format_duration(-3) == "0:00"
