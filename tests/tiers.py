@@ -1,0 +1,94 @@
+"""The suite's two tiers (STYLE.md, "Tests"): ``make check`` runs ``-m "not e2e and not slow"``,
+the fast tier for every edit (pure functions, the CLI in-process, fakes); ``make test`` runs
+everything.
+
+A test is put in its tier by where it is and what it uses, so that a new test falls in the
+right one without a marker of its own:
+
+- ``e2e``: every test under tests/e2e/; every test that uses a fixture that starts a real
+  tool (``REAL_FIXTURES``: the PostgreSQL server, the browser, a Dask cluster); the
+  PostgreSQL case of ``backend_store``; and a test marked so by hand, where a module mixes
+  unit tests with real builds (tests/harness).
+- ``slow``: in-process but long (minutes of simulation, the studies' data): marked by hand.
+
+And a test outside ``e2e`` that starts a build tool, a JVM or a browser fails, saying so
+(:func:`real_tool_guard`): it belongs in the full suite.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+E2E_FOLDERS = ("e2e",)
+# Fixtures that start a real server, browser or cluster (see their docstrings).
+REAL_FIXTURES = {"pg_server", "browser"}
+# Programs the fast tier never starts: builds, JVMs, toolchains, browsers, database servers.
+REAL_TOOLS = {"mvn", "gradle", "gradlew", "java", "go", "cmake", "make", "g++", "c++", "gcc", "cc",
+              "chromium", "chromium-browser", "initdb", "pg_ctl", "postgres", "npm"}
+TESTS = Path(__file__).resolve().parent
+
+
+def tier_markers(item: pytest.Item) -> list[str]:
+    """The tier markers ``item`` gets from its folder and fixtures."""
+    path = Path(str(item.fspath)).resolve()
+    found = []
+    if path.is_relative_to(TESTS) and path.relative_to(TESTS).parts[0] in E2E_FOLDERS:
+        found.append("e2e")
+    if REAL_FIXTURES & set(getattr(item, "fixturenames", ())):
+        found.append("e2e")
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("backend_store") == "postgresql":
+        found.append("e2e")
+    return found
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for name in tier_markers(item):
+            if item.get_closest_marker(name) is None:
+                item.add_marker(name)
+
+
+def _program(args) -> str:
+    first = args if isinstance(args, (str, bytes, os.PathLike)) else (args[0] if args else "")
+    text = os.fsdecode(first)
+    return os.path.basename(text.split()[0] if isinstance(args, (str, bytes)) and text.split() else text)
+
+
+_started: list[str] = []      # REAL_TOOLS started since the current test's set-up began
+_original_init = subprocess.Popen.__init__
+
+
+def _watched_init(self, args, *rest, **options):
+    program = _program(args)
+    if program in REAL_TOOLS:
+        _started.append(program)
+    _original_init(self, args, *rest, **options)
+
+
+def pytest_configure(config):
+    subprocess.Popen.__init__ = _watched_init
+
+
+def pytest_unconfigure(config):
+    subprocess.Popen.__init__ = _original_init
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    _started.clear()           # before the fixtures this test sets up (a module's build too)
+    yield
+
+
+@pytest.fixture(autouse=True)
+def real_tool_guard(request):
+    """Fails a test outside ``e2e`` that started one of ``REAL_TOOLS`` in this process, itself
+    or in a fixture it set up."""
+    yield
+    if request.node.get_closest_marker("e2e") is None and _started:
+        pytest.fail(f"this test started {', '.join(sorted(set(_started)))}: a real tool belongs in the full suite; "
+                    "move the test to tests/e2e or mark it @pytest.mark.e2e (tests/tiers.py)", pytrace=False)
