@@ -5,10 +5,10 @@ everything.
 A test is put in its tier by where it is and what it uses, so that a new test falls in the
 right one without a marker of its own:
 
-- ``e2e``: every test under tests/e2e/; every test that uses a fixture that starts a real
-  tool (``REAL_FIXTURES``: the PostgreSQL server, the browser, a Dask cluster); the
-  PostgreSQL case of ``backend_store``; and a test marked so by hand, where a module mixes
-  unit tests with real builds (tests/harness).
+- ``e2e``: every test under tests/e2e/ and in ``E2E_MODULES`` (a Dask cluster); every test
+  that uses a fixture that starts a real tool (``REAL_FIXTURES``: the PostgreSQL server, the
+  browser); the PostgreSQL case of ``backend_store``; and a test marked so by hand, where a
+  module mixes unit tests with real builds (tests/harness).
 - ``slow``: in-process but long (minutes of simulation, the studies' data): marked by hand.
 
 And a test outside ``e2e`` that starts a build tool, a JVM or a browser fails, saying so
@@ -24,7 +24,9 @@ from pathlib import Path
 import pytest
 
 E2E_FOLDERS = ("e2e",)
-# Fixtures that start a real server, browser or cluster (see their docstrings).
+# Modules whose every test runs on a real Dask cluster, beside unit tests of the same package.
+E2E_MODULES = ("cluster/test_dispatch_threads.py",)
+# Fixtures that start a real server or browser.
 REAL_FIXTURES = {"pg_server", "browser"}
 # Programs the fast tier never starts: builds, JVMs, toolchains, browsers, database servers.
 REAL_TOOLS = {"mvn", "gradle", "gradlew", "java", "go", "cmake", "make", "g++", "c++", "gcc", "cc",
@@ -36,7 +38,8 @@ def tier_markers(item: pytest.Item) -> list[str]:
     """The tier markers ``item`` gets from its folder and fixtures."""
     path = Path(str(item.fspath)).resolve()
     found = []
-    if path.is_relative_to(TESTS) and path.relative_to(TESTS).parts[0] in E2E_FOLDERS:
+    where = path.relative_to(TESTS) if path.is_relative_to(TESTS) else path
+    if where.parts[0] in E2E_FOLDERS or where.as_posix() in E2E_MODULES:
         found.append("e2e")
     if REAL_FIXTURES & set(getattr(item, "fixturenames", ())):
         found.append("e2e")
