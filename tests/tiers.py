@@ -9,7 +9,8 @@ right one without a marker of its own:
   that uses a fixture that starts a real tool (``REAL_FIXTURES``: the PostgreSQL server, the
   browser); the PostgreSQL case of ``backend_store``; and a test marked so by hand, where a
   module mixes unit tests with real builds (tests/harness).
-- ``slow``: in-process but long (minutes of simulation, the studies' data): marked by hand.
+- ``slow``: in-process but long: every ``shared_data`` test (it replays the studies' data
+  in ../shared/data, minutes of analysis), and tests marked so by hand.
 
 And a test outside ``e2e`` that starts a build tool, a JVM or a browser fails, saying so
 (:func:`real_tool_guard`): it belongs in the full suite.
@@ -43,6 +44,8 @@ def tier_markers(item: pytest.Item) -> list[str]:
         found.append("e2e")
     if REAL_FIXTURES & set(getattr(item, "fixturenames", ())):
         found.append("e2e")
+    if item.get_closest_marker("shared_data") is not None:
+        found.append("slow")
     callspec = getattr(item, "callspec", None)
     if callspec is not None and callspec.params.get("backend_store") == "postgresql":
         found.append("e2e")
