@@ -10,7 +10,8 @@ right one without a marker of its own:
   browser); the PostgreSQL case of ``backend_store``; and a test marked so by hand, where a
   module mixes unit tests with real builds (tests/harness).
 - ``slow``: in-process but long: every ``shared_data`` test (it replays the studies' data
-  in ../shared/data, minutes of analysis), and tests marked so by hand.
+  in ../shared/data, minutes of analysis), every test that uses a fixture in
+  ``SLOW_FIXTURES``, and tests marked so by hand (simulations, fuzzing).
 
 And a test outside ``e2e`` that starts a build tool, a JVM or a browser fails, saying so
 (:func:`real_tool_guard`): it belongs in the full suite.
@@ -29,6 +30,8 @@ E2E_FOLDERS = ("e2e",)
 E2E_MODULES = ("cluster/test_dispatch_threads.py",)
 # Fixtures that start a real server or browser.
 REAL_FIXTURES = {"pg_server", "browser"}
+# Fixtures that take a minute to make (a report of a 100-benchmark suite).
+SLOW_FIXTURES = {"suite_html"}
 # Programs the fast tier never starts: builds, JVMs, toolchains, browsers, database servers.
 REAL_TOOLS = {"mvn", "gradle", "gradlew", "java", "go", "cmake", "make", "g++", "c++", "gcc", "cc",
               "chromium", "chromium-browser", "initdb", "pg_ctl", "postgres", "npm"}
@@ -44,7 +47,7 @@ def tier_markers(item: pytest.Item) -> list[str]:
         found.append("e2e")
     if REAL_FIXTURES & set(getattr(item, "fixturenames", ())):
         found.append("e2e")
-    if item.get_closest_marker("shared_data") is not None:
+    if item.get_closest_marker("shared_data") is not None or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
         found.append("slow")
     callspec = getattr(item, "callspec", None)
     if callspec is not None and callspec.params.get("backend_store") == "postgresql":
