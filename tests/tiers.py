@@ -101,3 +101,15 @@ def real_tool_guard(request):
     if request.node.get_closest_marker("e2e") is None and _started:
         pytest.fail(f"this test started {', '.join(sorted(set(_started)))}: a real tool belongs in the full suite; "
                     "move the test to tests/e2e or mark it @pytest.mark.e2e (tests/tiers.py)", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def private_trial_lock(request, tmp_path_factory, monkeypatch):
+    """Outside ``e2e``, trials are fakes that measure nothing: they take the session's own trial
+    lock (``RIGORBENCH_LOCK_DIR``) rather than the machine's, which would make them wait for
+    every real benchmark run on a shared machine (another session's ``make test`` or demo)."""
+    if request.node.get_closest_marker("e2e") is None:
+        folder = tmp_path_factory.getbasetemp() / "trial-lock"
+        folder.mkdir(exist_ok=True)
+        monkeypatch.setenv("RIGORBENCH_LOCK_DIR", str(folder))
+    yield
