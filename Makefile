@@ -1,4 +1,4 @@
-# The two set-up commands: `make demo` and `make test`. Both create their own environment.
+# The set-up commands: `make demo`, `make check` and `make test`. Each creates its own environment.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
@@ -7,7 +7,7 @@ BIN     = $(VENV)/bin
 STAMP      = $(VENV)/.installed
 TEST_STAMP = $(VENV)/.installed-test
 
-.PHONY: demo test bench clean testdata chromium gradle gbench postgresql golden venv
+.PHONY: demo test check bench clean testdata chromium gradle gbench postgresql golden venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,8 +79,14 @@ gbench:
 postgresql:
 	$(call apt_install,postgresql,the PostgreSQL store tests,ls /usr/lib/postgresql/*/bin/initdb)
 
+# The whole suite: every test, the real runs of every harness included.
 test: $(TEST_STAMP) $(SARIF_TOOL) chromium gradle gbench postgresql
 	$(BIN)/python -m pytest -q
+
+# The fast tier, for every edit: pure functions, the CLI in-process, fakes; no real build, JVM,
+# toolchain, cluster, browser or database server (tests/tiers.py says which tests are which).
+check: $(TEST_STAMP) $(SARIF_TOOL)
+	$(BIN)/python -m pytest -q -m "not e2e and not slow"
 
 # The main job on the bundled example: build both versions, run them as randomized
 # interleaved trials, store every iteration, compare, and write the HTML report (its path is

@@ -87,19 +87,6 @@ def test_the_build_settings_example_loads(tmp_path):
     assert (main_version.build.java_home, main_version.build.command) == ("/usr/lib/jvm/java-17", None)
 
 
-@pytest.mark.e2e
-def test_the_list_example_prints_what_the_readme_shows(tmp_path, monkeypatch):
-    """Real Maven builds of the example (copied, so examples/ is not written to)."""
-    shutil.copytree(ROOT / "examples" / "jmh-demo", tmp_path / "examples" / "jmh-demo",
-                    ignore=shutil.ignore_patterns("target", ".rigorbench"))
-    block = README.split("<!-- quickstart:list -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
-    command, expected = block.split("\n", 1)
-    monkeypatch.chdir(tmp_path)
-    out, err = io.StringIO(), io.StringIO()
-    assert main(shlex.split(command.removeprefix("$ "))[1:], out, err) == 0, err.getvalue()
-    assert out.getvalue() == expected
-
-
 def test_the_python_example_runs_and_prints_the_verdicts(monkeypatch, capsys):
     code = README.split("<!-- example:api -->", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(ROOT)

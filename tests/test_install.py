@@ -27,6 +27,9 @@ VERSION = "0.1.0"
 
 pytest.importorskip("build", reason="the 'build' package is a test extra: 'make test' installs it")
 
+# python -m build and pip into a fresh venv: real tools, the full suite only (tests/tiers.py).
+pytestmark = pytest.mark.e2e
+
 
 def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}

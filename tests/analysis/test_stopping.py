@@ -108,6 +108,7 @@ def _trial_dominated(rng, count: int, sd_trial: float) -> list[Trial]:
     return trials
 
 
+@pytest.mark.slow   # an A/A simulation of many experiments (tens of seconds)
 def test_aa_false_verdicts_of_the_sequential_rule_stay_within_the_fixed_designs():
     """Synthetic A/A with trial-dominated variance (the hard case for few trials), decided
     with the real bootstrap: the sequential rule's false slower/faster rate stays with the
@@ -130,6 +131,7 @@ def _welch_p(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return 2 * stdtr(df, -np.abs(a.mean(axis=1) - b.mean(axis=1)) / np.sqrt(se2))
 
 
+@pytest.mark.slow   # an A/A simulation of many experiments (tens of seconds)
 @pytest.mark.parametrize("first, last", [(3, 10), (3, 20), (5, 12)])
 def test_per_look_level_holds_the_overall_rate_for_trial_means(first, last):
     """200,000 A/A experiments of lognormal trial means (a Welch t-test at every look, which
@@ -148,6 +150,7 @@ def test_per_look_level_holds_the_overall_rate_for_trial_means(first, last):
     assert naive.mean() > 2.5 * sequential.mean()
 
 
+@pytest.mark.slow   # an A/A simulation of many experiments (tens of seconds)
 def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
     """40 real trials of examples/jmh-demo v1 (a shared 2-core machine, tests/testdata/stores/
     aa-demo.db.gz): A/A experiments drawn from them, for every case of the example."""
@@ -180,6 +183,7 @@ def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
     assert false["naive"] >= false["sequential"]
 
 
+@pytest.mark.slow   # an A/A simulation of many experiments (tens of seconds)
 def test_futility_gives_up_what_cannot_be_decided_and_keeps_what_can():
     """Synthetic trials with trial-dominated noise (8% per trial), decided with the real
     bootstrap. A/A at a 0% threshold (no verdict but a false one is possible): futility stops

@@ -1,8 +1,17 @@
-"""Fixtures shared by the end-to-end tests."""
+"""Fixtures shared by the end-to-end tests.
+
+Building an example takes most of a short real run (Maven and its shade plugin: tens of
+seconds a version on a loaded 2-CPU machine), so the session builds each one once: the
+examples are committed to git repositories made once per session (a clean commit is what the
+build cache keeps), and every store a test makes with ``db`` has the session's build cache
+next to it. A test that asserts what a first build does (or does not) do makes its own
+repository and store instead.
+"""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -10,9 +19,32 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
+def committed_demo(name: str, root: Path) -> Path:
+    """examples/NAME-demo (v1 and v2 as folders) as one commit of a new git repository."""
+    project = root / f"{name}-demo"
+    shutil.copytree(ROOT / "examples" / f"{name}-demo", project,
+                    ignore=shutil.ignore_patterns("target", ".rigorbench*"))
+    (project / ".gitignore").write_text("target/\n.rigorbench*/\n")
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "the demo"]):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=project,
+                       check=True, capture_output=True)
+    return project
+
+
+@pytest.fixture(scope="session")
 def project(tmp_path_factory) -> Path:
-    """A copy of examples/jmh-demo (without build output or a store) per test module."""
-    target = tmp_path_factory.mktemp("e2e") / "jmh-demo"
-    shutil.copytree(ROOT / "examples" / "jmh-demo", target, ignore=shutil.ignore_patterns("target", ".rigorbench"))
-    return target
+    """examples/jmh-demo, committed once per session (tests must not change it)."""
+    return committed_demo("jmh", tmp_path_factory.mktemp("e2e"))
+
+
+@pytest.fixture(scope="session")
+def build_cache(tmp_path_factory) -> Path:
+    """The session's rigorbench build cache, shared by every store made with ``db``."""
+    return tmp_path_factory.mktemp("build-cache")
+
+
+@pytest.fixture
+def db(tmp_path, build_cache) -> Path:
+    """A new store in ``tmp_path`` whose build cache (``builds`` beside it) is the session's."""
+    (tmp_path / "builds").symlink_to(build_cache, target_is_directory=True)
+    return tmp_path / "results.db"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -43,8 +44,7 @@ def short_name(benchmark: str) -> str:
     return benchmark.rsplit(".", 2)[-2]
 
 
-def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(project, tmp_path):
-    db = tmp_path / "results.db"
+def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(project, db, tmp_path):
     html = tmp_path / "report.html"
     # --quick's 5 trials, each of one fork (not 2): half the time; `make demo` runs the full --quick
     code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--quick", "--forks", "1",
@@ -92,13 +92,28 @@ def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(projec
     assert code == 0 and "PrimeCountBenchmark" in out
 
 
+def test_the_readme_list_example_prints_what_the_readme_shows(project, build_cache, tmp_path, monkeypatch):
+    """The README's quick start ``ab ... --list``, run as shown from a folder holding
+    examples/jmh-demo (the session's copy) and the default store's folder (the session's builds)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- quickstart:list -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    command, expected = block.split("\n", 1)
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "jmh-demo").symlink_to(project, target_is_directory=True)
+    (tmp_path / ".rigorbench").mkdir()
+    (tmp_path / ".rigorbench" / "builds").symlink_to(build_cache, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(shlex.split(command.removeprefix("$ "))[1:], out, err) == 0, err.getvalue()
+    assert out.getvalue() == expected
+
+
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     return main(argv, out, err), out.getvalue(), err.getvalue()
 
 
-def test_a_failing_benchmark_does_not_stop_the_others(project, tmp_path):
-    db = tmp_path / "results.db"
+def test_a_failing_benchmark_does_not_stop_the_others(project, db, tmp_path):
     # size=0 makes StatsBenchmark throw in its setup; PrimeCountBenchmark must still run.
     code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--trials", "1",
                         "--bench", "StatsBenchmark|PrimeCountBenchmark", "--param", "size=0",
@@ -113,8 +128,7 @@ def test_a_failing_benchmark_does_not_stop_the_others(project, tmp_path):
     assert all(any("StatsBenchmark" in f for f in r.failures) for r in records)
 
 
-def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(project, tmp_path):
-    db = tmp_path / "results.db"
+def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(project, db, tmp_path):
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
             "--trials", "3", "--bench", "PrimeCountBenchmark", "--store", str(db), *TINY]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -139,13 +153,21 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(project, tmp_pa
     assert "PrimeCountBenchmark" in out
 
 
-def test_run_from_a_config_file_with_its_compare_settings(project, tmp_path):
-    config = tmp_path / "rigorbench.toml"
+def test_run_from_a_config_file_waits_for_another_jmh_holding_its_lock(project, db):
+    """``rigorbench run`` of a config file with its compare settings; while it starts, another
+    JMH holds JMH's lock file (java.io.tmpdir/jmh.lock, an fcntl lock). JMH exits at once then;
+    the trial waits for the lock instead of being stored as failed. (One real run for both: the
+    config file is read before anything runs, the lock is JMH's and waited for in every trial.)"""
+    import fcntl
+    import tempfile
+    import threading
+
+    config = db.parent / "rigorbench.toml"
     config.write_text(f"""\
 [experiment]
 project = "{project}"
 trials = 1
-store = "store/results.db"
+store = "{db.name}"
 
 [[versions]]
 label = "before"
@@ -167,18 +189,26 @@ include = "PrimeCountBenchmark"
 resamples = 1000
 format = "json"
 """)
-    code, out, err = run_cli(["run", str(config)])
+    lock = open(Path(tempfile.gettempdir()) / "jmh.lock", "a+")
+    fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    release = threading.Timer(4.0, lambda: (fcntl.lockf(lock, fcntl.LOCK_UN), lock.close()))
+    release.start()
+    try:
+        code, out, err = run_cli(["run", str(config), "--no-lint"])
+    finally:
+        release.join()
     assert code == 0, err
+    assert "2 executions in" in err and "(0 failed)" in err
     doc = json.loads(out)
     assert doc["resamples"] == 1000
     assert [short_name(c["benchmark"]) for c in doc["comparisons"]] == ["PrimeCountBenchmark"]
-    with ResultStore.open(tmp_path / "store" / "results.db", create=False) as store:
+    with ResultStore.open(db, create=False) as store:   # the store's path is relative to the config file
         assert [v.label for v in store.run(1).versions] == ["before", "after"]
+        assert all(e.status == "done" for e in store.executions(1))
 
 
-def test_power_on_a_real_aa_run(project, tmp_path):
+def test_power_on_a_real_aa_run(project, db):
     """An A/A run of the example (v1 against itself), then ``power`` on its stored trials."""
-    db = tmp_path / "aa.db"
     code, _, err = ab(str(project), "--base", "v1", "--contender", "v1", "--base-label", "a", "--contender-label", "b",
                       "--trials", "6", "--bench", "CsvParse", *TINY, "--store", str(db))
     assert code == 0, err[-2000:]
@@ -209,24 +239,3 @@ def test_power_on_a_real_aa_run(project, tmp_path):
     assert narrow["detection_rate"]["1000"] >= 0.9
     assert all(bench["detection_rate"][k] <= narrow["detection_rate"][k] for k in narrow["detection_rate"])
     assert bench["false_positive_rate"] <= narrow["false_positive_rate"]
-
-
-def test_a_trial_waits_for_another_jmh_holding_its_lock(project, tmp_path):
-    """JMH exits at once when another JMH holds its lock file; the trial waits for it instead
-    of being stored as failed. The lock is JMH's own (java.io.tmpdir/jmh.lock, an fcntl lock)."""
-    import fcntl
-    import tempfile
-    import threading
-
-    lock = open(Path(tempfile.gettempdir()) / "jmh.lock", "a+")
-    fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    release = threading.Timer(4.0, lambda: (fcntl.lockf(lock, fcntl.LOCK_UN), lock.close()))
-    release.start()
-    try:
-        code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--trials", "1", "--bench", "PrimeCountBenchmark",
-                            "--store", str(tmp_path / "results.db"), "--format", "json", "--no-lint", *TINY)
-    finally:
-        release.join()
-    assert code in (0, 1), err
-    assert "2 executions in" in err and "(0 failed)" in err
-    assert [c["benchmark"].rsplit(".", 2)[-2] for c in json.loads(out)["comparisons"]] == ["PrimeCountBenchmark"]

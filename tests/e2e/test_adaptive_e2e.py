@@ -43,8 +43,7 @@ def trials_of(store: ResultStore, label: str, benchmark: str) -> set[int]:
     return {int(t) for s in store.load_series(1, label) if benchmark in s.case.name for t in s.samples.trial}
 
 
-def test_each_benchmark_runs_until_decided_and_the_verdicts_reproduce(project, tmp_path):
-    db = tmp_path / "results.db"
+def test_each_benchmark_runs_until_decided_and_the_verdicts_reproduce(project, db, tmp_path):
     code, out, err = cli("ab", str(project), "--base", "v1", "--contender", "v2", "--bench", "PrimeCountBenchmark",
                          "--until-decided", "--max-trials", "4", "--threshold", "99%", "--store", str(db),
                          "--format", "json", *TINY)
@@ -74,8 +73,7 @@ def test_each_benchmark_runs_until_decided_and_the_verdicts_reproduce(project, t
     assert again["sequential"] == sequential
 
 
-def test_open_benchmarks_run_on_alone_and_survive_kill_9_and_resume(project, tmp_path):
-    db = tmp_path / "results.db"
+def test_open_benchmarks_run_on_alone_and_survive_kill_9_and_resume(project, db, tmp_path):
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
             "--bench", "StatsBenchmark|PrimeCountBenchmark", "--until-decided",
             "--max-trials", "5", "--threshold", "0%", "--futility", "0", "--store", str(db), *TINY]
@@ -105,8 +103,7 @@ def test_open_benchmarks_run_on_alone_and_survive_kill_9_and_resume(project, tmp
         assert store.run(1).status == "finished"
 
 
-def test_warmup_auto_runs_each_benchmark_with_the_warmup_its_pilot_chose(project, tmp_path):
-    db = tmp_path / "results.db"
+def test_warmup_auto_runs_each_benchmark_with_the_warmup_its_pilot_chose(project, db, tmp_path):
     at = TINY.index("--warmup-iterations")
     settings = TINY[:at] + TINY[at + 2:]
     code, out, err = cli("ab", str(project), "--base", "v1", "--contender", "v2", "--bench", "PrimeCountBenchmark|CsvParseBenchmark",

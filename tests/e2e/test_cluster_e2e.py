@@ -55,8 +55,7 @@ def speed_up(out: str) -> dict:
     return comparison
 
 
-def test_local_cluster_trial_based_runs_every_version_on_every_instance(project, tmp_path):
-    db = tmp_path / "results.db"
+def test_local_cluster_trial_based_runs_every_version_on_every_instance(project, db, tmp_path):
     code, out, err = cli("ab", str(project), "--base", "v1", "--contender", "v2", "--cluster", "local:2", "--trials", "2",
                          "--store", str(db), "--format", "json", *TINY)
     assert code == 0, err
@@ -82,8 +81,7 @@ def test_local_cluster_trial_based_runs_every_version_on_every_instance(project,
         cluster["instance_names"]
 
 
-def test_local_cluster_instance_based_gives_each_version_its_own_instance(project, tmp_path):
-    db = tmp_path / "results.db"
+def test_local_cluster_instance_based_gives_each_version_its_own_instance(project, db, tmp_path):
     code, out, err = cli("ab", str(project), "--base", "v1", "--contender", "v2", "--cluster", "local:2",
                          "--design", "instance-based", "--trials", "2", "--store", str(db), "--format", "json", *TINY)
     assert code in (0, 1), err
@@ -186,13 +184,13 @@ def real_cluster(tmp_path_factory):
     cluster.close()
 
 
-def test_a_worker_killed_mid_trial_and_the_submitting_process_killed_lose_nothing(project, tmp_path, real_cluster):
+def test_a_worker_killed_mid_trial_and_the_submitting_process_killed_lose_nothing(project, db, tmp_path, real_cluster):
     """The engine's real composition: two TLS workers, --until-decided and --warmup auto.
     kill -9 worker-a while it runs a benchmark JVM (the pilot or a trial; it comes back, as a
     restarted machine would), then kill -9 the submitting process once some trials are stored,
     and --resume: every planned execution is stored exactly once, the lost work never was, and
     the looks added one trial per instance."""
-    db, log = tmp_path / "results.db", tmp_path / "ab.log"
+    log = tmp_path / "ab.log"
     argv = [sys.executable, "-m", "rigorbench", "ab", str(project), "--base", "v1", "--contender", "v2",
             "--cluster", real_cluster.address, *real_cluster.client, "--instances", "2", "--until-decided", "--min-trials", "3",
             "--max-trials", "6", "--warmup", "auto", "--pilot-warmup", "4", "--store", str(db),

@@ -165,8 +165,16 @@ def test_gradle_build_with_jmh_jar_task(tmp_path):
 # -- failure paths: one line, exit 2, no worktree left, nothing stored lost --------------------
 
 
-def _broken_commit(tmp_path: Path) -> Path:
-    repo = projects.multi_module(tmp_path / "broken")
+def _broken_commit(tmp_path: Path, reactor: Path | None = None) -> Path:
+    """The reactor's two commits and a third that does not compile; with ``reactor``, a clone
+    of it (the same commits, so the first run's build of HEAD~1 is in the build cache)."""
+    if reactor is None:
+        repo = projects.multi_module(tmp_path / "broken")
+    else:
+        repo = tmp_path / "broken"
+        subprocess.run(["git", "clone", "-q", str(reactor), str(repo)], check=True, capture_output=True)
+        projects.git(repo, "config", "user.email", "tests@rigorbench.dev")
+        projects.git(repo, "config", "user.name", "rigorbench tests")
     core = repo / "core/src/main/java/dev/rigorbench/fixture/core/Core.java"
     core.write_text(core.read_text().replace("return sum;", "return sum"))
     projects.commit_all(repo, "a syntax error")
@@ -181,20 +189,22 @@ def _no_jmh(tmp_path: Path) -> Path:
 
 
 FAILURES = {
-    "no JMH module": (lambda t: _no_jmh(t), ["HEAD", "HEAD"], [],
+    "no JMH module": (lambda t, _: _no_jmh(t), ["HEAD", "HEAD"], [],
                       "no module of this Maven build depends on org.openjdk.jmh:jmh-core"),
-    "several modules": (lambda t: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], [],
+    "several modules": (lambda t, _: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], [],
                         "several JMH modules (perf-a, perf-b); choose one with --module NAME"),
-    "unknown module": (lambda t: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], ["--module", "perf-c"],
+    "unknown module": (lambda t, _: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], ["--module", "perf-c"],
                        "no module 'perf-c' in this Maven build (JMH modules: perf-a, perf-b)"),
-    "build failed": (_broken_commit, ["HEAD~1", "HEAD"], [], "version HEAD: build failed: `mvn -B -q -DskipTests -pl bench -am package` exited with code 1"),
-    "jar not found": (lambda t: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], ["--module", "perf-a", "--build-command", "true"],
+    # HEAD~1 is the reactor's HEAD, built with the first run's JDK: a build cache hit, only HEAD is built
+    "build failed": (lambda t, reactor: _broken_commit(t, reactor), ["HEAD~1", "HEAD"], ["--java", "JAVA_HOME"],
+                     "version HEAD: build failed: `mvn -B -q -DskipTests -pl bench -am package` exited with code 1"),
+    "jar not found": (lambda t, _: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], ["--module", "perf-a", "--build-command", "true"],
                       "no JMH benchmark jar (found no jars)"),
-    "gradle offline": (lambda t: _committed(projects.with_offline_wrapper(t / "offline")), ["HEAD", "HEAD"], [],
+    "gradle offline": (lambda t, _: _committed(projects.with_offline_wrapper(t / "offline")), ["HEAD", "HEAD"], [],
                        "the Gradle wrapper could not download https://services.gradle.org/distributions/gradle-8.5-bin.zip (no network?)"),
-    "JDK not found": (lambda t: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], ["--java", "/no/such/jdk"],
+    "JDK not found": (lambda t, _: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], ["--java", "/no/such/jdk"],
                       "JDK not found: /no/such/jdk is neither a JDK home (with bin/java) nor a java executable"),
-    "bad build command": (lambda t: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], ["--build-command", "mvn 'unclosed"],
+    "bad build command": (lambda t, _: projects.two_jmh_modules(t / "two"), ["HEAD", "HEAD"], ["--build-command", "mvn 'unclosed"],
                           "--build-command: No closing quotation"),
 }
 
@@ -205,10 +215,11 @@ def _committed(repo: Path) -> Path:
 
 
 @pytest.mark.parametrize("case", sorted(FAILURES))
-def test_failure_paths_say_one_thing_and_leave_nothing_behind(case, tmp_path, first_run):
+def test_failure_paths_say_one_thing_and_leave_nothing_behind(case, tmp_path, reactor, first_run):
     make, (base, contender), extra, expected = FAILURES[case]
-    repo = make(tmp_path)
-    db, _, _ = first_run
+    repo = make(tmp_path, reactor)
+    db, java_home, _ = first_run
+    extra = [str(java_home) if part == "JAVA_HOME" else part for part in extra]
     with ResultStore.open(db, create=False) as store:
         before = (len(store.list_runs()), len(store.finished(1)))
     code, out, err = cli("ab", str(repo), "--base", base, "--contender", contender, "--base-label", "a",

@@ -160,6 +160,7 @@ def test_every_reader_keeps_the_contract_on_the_corpus(tmp_path, name, data):
         check_read(path, format)
 
 
+@pytest.mark.slow   # every position of every document
 def test_every_wrong_type_at_every_json_position_keeps_the_contract(tmp_path):
     outcomes = {"ok": 0, "error": 0}
     path = tmp_path / "input.json"

@@ -1,11 +1,10 @@
 """The Google Benchmark harness with real CMake, g++ and Debian's libbenchmark-dev: building,
-listing, one trial's levels and failures, the arguments a trial passes, and ``ab`` on the
-demo's two versions."""
+listing, one trial's levels and failures, the arguments a trial passes. ``ab`` on the demo's
+two versions is in tests/e2e/test_build_cache_e2e.py."""
 
 from __future__ import annotations
 
 import io
-import json
 import re
 import shutil
 from pathlib import Path
@@ -95,12 +94,19 @@ def test_the_harness_is_detected_from_the_cmake_project(tmp_path):
         get_harness("gbench").build(tmp_path, BuildSpec(), log=lambda line: None)
 
 
-@needs_gbench
-def test_build_lists_and_runs_one_trial_with_forks_as_processes(tmp_path):
-    project = tmp_path / "v1"
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The demo's v1 built once for this module (CMake and g++: the slow part of these tests)."""
+    project = tmp_path_factory.mktemp("gbench") / "v1"
     shutil.copytree(DEMO / "v1", project)
     harness = get_harness("gbench")
-    build = harness.build(project, BuildSpec(), log=lambda line: None)
+    return harness, harness.build(project, BuildSpec(), log=lambda line: None)
+
+
+@pytest.mark.e2e
+@needs_gbench
+def test_build_lists_and_runs_one_trial_with_forks_as_processes(built, tmp_path):
+    harness, build = built
     listed = harness.list_benchmarks(build, settings())       # families, as the results name them
     assert [(b.name, b.params) for b in listed] == [("BM_SumVector", (("size", ("1000", "10000")),)),
                                                     ("BM_JoinWords", ()), ("BM_Broken", ())]
@@ -123,23 +129,6 @@ def test_build_lists_and_runs_one_trial_with_forks_as_processes(tmp_path):
     assert min_time_form(None, harness.executables(build)[0]) == form
     command = (tmp_path / "work" / "command.txt").read_text().split()
     assert f"--benchmark_min_time={'0.01s' if form == SUFFIXED else '0.01'}" in command
-
-
-@needs_gbench
-def test_ab_of_the_demo_finds_the_planted_changes(tmp_path):
-    shutil.copytree(DEMO, tmp_path / "gbench-demo", ignore=shutil.ignore_patterns(".rigorbench-gbench"))
-    out, err = io.StringIO(), io.StringIO()
-    code = main(["ab", str(tmp_path / "gbench-demo"), "--base", "v1", "--contender", "v2", "--trials", "3",
-                 "--forks", "2", "--warmup-iterations", "1", "--iterations", "3", "--iteration-time", "10ms",
-                 "--store", str(tmp_path / "r.db"), "--format", "json", "--resamples", "2000"], out, err)
-    print(err.getvalue()[-2000:])
-    assert code == 0
-    found = {(c["benchmark"], c["params"].get("size")): c for c in json.loads(out.getvalue())["comparisons"]}
-    assert found[("BM_JoinWords", None)]["verdict"] == "faster"          # about 10x in v2
-    # v2 sorts a copy of the vector on every call (several times slower): never faster, and the
-    # estimate shows it even when 3 short trials on a loaded machine leave it inconclusive.
-    assert found[("BM_SumVector", "10000")]["verdict"] in ("slower", "inconclusive")
-    assert found[("BM_SumVector", "10000")]["ratio"]["estimate"] > 1.5
 
 
 def test_progress_names_each_benchmark_once_not_its_aggregate_lines():
@@ -168,10 +157,11 @@ def test_exact_includes_escape_the_family_name_and_match_only_its_instances():
     assert not re.search(pattern, "BM_aXb(x)") and not re.search(pattern, "BM_a.b(x)2")
 
 
+@pytest.mark.e2e
 @needs_gbench
-def test_a_fixed_count_on_a_library_before_1_8_is_refused_before_any_run_is_stored(tmp_path):
+def test_a_fixed_count_on_a_library_before_1_8_is_refused_before_any_run_is_stored(built, tmp_path):
     shutil.copytree(DEMO, tmp_path / "gbench-demo", ignore=shutil.ignore_patterns(".rigorbench-gbench"))
-    library = get_harness("gbench").build(tmp_path / "gbench-demo" / "v1", BuildSpec(), lambda line: None).tool_versions["benchmark"]
+    library = built[1].tool_versions["benchmark"]
     db = tmp_path / "r.db"
     out, err = io.StringIO(), io.StringIO()
     argv = ["ab", str(tmp_path / "gbench-demo"), "--base", "v1", "--contender", "v2", "--trials", "2",

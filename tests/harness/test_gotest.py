@@ -83,6 +83,7 @@ def built(tmp_path_factory):
     return harness, harness.build(project, BuildSpec(), log=lambda line: None)
 
 
+@pytest.mark.e2e   # the go toolchain
 def test_build_lists_and_runs_one_trial_with_forks_as_processes(built, tmp_path):
     harness, build = built
     assert build.tool_versions["go"].startswith("go version go1.")
@@ -101,6 +102,7 @@ def test_build_lists_and_runs_one_trial_with_forks_as_processes(built, tmp_path)
     assert (tmp_path / "console-1-0.log").is_file() and (tmp_path / "command.txt").is_file()
 
 
+@pytest.mark.e2e   # the go toolchain
 def test_a_failing_benchmark_is_listed_and_the_others_are_kept(tmp_path):
     project = tmp_path / "broken"
     project.mkdir()
@@ -114,6 +116,7 @@ def test_a_failing_benchmark_is_listed_and_the_others_are_kept(tmp_path):
     assert any("BenchmarkBroken" in f for f in outcome.failures)
 
 
+@pytest.mark.e2e   # the go toolchain
 def test_a_folder_without_a_module_or_benchmarks_is_a_clear_error(tmp_path):
     harness = get_harness("go")
     with pytest.raises(HarnessError, match="no go.mod here"):

@@ -1,22 +1,20 @@
-"""The pyperf harness with real pyperf: a virtual environment per version, pyperf's worker
-processes as forks, warmups kept, and ``ab`` on the demo's two versions."""
+"""The pyperf harness: its options, its detection, and the adaptive options it refuses before
+building. ``ab`` of the demo with real pyperf (a virtual environment per version, pyperf's
+worker processes as forks, warmups kept) is in tests/e2e/test_build_cache_e2e.py."""
 
 from __future__ import annotations
 
 import io
-import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from rigorbench import api
 from rigorbench.cli import main
 from rigorbench.errors import UserError
 from rigorbench.harness import detect_harness
 from rigorbench.harness.base import RunSettings
 from rigorbench.harness.pyperf import trial_arguments
-from rigorbench.store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "pyperf-demo"
@@ -35,32 +33,6 @@ def test_the_harness_is_detected_from_a_pyperf_script(tmp_path):
     assert detect_harness(DEMO, "v1") == "pyperf"
     (tmp_path / "bench.py").write_text("print('not a benchmark')\n")
     assert detect_harness(tmp_path) == "jmh"
-
-
-def test_ab_of_the_demo_runs_pyperf_per_version_and_finds_the_planted_changes(tmp_path):
-    shutil.copytree(DEMO, tmp_path / "pyperf-demo", ignore=shutil.ignore_patterns(".rigorbench-pyperf"))
-    db = tmp_path / "r.db"
-    out, err = io.StringIO(), io.StringIO()
-    code = main(["ab", str(tmp_path / "pyperf-demo"), "--base", "v1", "--contender", "v2", "--trials", "3",
-                 "--forks", "2", "--warmup-iterations", "1", "--iterations", "3", "--iteration-time", "10ms",
-                 "--store", str(db), "--format", "json", "--resamples", "2000"], out, err)
-    print(err.getvalue()[-2000:])
-    assert code == 0
-    found = {c["benchmark"]: c for c in json.loads(out.getvalue())["comparisons"]}
-    assert found["join_words"]["verdict"] == "faster"                      # str.join: about 10x
-    assert found["sum_squares"]["verdict"] in ("slower", "inconclusive")   # math.pow: 2-4x
-    assert found["sum_squares"]["ratio"]["estimate"] > 1.5
-    with ResultStore.open(str(db), create=False) as store:
-        run = store.list_runs()[0][0]
-        assert run.harness == "pyperf"
-        [v2] = api.load_stored(store, ["v2"], run.run_id)
-    table = next(t for (case, metric), t in v2.series.items() if case.name == "join_words" and metric.primary)
-    assert sorted(set(zip(table.trial.tolist(), table.fork.tolist()))) == [(t, f) for t in range(3) for f in range(2)]
-    assert int(table.warmup.sum()) == 6 and int((~table.warmup).sum()) == 18
-    assert any(e.get("perf_version") for e in v2.environments)
-    # Each version's environment is made in the build cache next to the store, not in its folder.
-    assert len(list(tmp_path.glob("**/builds/*/venv/bin/python"))) == 2
-    assert not (tmp_path / "pyperf-demo" / "v2" / ".rigorbench-pyperf").exists()
 
 
 @pytest.mark.parametrize("adaptive", [["--until-decided"], ["--warmup", "auto"]])

@@ -50,6 +50,7 @@ def test_corpus_agrees_exactly_with_labels():
     assert result.benchmarks - len(flagged) >= 25  # negative cases: benchmarks without findings
 
 
+@pytest.mark.e2e   # builds with the real go toolchain
 def test_corpus_is_real_go_that_compiles():
     for module in ("go122", "go124"):
         done = go("vet", ".", cwd=GO / module)
@@ -101,6 +102,7 @@ def fix(directory: Path) -> str:
     return err.getvalue()
 
 
+@pytest.mark.e2e   # builds with the real go toolchain
 def test_fix_rewrites_b_n_loops_to_b_loop_and_the_result_builds_and_runs(tmp_path):
     module = tmp_path / "bloop"
     shutil.copytree(GO / "go124", module)
@@ -124,6 +126,7 @@ def test_fix_rewrites_b_n_loops_to_b_loop_and_the_result_builds_and_runs(tmp_pat
     assert not any(f.rule == "GO-SETUP" for f in left)  # b.Loop resets the timer itself
 
 
+@pytest.mark.e2e   # builds with the real go toolchain
 def test_fix_inserts_reset_timer_before_the_loop_and_the_result_builds(tmp_path):
     module = tmp_path / "corpus"
     shutil.copytree(GO / "go122", module)

@@ -165,6 +165,7 @@ def test_planted_change_is_visible_in_the_summary(suite_html):
     assert changes and all(abs(c - (SLOWDOWN - 1) * 100) < 6 for c in changes), changes
 
 
+@pytest.mark.slow   # figures of a 16-benchmark suite drawn twice
 def test_figures_drawn_in_a_process_pool_or_here_are_the_same(tmp_path, monkeypatch):
     from synthetic_suite import write_suite
 

@@ -118,6 +118,7 @@ def test_validation(kwargs, message):
         change_points(**kwargs)
 
 
+@pytest.mark.slow   # many simulated series, twice
 def test_finds_at_least_as_many_planted_changes_as_otava_with_fewer_false_alarms():
     """The benchmark's comparison on 60 series per kind (120 commits, 1-3 planted changes of
     5-20%), within +-1 commit. Otava runs at its defaults (window 50, p 0.001) on the points;

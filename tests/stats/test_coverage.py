@@ -70,6 +70,7 @@ def _meets_the_goals(trials: int, count: int, seed: int) -> tuple[dict, dict]:
     return expanded, plain
 
 
+@pytest.mark.slow   # a coverage experiment of many simulated intervals
 def test_five_trials_keep_the_nominal_coverage_where_the_percentile_interval_does_not():
     count = 400
     expanded, plain = _meets_the_goals(5, count, seed=20261124)
@@ -78,6 +79,7 @@ def test_five_trials_keep_the_nominal_coverage_where_the_percentile_interval_doe
     assert plain["changes"] > expanded["changes"]
 
 
+@pytest.mark.slow   # a coverage experiment of many simulated intervals
 def test_twenty_trials_cost_little_width_and_keep_the_coverage():
     expanded, plain = _meets_the_goals(20, 150, seed=20261125)
     assert 1.0 < expanded["width"] / plain["width"] <= 1.25

@@ -30,6 +30,7 @@ def run(values, levels, unit, size, **kw):
     return simulate_power(values, levels, unit, group_size=size, **kw)
 
 
+@pytest.mark.slow   # an A/A simulation
 def test_aa_false_positive_rate_is_near_one_minus_confidence():
     # Many trials per group and a 90% CI: the A/A rate should be close to 10% (bootstrap
     # percentile intervals run a little narrow, so allow the upper side some room).
