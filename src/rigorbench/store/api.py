@@ -73,8 +73,9 @@ class RunSetup:
         if isinstance(stored, Mapping):
             return cls(stored["executor"], stored["rule"], stored.get("warmups"), stored.get("pilot_warmup"))
         settings = settings if isinstance(settings, Mapping) else {}
-        cluster = settings.get("cluster")
-        sequential = settings.get("until_decided")
+        # a store written by hand or damaged may hold anything there: what is not a table is absent
+        cluster, sequential = (value if isinstance(value := settings.get(key), Mapping) else None
+                               for key in ("cluster", "until_decided"))
         return cls({"kind": "cluster", **cluster} if cluster else {"kind": "local"},
                    {"kind": "until_decided", **sequential} if sequential else {"kind": "fixed", "trials": int(settings.get("trials", 1))},
                    settings.get("warmup_auto"), settings.get("pilot_warmup"))
