@@ -171,7 +171,7 @@ def drive(store: ResultStore, run_id: int, harness: Harness, executor: Executor,
         raise interrupted(store, before) from None
     except UserError as error:   # a cluster that lost a trial too often, say: what is stored stays
         _stopped(store, before, executor, reporter, time.monotonic() - started, earlier)
-        raise UserError(f"{error}; {len(store.finished(run_id))} of {len(before.schedule)} executions are stored; "
+        raise UserError(f"{error}; {len(store.finished(run_id))} of {len(store.run(run_id).schedule)} executions are stored; "
                         f"resume with: {resume_hint(store, before)}") from None
 
 
