@@ -164,12 +164,6 @@ class CaseInputs:
         return self.events.get(case, {}), self.alloc.get(case)
 
 
-def case_inputs(dataset: Dataset, case: BenchmarkCase) -> tuple[dict[str, SampleTable], tuple[Metric, SampleTable] | None]:
-    """What a case recorded besides its scores: the GC and JIT event series by name, and the
-    allocation per op series (JMH -prof gc) if any."""
-    return CaseInputs.of(dataset).of_case(case)
-
-
 def observations(table: SampleTable, report: SteadyResult, settings: Settings) -> tuple[Observations, bool, tuple[Diagnostic, ...]]:
     """The iterations the summary is computed from (with ``--steady-only``, the steady ones
     when there are any), whether only steady ones were kept, and what ``--steady-only`` did."""

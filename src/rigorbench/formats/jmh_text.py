@@ -32,7 +32,6 @@ from rigorbench.formats import jmh
 from rigorbench.formats.collect import EnvironmentCollector, SeriesCollector, input_error, impossible, out_of_range, result_file
 from rigorbench.model import BenchmarkCase, ResultFile
 
-_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _NUM = r"[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?|NaN|[-+]?Infinity|≈ ?(?:0|10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
 _ITERATION = re.compile(r"(# Warmup )?Iteration\s+(\d+)\s*:(.*)")
 _SCORE = re.compile(rf"({_NUM})\s+(\S+)")
@@ -45,7 +44,6 @@ _SNIFF = re.compile(r"^(# JMH version: |# Benchmark: |# Fork: |# Warmup Iteratio
 
 APPROXIMATE = object()  # "≈ 10⁻⁴": below the printed precision, only a magnitude
 OUT_OF_RANGE = object()  # "1e999": a number no float holds; JMH never prints one
-_MAX_INDEX = 10**9
 
 
 class JmhTextReader:

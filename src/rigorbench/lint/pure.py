@@ -106,8 +106,6 @@ PURE_INSTANCE: dict[str, dict[str, str | None]] = {
                                        "Boolean", "Character")},
 }
 
-JDK_STATIC_OWNERS = frozenset(owner for owner, _ in PURE_STATIC)
-
 
 def pure_static(owner: str, method: str) -> tuple[bool, str | None]:
     """``(True, return type or None)`` when ``owner.method(...)`` is listed as pure."""
