@@ -25,15 +25,8 @@ from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, interval_of
 from rigorbench.stats import (
-    ConfidenceInterval,
-    Evidence,
-    Verdict,
-    adjust_p_values,
-    bootstrap_ratio,
-    cliffs_delta,
-    effect_magnitude,
-    mann_whitney_u,
-    summarize,
+    ConfidenceInterval, Evidence, Verdict, adjust_p_values, bootstrap_ratio, cliffs_delta, effect_magnitude,
+    mann_whitney_u, summarize,
 )
 
 # Below this many measurement values on a side, the rank test has almost no power and the

@@ -8,14 +8,8 @@ from typing import IO
 
 from rigorbench import api
 from rigorbench.cli.common import (
-    add_build_arguments,
-    add_html_argument,
-    add_lint_arguments,
-    add_output_arguments,
-    add_statistics_arguments,
-    before_build,
-    build_spec_from,
-    conclude,
+    add_build_arguments, add_html_argument, add_lint_arguments, add_output_arguments,
+    add_statistics_arguments, before_build, build_spec_from, conclude,
 )
 from rigorbench.cli.parser import UsageError, add_tls_arguments, fraction, positive_int
 

@@ -6,15 +6,8 @@ import argparse
 from typing import IO
 
 from rigorbench.cli.common import (
-    ANALYZE_FORMATS,
-    add_jobs_argument,
-    add_metric_argument,
-    add_resampling_arguments,
-    add_version_inputs,
-    dataset_from_args,
-    progress_printer,
-    settings_from,
-    write_output,
+    ANALYZE_FORMATS, add_jobs_argument, add_metric_argument, add_resampling_arguments, add_version_inputs,
+    dataset_from_args, progress_printer, settings_from, write_output,
 )
 from rigorbench.api import SEVERITIES
 from rigorbench.errors import UserError

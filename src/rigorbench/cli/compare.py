@@ -6,11 +6,7 @@ import argparse
 from typing import IO
 
 from rigorbench.cli.common import (
-    add_output_arguments,
-    add_side_arguments,
-    add_statistics_arguments,
-    finish_comparison,
-    progress_printer,
+    add_output_arguments, add_side_arguments, add_statistics_arguments, finish_comparison, progress_printer,
     settings_from,
 )
 from rigorbench.cli.parser import UsageError, positive_int

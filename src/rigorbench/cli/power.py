@@ -8,12 +8,7 @@ from typing import IO
 
 from rigorbench.api import DEFAULT_SLOWDOWNS, INTERVALS, POWER_RESAMPLES, STRATEGIES, TESTS, PowerOptions
 from rigorbench.cli.common import (
-    ANALYZE_FORMATS,
-    DEFAULTS,
-    add_metric_argument,
-    add_version_inputs,
-    progress_printer,
-    settings_from,
+    ANALYZE_FORMATS, DEFAULTS, add_metric_argument, add_version_inputs, progress_printer, settings_from,
     write_output,
 )
 from rigorbench.cli.parser import UsageError, count, fraction, positive_int

@@ -9,11 +9,7 @@ from typing import IO, Mapping
 
 from rigorbench.api import DEFAULT_STORE
 from rigorbench.cli.common import (
-    add_mismatch_argument,
-    add_side_arguments,
-    add_statistics_arguments,
-    progress_printer,
-    settings_from,
+    add_mismatch_argument, add_side_arguments, add_statistics_arguments, progress_printer, settings_from,
     write_output,
 )
 from rigorbench.cli.parser import UsageError, positive_int

@@ -26,13 +26,7 @@ from typing import Iterator
 
 from rigorbench.errors import InputError
 from rigorbench.formats.collect import (
-    JSON_DECODER,
-    EnvironmentCollector,
-    OutOfRange,
-    SeriesCollector,
-    input_error,
-    out_of_range,
-    result_file,
+    JSON_DECODER, EnvironmentCollector, OutOfRange, SeriesCollector, input_error, out_of_range, result_file,
 )
 from rigorbench.model import TIME, BenchmarkCase, Metric, ResultFile
 

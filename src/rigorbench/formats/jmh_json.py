@@ -27,15 +27,8 @@ import numpy as np
 from rigorbench.errors import InputError
 from rigorbench.formats import jmh
 from rigorbench.formats.collect import (
-    JSON_DECODER,
-    OutOfRange,
-    EnvironmentCollector,
-    SeriesCollector,
-    describe,
-    impossible,
-    input_error,
-    out_of_range,
-    result_file,
+    JSON_DECODER, OutOfRange, EnvironmentCollector, SeriesCollector, describe, impossible, input_error,
+    out_of_range, result_file,
 )
 from rigorbench.model import BenchmarkCase, Metric, ResultFile
 

@@ -24,12 +24,7 @@ import re
 
 from rigorbench.errors import InputError
 from rigorbench.formats.collect import (
-    JSON_DECODER,
-    EnvironmentCollector,
-    OutOfRange,
-    SeriesCollector,
-    out_of_range,
-    result_file,
+    JSON_DECODER, EnvironmentCollector, OutOfRange, SeriesCollector, out_of_range, result_file,
 )
 from rigorbench.model import TIME, BenchmarkCase, Metric, ResultFile
 from rigorbench.units import unit_factor
