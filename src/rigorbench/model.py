@@ -120,17 +120,8 @@ class SampleTable:
             raise ValueError("counts must be positive")
 
     @classmethod
-    def build(
-        cls,
-        value,
-        *,
-        fork=None,
-        iteration=None,
-        trial=None,
-        instance=None,
-        warmup=None,
-        count=None,
-    ) -> "SampleTable":
+    def build(cls, value, *, fork=None, iteration=None, trial=None, instance=None, warmup=None,
+              count=None) -> "SampleTable":
         """Make a table from columns; missing level columns default to 0, count to 1."""
         value = np.asarray(value, dtype=np.float64).reshape(-1)
         n = len(value)

@@ -92,20 +92,9 @@ class SeriesCollector:
         """A whole series a reader built column-wise (finite values only), after the rows'."""
         self._tables[(version, case, metric)] = table
 
-    def add(
-        self,
-        case: BenchmarkCase,
-        metric: Metric,
-        value: float,
-        *,
-        fork: int = 0,
-        iteration: int = 0,
-        warmup: bool = False,
-        trial: int = 0,
-        instance: int = 0,
-        count: float = 1.0,
-        version: str | None = None,
-    ) -> None:
+    def add(self, case: BenchmarkCase, metric: Metric, value: float, *, fork: int = 0, iteration: int = 0,
+            warmup: bool = False, trial: int = 0, instance: int = 0, count: float = 1.0,
+            version: str | None = None) -> None:
         key = (version, case, metric)
         if not math.isfinite(value):
             self._non_finite[key] = self._non_finite.get(key, 0) + 1
@@ -201,14 +190,8 @@ class EnvironmentCollector:
         return {key: " | ".join(values) for key, values in sorted(self._values.items())}
 
 
-def result_file(
-    path: str,
-    format: str,
-    collector: SeriesCollector,
-    environment: EnvironmentCollector,
-    warnings: list[str],
-    failures: list[str] = (),
-) -> ResultFile:
+def result_file(path: str, format: str, collector: SeriesCollector, environment: EnvironmentCollector,
+                warnings: list[str], failures: list[str] = ()) -> ResultFile:
     """The finished :class:`ResultFile`; a file without a single value is an input error."""
     series = collector.series()
     all_warnings = _collapse([*warnings, *collector.warnings()])

@@ -186,11 +186,6 @@ class Harness(Protocol):
         """Include patterns (``RunSettings.include``) that select exactly ``names`` as
         ``list_benchmarks`` names them; UserError when the harness cannot run a subset."""
 
-    def run_trial(
-        self,
-        build: Build,
-        settings: RunSettings,
-        work_dir: Path,
-        on_progress: Callable[[Progress], None],
-    ) -> TrialOutcome:
+    def run_trial(self, build: Build, settings: RunSettings, work_dir: Path,
+                  on_progress: Callable[[Progress], None]) -> TrialOutcome:
         """Run one trial (one harness invocation) and return what it measured."""

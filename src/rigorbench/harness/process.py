@@ -54,16 +54,9 @@ def tail(lines: Sequence[str], count: int) -> str:
     return "\n".join(lines[-count:]) if count > 0 else ""
 
 
-def run_streamed(
-    command: Sequence[str],
-    *,
-    cwd: Path,
-    on_line: Callable[[str], None] = lambda line: None,
-    log_path: Path | None = None,
-    timeout_s: float | None = None,
-    grace_s: float = DEFAULT_GRACE_S,
-    env: Mapping[str, str] | None = None,
-) -> ProcessResult:
+def run_streamed(command: Sequence[str], *, cwd: Path, on_line: Callable[[str], None] = lambda line: None,
+                 log_path: Path | None = None, timeout_s: float | None = None,
+                 grace_s: float = DEFAULT_GRACE_S, env: Mapping[str, str] | None = None) -> ProcessResult:
     """Run ``command`` in ``cwd``; call ``on_line`` for every output line as it arrives.
 
     At ``timeout_s`` the process group is stopped and ``timed_out`` is set; what the

@@ -185,20 +185,9 @@ class ResultStore:
 
     # -- runs -------------------------------------------------------------------------
 
-    def create_run(
-        self,
-        *,
-        harness: str,
-        project: str,
-        order: str,
-        seed: int,
-        settings: Mapping,
-        versions: Sequence[VersionInfo],
-        schedule: Sequence[Execution],
-        tool_version: str,
-        run_id: int | None = None,
-        created: str | None = None,
-    ) -> int:
+    def create_run(self, *, harness: str, project: str, order: str, seed: int, settings: Mapping,
+                   versions: Sequence[VersionInfo], schedule: Sequence[Execution], tool_version: str,
+                   run_id: int | None = None, created: str | None = None) -> int:
         """Store a new run (status ``running``, created now) with its versions and schedule.
 
         ``run_id`` and ``created`` keep a copied run's own (``store recover``)."""
