@@ -19,12 +19,12 @@ types, constants and library functions named in ``_LAZY`` (``api.Settings``,
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from rigorbench import __version__
 from rigorbench.errors import UserError
+from rigorbench.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from rigorbench.analysis.analyze import AnalysisResult
@@ -95,25 +95,7 @@ _LAZY_MODULES = {
     "rigorbench.terminal": "printable",
     "rigorbench.units": "format_duration",
 }
-_LAZY: dict[str, tuple[str, str]] = {}
-for _module, _names in _LAZY_MODULES.items():
-    for _entry in _names.split():
-        _name, _, _alias = _entry.partition(":")
-        _LAZY[_alias or _name] = (_module, _name)
-
-
-def __getattr__(name: str):
-    try:
-        module, attribute = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+_LAZY, __getattr__, __dir__ = lazy_exports(__name__, _LAZY_MODULES)
 
 
 __all__ = [

@@ -66,7 +66,7 @@ import io, json, sys
 from rigorbench.cli import main
 code = main(sys.argv[1:], io.StringIO(), io.StringIO())
 print(json.dumps({"code": code, "loaded": sorted(m for m in sys.modules if m == "numpy" or m.startswith("rigorbench.")
-                                                  and m.split(".")[1] not in ("api", "cli", "errors", "terminal"))
+                                                  and m.split(".")[1] not in ("api", "cli", "errors", "lazy", "terminal"))
                   + sorted(m for m in sys.modules if m.startswith("rigorbench.cli.") and m != "rigorbench.cli.parser")}))
 """
 

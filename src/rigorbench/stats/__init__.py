@@ -9,64 +9,25 @@ command that needs only the bootstrap does not wait for ``scipy.stats`` or ``rup
 
 from __future__ import annotations
 
-import importlib
+from rigorbench.lazy import lazy_exports
 
-# Every public name, and the submodule that defines it.
-_WHERE = {
-    "ConfidenceInterval": "bootstrap",
-    "RatioEstimate": "bootstrap",
-    "bootstrap_distribution": "bootstrap",
-    "bootstrap_ratio": "bootstrap",
-    "hierarchical_bootstrap": "bootstrap",
-    "percentile_interval": "bootstrap",
-    "ChangePoint": "changepoints",
-    "change_points": "changepoints",
-    "BootstrapRule": "decision",
-    "DecisionRule": "decision",
-    "Evidence": "decision",
-    "Verdict": "decision",
-    "WilcoxonRule": "decision",
-    "Summary": "descriptive",
-    "percentiles": "descriptive",
-    "summarize": "descriptive",
-    "cliffs_delta": "effect",
-    "effect_magnitude": "effect",
-    "adjust_p_values": "multiple",
-    "MannWhitneyResult": "ranktest",
-    "mann_whitney_u": "ranktest",
-    "Coincidence": "coincidence",
-    "coincidence": "coincidence",
-    "ForkClusters": "modality",
-    "Modality": "modality",
-    "fork_clusters": "modality",
-    "modes": "modality",
-    "Outliers": "outliers",
-    "extreme_outliers": "outliers",
-    "tukey_fences": "outliers",
-    "SteadyState": "steady",
-    "SteadyStateVerdict": "steady",
-    "classify_forks": "steady",
-    "detect_steady_state": "steady",
-    "Trend": "trend",
-    "trend": "trend",
-    "unique_rows": "grouping",
-    "Variability": "variability",
-    "group_means": "variability",
-    "variability_by_level": "variability",
-}
+# Every public name, by the submodule that defines it.
+_WHERE, __getattr__, __dir__ = lazy_exports(__name__, {
+    "rigorbench.stats.bootstrap": "ConfidenceInterval RatioEstimate bootstrap_distribution bootstrap_ratio hierarchical_bootstrap "
+                                  "percentile_interval",
+    "rigorbench.stats.changepoints": "ChangePoint change_points",
+    "rigorbench.stats.decision": "BootstrapRule DecisionRule Evidence Verdict WilcoxonRule",
+    "rigorbench.stats.descriptive": "Summary percentiles summarize",
+    "rigorbench.stats.effect": "cliffs_delta effect_magnitude",
+    "rigorbench.stats.multiple": "adjust_p_values",
+    "rigorbench.stats.ranktest": "MannWhitneyResult mann_whitney_u",
+    "rigorbench.stats.coincidence": "Coincidence coincidence",
+    "rigorbench.stats.modality": "ForkClusters Modality fork_clusters modes",
+    "rigorbench.stats.outliers": "Outliers extreme_outliers tukey_fences",
+    "rigorbench.stats.steady": "SteadyState SteadyStateVerdict classify_forks detect_steady_state",
+    "rigorbench.stats.trend": "Trend trend",
+    "rigorbench.stats.grouping": "unique_rows",
+    "rigorbench.stats.variability": "Variability group_means variability_by_level",
+})
 
 __all__ = sorted(_WHERE)
-
-
-def __getattr__(name: str):
-    try:
-        module = _WHERE[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_WHERE})
