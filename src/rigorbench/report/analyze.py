@@ -11,9 +11,8 @@ import json
 from collections.abc import Callable
 
 from rigorbench.analysis.analyze import AnalysisResult, BenchmarkAnalysis
-from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES
-from rigorbench.report.documents import document_head, json_number
+from rigorbench.report.documents import document_head, json_number, render_as
 from rigorbench.report.compare import format_number, short_names
 from rigorbench.report.table import Table, escape_markdown, layout_markdown
 from rigorbench.terminal import printable_lines
@@ -166,8 +165,4 @@ ANALYSIS_RENDERERS: dict[str, Callable[[AnalysisResult], str]] = {
 
 
 def render_analysis(report: AnalysisResult, format: str) -> str:
-    try:
-        renderer = ANALYSIS_RENDERERS[format]
-    except KeyError:
-        raise UserError(f"unknown format {format!r}; allowed values are {', '.join(ANALYSIS_RENDERERS)}") from None
-    return renderer(report)
+    return render_as(ANALYSIS_RENDERERS, format, report)

@@ -14,9 +14,8 @@ from dataclasses import replace
 from typing import Callable, Mapping
 
 from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary, ordered
-from rigorbench.errors import UserError
 from rigorbench.model import short_name
-from rigorbench.report.documents import render_csv, render_json
+from rigorbench.report.documents import render_as, render_csv, render_json
 from rigorbench.report.table import (
     RIGHT, Column, Group, Row, Table, TableOptions, coloured, escape_markdown, layout_markdown, layout_text,
 )
@@ -291,9 +290,4 @@ COMPARISON_RENDERERS: dict[str, Renderer] = {
 
 def render_comparison(report: ComparisonResult, format: str, options: TableOptions = TableOptions()) -> str:
     """``report`` in ``format``; ``options`` lay out the text and markdown tables."""
-    try:
-        renderer = COMPARISON_RENDERERS[format]
-    except KeyError:
-        allowed = ", ".join(COMPARISON_RENDERERS)
-        raise UserError(f"unknown format {format!r}; allowed values are {allowed}") from None
-    return renderer(report, options)
+    return render_as(COMPARISON_RENDERERS, format, report, options)

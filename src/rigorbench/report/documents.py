@@ -11,14 +11,24 @@ import io
 import json
 import math
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from rigorbench import __version__
+from rigorbench.errors import UserError
 
 if TYPE_CHECKING:  # renderers of lint and power use this module too: no analysis to load
     from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary
 
 FORMAT_VERSION = 1
+
+
+def render_as(renderers: Mapping[str, Callable[..., str]], format: str, *args) -> str:
+    """``renderers[format](*args)``; an unknown ``format`` is a UserError naming the known ones."""
+    try:
+        renderer = renderers[format]
+    except KeyError:
+        raise UserError(f"unknown format {format!r}; allowed values are {', '.join(renderers)}") from None
+    return renderer(*args)
 
 
 def json_number(value: float | None):

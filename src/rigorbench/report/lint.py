@@ -15,9 +15,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from rigorbench import __version__
-from rigorbench.errors import UserError
 from rigorbench.model import SEVERITIES, Finding
-from rigorbench.report.documents import document_head
+from rigorbench.report.documents import document_head, render_as
 from rigorbench.terminal import printable_lines
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -172,11 +171,7 @@ LINT_RENDERERS: dict[str, Callable] = {"text": render_text, "json": render_json,
 
 
 def render_lint(result, rules: Mapping, format: str) -> str:
-    try:
-        renderer = LINT_RENDERERS[format]
-    except KeyError:
-        raise UserError(f"unknown format {format!r}; allowed values are {', '.join(LINT_RENDERERS)}") from None
-    return renderer(result, rules)
+    return render_as(LINT_RENDERERS, format, result, rules)
 
 
 def render_rule(rule) -> str:

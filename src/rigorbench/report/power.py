@@ -12,8 +12,7 @@ import json
 from collections.abc import Callable
 
 from rigorbench.analysis.power import BenchmarkPower, PowerResult
-from rigorbench.errors import UserError
-from rigorbench.report.documents import document_head, json_number
+from rigorbench.report.documents import document_head, json_number, render_as
 from rigorbench.report.compare import short_names
 from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.stats.power import MAX_FALSE_POSITIVES
@@ -144,8 +143,4 @@ POWER_RENDERERS: dict[str, Callable[[PowerResult], str]] = {"text": render_text,
 
 
 def render_power(report: PowerResult, format: str) -> str:
-    try:
-        renderer = POWER_RENDERERS[format]
-    except KeyError:
-        raise UserError(f"unknown format {format!r}; allowed values are {', '.join(POWER_RENDERERS)}") from None
-    return renderer(report)
+    return render_as(POWER_RENDERERS, format, report)
