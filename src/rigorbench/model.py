@@ -126,15 +126,11 @@ class SampleTable:
         value = np.asarray(value, dtype=np.float64).reshape(-1)
         n = len(value)
         zeros = np.zeros(n, dtype=np.int64)
-        return cls(
-            instance=zeros if instance is None else instance,
-            trial=zeros if trial is None else trial,
-            fork=zeros if fork is None else fork,
-            iteration=np.arange(n) if iteration is None else iteration,
-            warmup=np.zeros(n, dtype=bool) if warmup is None else warmup,
-            value=value,
-            count=np.ones(n) if count is None else count,
-        )
+        return cls(instance=zeros if instance is None else instance,
+                   trial=zeros if trial is None else trial, fork=zeros if fork is None else fork,
+                   iteration=np.arange(n) if iteration is None else iteration,
+                   warmup=np.zeros(n, dtype=bool) if warmup is None else warmup, value=value,
+                   count=np.ones(n) if count is None else count)
 
     @classmethod
     def concat(cls, tables: "list[SampleTable]") -> "SampleTable":

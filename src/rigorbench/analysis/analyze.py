@@ -190,23 +190,14 @@ def analyze_series(
     instance, trial, fork = obs.levels
     variability = variability_by_level(values, instance, trial, fork) if len(values) >= 2 else None
     analysis = BenchmarkAnalysis(
-        case=case,
-        metric=metric,
-        n=len(values),
-        forks=len(set(zip(instance, trial, fork))),
-        trials=len(set(zip(instance, trial))),
-        instances=len(set(instance)),
+        case=case, metric=metric, n=len(values), forks=len(set(zip(instance, trial, fork))),
+        trials=len(set(zip(instance, trial))), instances=len(set(instance)),
         mean=hierarchical_bootstrap(values, obs.levels, statistic="mean", **boot),
         median=hierarchical_bootstrap(values, obs.levels, statistic="median", **boot),
-        minimum=float(values.min()),
-        maximum=float(values.max()),
+        minimum=float(values.min()), maximum=float(values.max()),
         percentiles=dict(zip(PERCENTILES, map(float, percentiles(values, PERCENTILES)))),
-        variability=variability,
-        steady=report,
-        alloc=_mean_alloc(alloc),
-        removed_outliers=obs.removed_outliers,
-        steady_only=steady_only,
-    )
+        variability=variability, steady=report, alloc=_mean_alloc(alloc),
+        removed_outliers=obs.removed_outliers, steady_only=steady_only)
     found = [*diag.diagnose(analysis, table, obs, events or {}, settings, cycle_ns), *steady_notes]
     # Most severe first; within a severity, in the order the checks run (most important first).
     order = sorted(found, key=lambda d: -d.severity.rank)

@@ -167,19 +167,14 @@ def compare_datasets(
             progress(done, len(common))
     drafts = [d for d in drafts if d is not None]
     comparisons = _decide_all(drafts, settings)
-    return ComparisonResult(
-        baseline_label=baseline.label,
-        contender_label=contender.label,
-        settings=settings,
-        comparisons=tuple(comparisons),
-        only_in_baseline=tuple(k for k in base_keys if k not in contender_series),
-        only_in_contender=tuple(k for k in cont_keys if k not in baseline.series),
-        sources={"baseline": baseline.sources, "contender": contender.sources},
-        input_warnings=baseline.warnings + contender.warnings,
-        mismatches=tuple(mismatches),
-        failed_in_baseline=baseline.failures,
-        failed_in_contender=contender.failures,
-    )
+    return ComparisonResult(baseline_label=baseline.label, contender_label=contender.label,
+                            settings=settings, comparisons=tuple(comparisons),
+                            only_in_baseline=tuple(k for k in base_keys if k not in contender_series),
+                            only_in_contender=tuple(k for k in cont_keys if k not in baseline.series),
+                            sources={"baseline": baseline.sources, "contender": contender.sources},
+                            input_warnings=baseline.warnings + contender.warnings,
+                            mismatches=tuple(mismatches), failed_in_baseline=baseline.failures,
+                            failed_in_contender=contender.failures)
 
 
 def _matched(baseline: Dataset, contender: Dataset, settings: Settings):
@@ -238,19 +233,11 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
     delta = cliffs_delta(base.values, cont.values)
     baseline = _side_summary(base, ratio.baseline_distribution, ratio.baseline_units, settings)
     contender = _side_summary(cont, ratio.contender_distribution, ratio.contender_units, settings)
-    return Comparison(
-        case=case,
-        metric=metric,
-        baseline=baseline,
-        contender=contender,
-        ratio=ratio.interval,
-        p_value=test.p_value,
-        cliffs_delta=delta,
-        effect_size=effect_magnitude(delta),
-        verdict=Verdict.INCONCLUSIVE,
-        warnings=tuple(notes + _warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate)),
-        distribution=ratio.distribution,
-    )
+    warnings = _warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate)
+    return Comparison(case=case, metric=metric, baseline=baseline, contender=contender, ratio=ratio.interval,
+                      p_value=test.p_value, cliffs_delta=delta, effect_size=effect_magnitude(delta),
+                      verdict=Verdict.INCONCLUSIVE, warnings=tuple(notes + warnings),
+                      distribution=ratio.distribution)
 
 
 def _side_summary(obs: Observations, distribution, units: int, settings: Settings) -> SideSummary:
@@ -273,18 +260,12 @@ def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) 
             found.append(removed)
         if len(obs.values) < _FEW_VALUES:
             found.append(Diagnostic(
-                "few_samples",
-                f"{side}: only {len(obs.values)} measurement values",
-                "warning",
-                "run more iterations, forks or trials before trusting a verdict",
-            ))
+                "few_samples", f"{side}: only {len(obs.values)} measurement values", "warning",
+                "run more iterations, forks or trials before trusting a verdict"))
         if summary.forks == 1:
             found.append(Diagnostic(
-                "single_fork",
-                f"{side}: all values come from one fork",
-                "warning",
-                "run-to-run variance is not captured; use at least 2 forks or several trials",
-            ))
+                "single_fork", f"{side}: all values come from one fork", "warning",
+                "run-to-run variance is not captured; use at least 2 forks or several trials"))
         elif summary.trials == 1:
             found.append(Diagnostic(
                 "single_trial",

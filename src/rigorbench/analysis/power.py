@@ -84,14 +84,10 @@ def summarize_power(result: "PowerResult") -> PowerSummary:
     judged = [b.result for b in result.benchmarks if b.result is not None]
     target = result.options.target or DEFAULT_POWER_TARGET
     return PowerSummary(
-        target=target,
-        judged=len(judged),
-        able=sum(r.mds is not None and r.mds <= target for r in judged),
+        target=target, judged=len(judged), able=sum(r.mds is not None and r.mds <= target for r in judged),
         unable=sum(r.mds is None and r.false_positive_rate <= MAX_FALSE_POSITIVES for r in judged),
         false_alarms=sum(r.false_positive_rate > MAX_FALSE_POSITIVES for r in judged),
-        skipped=len(result.benchmarks) - len(judged),
-        largest=max(result.options.slowdowns),
-    )
+        skipped=len(result.benchmarks) - len(judged), largest=max(result.options.slowdowns))
 
 
 def _units(levels: list[np.ndarray], strategy: str) -> tuple[str, np.ndarray]:

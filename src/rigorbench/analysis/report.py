@@ -203,18 +203,12 @@ def build_page(
             progress(number + 1, len(keys))
     scaling = scaling_groups(cases)     # in the data's order, before regressions go first
     cases.sort(key=_case_order)
-    return ReportPage(
-        labels=tuple(d.label for d in datasets),
-        settings=settings,
-        cases=tuple(cases),
-        scaling=scaling,
-        comparison=comparison,
-        environments={d.label: tuple(d.environments) for d in datasets},
-        sources={d.label: tuple(d.sources) for d in datasets},
-        warnings=tuple(w for d in datasets for w in d.warnings),
-        lint=dict(lint or {}),
-        run=dict(run or {}),
-    )
+    return ReportPage(labels=tuple(d.label for d in datasets), settings=settings, cases=tuple(cases),
+                      scaling=scaling, comparison=comparison,
+                      environments={d.label: tuple(d.environments) for d in datasets},
+                      sources={d.label: tuple(d.sources) for d in datasets},
+                      warnings=tuple(w for d in datasets for w in d.warnings), lint=dict(lint or {}),
+                      run=dict(run or {}))
 
 
 def _case_order(case: CasePage):
@@ -238,16 +232,11 @@ def _version_view(work: tuple) -> VersionView | None:
         return None
     obs, _, _ = observations(table, analysis.steady, settings)   # the iterations the analysis summarized
     instance, trial, _ = obs.levels
-    return VersionView(
-        label=label,
-        analysis=analysis,
-        forks=_traces(table, analysis, events),
-        values=obs.values,
-        fork_means=group_means(obs.values, obs.levels),
-        alloc_fork_means=_alloc_fork_means(alloc[1]) if alloc else None,
-        events_recorded=tuple(name for name in (GC_EVENT, JIT_EVENT) if name in events),
-        by_instance=instance_means(obs.values, instance, trial),
-    )
+    return VersionView(label=label, analysis=analysis, forks=_traces(table, analysis, events),
+                       values=obs.values, fork_means=group_means(obs.values, obs.levels),
+                       alloc_fork_means=_alloc_fork_means(alloc[1]) if alloc else None,
+                       events_recorded=tuple(name for name in (GC_EVENT, JIT_EVENT) if name in events),
+                       by_instance=instance_means(obs.values, instance, trial))
 
 
 def _named_traces(views: list[VersionView], rows: Sequence[InstanceRow]) -> list[VersionView]:

@@ -126,15 +126,9 @@ class LiveReporter(PlainReporter):
         from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
 
         self.console = Console(file=stream)
-        self.bar = Bar(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TextColumn("{task.percentage:>3.0f}%"),
-            TimeElapsedColumn(),
-            TextColumn("ETA {task.fields[eta]}"),
-            console=self.console,
-            transient=True,
-        )
+        self.bar = Bar(TextColumn("{task.description}"), BarColumn(),
+                       TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                       TextColumn("ETA {task.fields[eta]}"), console=self.console, transient=True)
         self.task = None
         self.execution: Execution | None = None
         self.fork = ""

@@ -199,14 +199,8 @@ def result_file(path: str, format: str, collector: SeriesCollector, environment:
         reasons = [describe_failure(failure) for failure in failures] + all_warnings
         detail = f" ({reasons[0]})" if reasons else ""
         raise InputError(path, None, f"no benchmark results found{detail}")
-    return ResultFile(
-        path=path,
-        format=format,
-        series=series,
-        environment=environment.build(),
-        warnings=tuple(all_warnings),
-        failures=tuple(dict.fromkeys(failures)),
-    )
+    return ResultFile(path=path, format=format, series=series, environment=environment.build(),
+                      warnings=tuple(all_warnings), failures=tuple(dict.fromkeys(failures)))
 
 
 def describe_failure(failure: str) -> str:

@@ -141,17 +141,8 @@ class _RowParser:
             base_iteration = min(r[6] for r in records)
             add = collector.add
             for version, case, metric, code, trial, fork, iteration, count, value in records:
-                add(
-                    case,
-                    metric,
-                    value,
-                    instance=code,
-                    trial=trial - base_trial,
-                    fork=fork - base_fork,
-                    iteration=iteration - base_iteration,
-                    count=float(count),
-                    version=version,
-                )
+                add(case, metric, value, instance=code, trial=trial - base_trial, fork=fork - base_fork,
+                    iteration=iteration - base_iteration, count=float(count), version=version)
             for project in self.projects:
                 if project:
                     environment.set("project", project)

@@ -54,21 +54,14 @@ class RunSettings:
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "RunSettings":
-        return cls(
-            forks=int(data["forks"]),
-            warmup_iterations=int(data["warmup_iterations"]),
-            iterations=int(data["iterations"]),
-            warmup_time=str(data["warmup_time"]),
-            iteration_time=str(data["iteration_time"]),
-            mode=data.get("mode"),
-            time_unit=data.get("time_unit"),
-            include=tuple(data.get("include", ())),
-            params=tuple(tuple(p) for p in data.get("params", ())),
-            jvm_args=tuple(data.get("jvm_args", ())),
-            profilers=tuple(data.get("profilers", ("gc",))),
-            threads=data.get("threads"),
-            timeout_s=data.get("timeout_s"),
-        )
+        return cls(forks=int(data["forks"]), warmup_iterations=int(data["warmup_iterations"]),
+                   iterations=int(data["iterations"]), warmup_time=str(data["warmup_time"]),
+                   iteration_time=str(data["iteration_time"]), mode=data.get("mode"),
+                   time_unit=data.get("time_unit"), include=tuple(data.get("include", ())),
+                   params=tuple(tuple(p) for p in data.get("params", ())),
+                   jvm_args=tuple(data.get("jvm_args", ())),
+                   profilers=tuple(data.get("profilers", ("gc",))), threads=data.get("threads"),
+                   timeout_s=data.get("timeout_s"))
 
 
 @dataclass(frozen=True)

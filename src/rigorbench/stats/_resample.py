@@ -65,13 +65,9 @@ def _sum_table(h: Hierarchy) -> _SumTable:
         v = h.values[start[leaves][:, None] + np.arange(n)]  # (leaves, n)
         sums = (v[:, :, None] + v[:, None, :]).reshape(leaves.size, n * n)
         table[pair_start[leaves][:, None] + np.arange(n * n)] = sums
-    return _SumTable(
-        columns=np.concatenate([table, h.values]),
-        pair_start=pair_start.astype(np.int32),
-        pairs=pairs,
-        singles=count - 2 * pairs,
-        value_start=(table.size + start).astype(np.int32),
-    )
+    return _SumTable(columns=np.concatenate([table, h.values]), pair_start=pair_start.astype(np.int32),
+                     pairs=pairs, singles=count - 2 * pairs,
+                     value_start=(table.size + start).astype(np.int32))
 
 
 def _fill_draws(out: np.ndarray, rng: np.random.Generator, bound: int,

@@ -311,13 +311,8 @@ def fork_state(x: np.ndarray, kept: np.ndarray, change_points: Sequence[int], *,
         burst = _late_burst(x, segments[-1], math.ceil(last_fraction * n), tolerance, rng, window)
         if burst is not None:
             start, reached = burst, False
-    return SteadyState(
-        start=start,
-        reached=reached,
-        change_points=tuple(bounds[1:]),
-        segment_means=tuple(float(s.mean()) for s in segments),
-        n=n,
-    )
+    return SteadyState(start=start, reached=reached, change_points=tuple(bounds[1:]),
+                       segment_means=tuple(float(s.mean()) for s in segments), n=n)
 
 
 def kept_points(x: np.ndarray) -> np.ndarray:

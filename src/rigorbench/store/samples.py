@@ -58,17 +58,9 @@ def _rows(execution_id: int, case_id: int, metric_id: int, table: SampleTable):
     value = table.value.tolist()
     if np.isnan(table.value).any():
         value = [None if v != v else v for v in value]
-    return zip(
-        repeat(execution_id),
-        repeat(case_id),
-        repeat(metric_id),
-        table.instance.tolist(),
-        table.fork.tolist(),
-        table.iteration.tolist(),
-        table.warmup.astype(np.int64).tolist(),
-        value,
-        table.count.tolist(),
-    )
+    return zip(repeat(execution_id), repeat(case_id), repeat(metric_id), table.instance.tolist(),
+               table.fork.tolist(), table.iteration.tolist(), table.warmup.astype(np.int64).tolist(), value,
+               table.count.tolist())
 
 
 def case_row_id(conn: sqlite3.Connection, case: BenchmarkCase) -> int:
