@@ -57,6 +57,15 @@ def test_the_experiment_file_example_loads(tmp_path):
     assert config.plan.settings.include == ("PrimeCountBenchmark",)
 
 
+def test_the_every_key_example_loads(tmp_path):
+    toml = README.split("<!-- example:every-key-toml -->", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    target = tmp_path / "rigorbench.toml"
+    target.write_text(toml.replace('project = "examples/jmh-demo"', f'project = "{ROOT / "examples/jmh-demo"}"'))
+    config = load_config(target)
+    assert [v.label for v in config.plan.versions] == ["v1", "v2"] and config.plan.cluster.instances == 5
+    assert config.sequential["max_trials"] == 20 and config.compare["confidence"] == 0.99
+
+
 def test_cli_reference_is_generated_from_the_parser():
     current = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert current == render_reference(), "regenerate: python -m rigorbench.cli.reference > docs/cli.md"

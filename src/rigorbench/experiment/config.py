@@ -1,58 +1,8 @@
 """``rigorbench.toml``: an experiment a team keeps in its repository.
 
-    [experiment]
-    project = "examples/jmh-demo"   # relative to this file
-    trials = 3
-    order = "rmit"                  # or "sequential"
-    seed = 1
-    store = ".rigorbench/results.db"  # relative to this file, or postgresql://user@host/db
-    baseline = "v1"                 # the label the others are compared with (default: the first)
-    until_decided = true            # adaptive: trials until each benchmark is decided (docs/adaptive.md)
-    min_trials = 3                  #   the first look; trials is then not used
-    max_trials = 20
-    max_time = "2h"
-    futility = "10%"                #   give a benchmark up when a verdict by max_trials is unlikely
-    cluster = "tcp://10.0.0.5:8786"  # trials on a Dask cluster's instances (docs/cluster.md), or "local:2"
-    design = "trial-based"          #   or "instance-based"
-    instances = 5                   #   trials is then per instance
-    # build_on_workers = true; tls_ca_file, tls_cert, tls_key = paths relative to this file
-
-    [[versions]]
-    label = "v1"
-    source = "v1"                   # a directory (inside project first) or a git revision
-
-    [[versions]]
-    label = "v2"
-    source = "v2"
-    java_home = "/usr/lib/jvm/temurin-21"   # build settings may differ per version
-
-    [build]                        # how every version is built (inferred when absent)
-    module = "benchmarks"          # the JMH module of a multi-module build
-    command = "mvn -B -q -DskipTests -Pbench package"   # no shell; a string or a list
-    jar = "benchmarks/target/*-jmh.jar"                 # relative to project
-    java_home = "/usr/lib/jvm/java-17"
-    cache = true                   # reuse jars of clean commits
-
-    [jmh]
-    forks = 2
-    warmup_iterations = 3
-    iterations = 5
-    warmup_time = "200ms"
-    iteration_time = "200ms"
-    include = ["StatsBenchmark"]
-    params = { size = "100,1000" }
-    jvm_args = ["-Xmx1g"]
-    profilers = ["gc"]
-    timeout = "10m"
-    # warmup = "auto"              # each benchmark's warmup from a pilot fork, instead of
-    # pilot_warmup = 30            #   warmup_iterations (the two are refused together)
-
-    [compare]                      # the same names as the compare options
-    threshold = "1%"
-    confidence = 0.99
-    fail_on = "regression"
-
-Unknown keys are errors (a typo must not silently fall back to a default).
+Every key the file may hold is in the README's example ("Experiments in a file"); the type of
+each is checked by :mod:`rigorbench.experiment.config_schema`. Unknown keys are errors (a typo
+must not silently fall back to a default).
 """
 
 from __future__ import annotations
