@@ -13,7 +13,7 @@ import sys
 from typing import IO, Collection, Sequence
 
 from rigorbench.api import __version__, printable
-from rigorbench.cli.parser import HelpRequested, Parser, UsageError, unrecognized
+from rigorbench.cli.parser import HelpRequested, LintFailed, Parser, UsageError, unrecognized
 from rigorbench.errors import Interrupted, UserError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
@@ -86,6 +86,9 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         return _run(argv, stdout, stderr)
     except HelpRequested:
         return EXIT_OK
+    except LintFailed as error:
+        stderr.write(f"rigorbench: {error}\n")
+        return EXIT_FAIL
     except Interrupted as error:
         # Ctrl-C during a run: every finished trial is stored; say how to go on.
         stderr.write(f"rigorbench: {printable(_without_passwords(str(error), argv))}\n")

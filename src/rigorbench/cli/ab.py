@@ -253,8 +253,6 @@ def pilot_warmup_from(args: argparse.Namespace) -> int | None:
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    from rigorbench.cli.prelint import LintFailed
-
     reporter = api.make_reporter(stderr)
     if args.resume is not None:
         if not args.store:
@@ -273,11 +271,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         return print_listing(plan, store_path, not args.no_build_cache, stdout, reporter)
     hook, lint_results = before_build(args, reporter, plan.harness)
     with api.open_store(store_path) as store:
-        try:
-            result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)
-        except LintFailed as error:
-            stderr.write(f"rigorbench: {error}\n")
-            return 1
+        result = api.run_experiment(plan, store, reporter, before_build=hook, build_cache=not args.no_build_cache)
         labels = [v.label for v in plan.versions]
         return conclude(store, result, labels[0], labels[1:], args, stdout, reporter, lint_results)
 

@@ -18,6 +18,11 @@ class UsageError(UserError):
     """Bad command-line usage."""
 
 
+class LintFailed(UserError):
+    """``--strict`` and the sources have findings at warning level or worse: exit 1, before
+    anything is built or stored (``ab``, ``run``, ``record``)."""
+
+
 class HelpRequested(Exception):
     """``--help`` or ``--version`` printed its text; the command is done."""
 

@@ -11,14 +11,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, MutableMapping
 
-from rigorbench.errors import UserError
+from rigorbench.cli.parser import LintFailed
 
 if TYPE_CHECKING:
     from rigorbench.experiment.progress import Reporter
-
-
-class LintFailed(UserError):
-    """``--strict`` and the sources have findings at warning level or worse."""
 
 
 def _relative(path: str, root: Path) -> str:

@@ -65,7 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench.cli.history_commands import resolve_origin
-    from rigorbench.cli.prelint import LintFailed
 
     if args.resume is not None:
         return _resume(args, stdout, stderr)
@@ -86,12 +85,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     reporter = api.make_reporter(stderr)
     hook, _ = before_build(args, reporter, harness)
     with api.open_store(store_path) as store:
-        try:
-            result, points, added = api.record(plan, origin, store, reporter, before_build=hook,
-                                               build_cache=not args.no_build_cache)
-        except LintFailed as error:
-            stderr.write(f"rigorbench: {error}\n")
-            return 1
+        result, points, added = api.record(plan, origin, store, reporter, before_build=hook,
+                                           build_cache=not args.no_build_cache)
     return _report(points, added, result, store_path, stdout)
 
 

@@ -79,7 +79,6 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
     from rigorbench.cli.ab import cluster_options_from, print_listing
     from rigorbench.cli.common import before_build, conclude
-    from rigorbench.cli.prelint import LintFailed
 
     config = api.load_experiment(args.config)
     _apply_file_settings(args, config.compare)
@@ -99,9 +98,5 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
             lint_results: dict = {}
         else:
             hook, lint_results = before_build(args, reporter, config.plan.harness)
-            try:
-                result = api.run_experiment(config.plan, store, reporter, before_build=hook, build_cache=use_cache)
-            except LintFailed as error:
-                stderr.write(f"rigorbench: {error}\n")
-                return 1
+            result = api.run_experiment(config.plan, store, reporter, before_build=hook, build_cache=use_cache)
         return conclude(store, result, config.baseline, contenders, args, stdout, reporter, lint_results)
