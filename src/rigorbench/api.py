@@ -33,9 +33,8 @@ if TYPE_CHECKING:
     from rigorbench.analysis.history import Selection
     from rigorbench.analysis.history_points import PointOrigin
     from rigorbench.analysis.power import PowerResult
-    from rigorbench.analysis.settings import PowerOptions
     from rigorbench.analysis.report import ReportPage
-    from rigorbench.analysis.settings import Settings
+    from rigorbench.analysis.settings import PowerOptions, Settings
     from rigorbench.experiment.address import ClusterOptions
     from rigorbench.experiment.plan import ExperimentPlan
     from rigorbench.experiment.progress import Reporter

@@ -246,16 +246,9 @@ class _Parser:
 
     def _environment(self, entry: dict) -> None:
         env = self.environment
-        for key, field in (
-            ("jmh_version", "jmhVersion"),
-            ("jvm", "jvm"),
-            ("jdk_version", "jdkVersion"),
-            ("vm_name", "vmName"),
-            ("vm_version", "vmVersion"),
-            ("mode", "mode"),
-            ("threads", "threads"),
-            ("forks", "forks"),
-        ):
+        for key, field in (("jmh_version", "jmhVersion"), ("jvm", "jvm"), ("jdk_version", "jdkVersion"),
+                           ("vm_name", "vmName"), ("vm_version", "vmVersion"), ("mode", "mode"),
+                           ("threads", "threads"), ("forks", "forks")):
             if entry.get(field) is not None:
                 env.set(key, entry[field])
         if isinstance(entry.get("jvmArgs"), list):

@@ -270,12 +270,8 @@ def migrate(conn: sqlite3.Connection, version: int, target: int) -> None:
 def _create_meta(conn: sqlite3.Connection, tool_version: str) -> None:
     conn.execute(backend_of(conn).ddl(_META))
     created = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    for key, value in (
-        ("application", APPLICATION),
-        ("schema_version", "0"),
-        ("created_by", tool_version),
-        ("created", created),
-    ):
+    for key, value in (("application", APPLICATION), ("schema_version", "0"), ("created_by", tool_version),
+                       ("created", created)):
         _set(conn, key, value)
 
 
