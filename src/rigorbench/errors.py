@@ -20,3 +20,24 @@ class InputError(UserError):
 
 class Interrupted(UserError):
     """Ctrl-C (or SIGTERM) during a run; the message says how to resume."""
+
+
+class MissingDependency(UserError):
+    """An optional package that a feature needs is not installed: one line naming the extra
+    to install (``pip install 'rigorbench[cluster]'``), exit 2."""
+
+    def __init__(self, feature: str, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(f"{feature} needs the '{package}' package: pip install 'rigorbench[{extra}]'")
+
+
+def import_optional(module: str, feature: str, extra: str):
+    """``module`` imported, or :class:`MissingDependency` for ``feature`` (the package named
+    is the module's top level)."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingDependency(feature, module.partition(".")[0], extra) from None
