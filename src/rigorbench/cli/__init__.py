@@ -102,13 +102,15 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         if debug:
             raise
         code, line = _unexpected(error)
-        stderr.write(f"rigorbench: {printable(_without_passwords(line, argv))}\n")
+        stderr.write(f"rigorbench: {printable(_without_passwords(line, argv, foreign=True))}\n")
         return code
 
 
-def _without_passwords(text: str, argv: list[str]) -> str:
+def _without_passwords(text: str, argv: list[str], foreign: bool = False) -> str:
     """A message with the password of every store URL on the command line masked (the store
-    masks its own; this catches a URL echoed by anything else)."""
+    masks its own; this catches a URL echoed by anything else). Only the URL's password
+    field is masked, not every word equal to it; ``foreign`` (an unexpected exception's
+    text, perhaps the driver's) masks the password as a word too (see ``scrubbed``)."""
     if not any("://" in arg for arg in argv):
         return text   # and the store package, with numpy, stays unloaded
     from rigorbench.api import is_postgres, scrubbed
@@ -116,7 +118,7 @@ def _without_passwords(text: str, argv: list[str]) -> str:
     for arg in argv:
         url = arg.partition("=")[2] if arg.startswith("--") else arg
         if is_postgres(url):
-            text = scrubbed(text, url)
+            text = scrubbed(text, url, foreign=foreign)
     return text
 
 
