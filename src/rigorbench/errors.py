@@ -4,7 +4,15 @@ from __future__ import annotations
 
 
 class UserError(Exception):
-    """Bad usage or bad input: reported as one line, never as a traceback."""
+    """Bad usage or bad input: reported as one line, never as a traceback.
+
+    ``details`` are lines the CLI prints indented below that line, each escaped on its own
+    (a failed build's command to reproduce it and the last lines of its output): the
+    message itself stays one line, and untrusted text in a detail cannot forge another."""
+
+    def __init__(self, *args: object, details: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(*args)
+        self.details = tuple(details)
 
 
 class InputError(UserError):

@@ -92,6 +92,8 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         return EXIT_INTERRUPTED
     except UserError as error:
         stderr.write(f"rigorbench: error: {printable(_without_passwords(str(error), argv))}\n")
+        for line in error.details:   # each escaped on its own: the tool's lines, not flattened
+            stderr.write(f"  {printable(_without_passwords(line, argv))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         stderr.write("rigorbench: interrupted\n")
