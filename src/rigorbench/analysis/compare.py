@@ -139,6 +139,20 @@ class ComparisonResult:
             return True
         return "missing" in conditions and bool(self.only_in_baseline or self.only_in_contender)
 
+    def ungated(self, fail_on: str | Iterable[str]) -> str | None:
+        """The line that says what ``--fail-on`` lets through unseen: benchmarks only the
+        baseline has (renamed or removed in the contender) under ``regression`` or ``change``
+        without ``missing``; None when there are none."""
+        conditions = parse_fail_on(fail_on) if isinstance(fail_on, str) else set(fail_on)
+        gate = next((c for c in ("regression", "change") if c in conditions), None)
+        names = list(dict.fromkeys(case.display_name for case, _ in self.only_in_baseline))
+        if gate is None or "missing" in conditions or not names:
+            return None
+        them = "it" if len(names) == 1 else "them"
+        listed = names[0] if len(names) == 1 else f"{len(names)} benchmarks ({', '.join(names)})"
+        return (f"{listed} {'is' if len(names) == 1 else 'are'} in the baseline only; --fail-on {gate} does not gate "
+                f"{them}: use --fail-on {gate},missing")
+
 
 # The order of every output: regressions first, then improvements, then what is not decided,
 # then what did not change.
