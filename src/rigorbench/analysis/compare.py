@@ -17,6 +17,7 @@ import numpy as np
 
 from rigorbench import parallel
 from rigorbench.analysis.comparability import Mismatch, param_mismatches, setting_mismatches, to_baseline_units
+from rigorbench.analysis.agreement import p_disagreement
 from rigorbench.analysis.gate import parse_fail_on
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations, outliers_removed
 from rigorbench.errors import UserError
@@ -332,6 +333,7 @@ def _decide_all(drafts: list[Comparison], settings: Settings) -> list[Comparison
         verdict = _below_floor(draft, rule.decide(evidence, draft.metric.higher_is_better))
         warnings = [w for w in draft.warnings if not (verdict == Verdict.UNCHANGED and w.code == "undefined_ratio")]
         warnings += _caveats(draft, verdict, settings)
+        warnings += [note] if (note := p_disagreement(float(p_value), verdict, settings)) else []
         decided.append(replace(draft, p_value=float(p_value), verdict=verdict, warnings=tuple(warnings)))
     return decided
 
