@@ -17,6 +17,7 @@ import numpy as np
 
 from rigorbench import parallel
 from rigorbench.analysis.comparability import Mismatch, param_mismatches, setting_mismatches, to_baseline_units
+from rigorbench.analysis.advice import Words, words
 from rigorbench.analysis.agreement import p_disagreement
 from rigorbench.analysis.gate import parse_fail_on
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations, outliers_removed
@@ -270,7 +271,8 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
         cliffs_delta=delta,
         effect_size=effect_magnitude(delta),
         verdict=Verdict.INCONCLUSIVE,
-        warnings=tuple(notes + _warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate)),
+        warnings=tuple(notes + _warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate,
+                                          words(case.harness))),
         distribution=ratio.distribution,
     )
 
@@ -287,7 +289,8 @@ def _side_summary(obs: Observations, distribution, units: int, settings: Setting
     return SideSummary(summary.n, summary.mean, summary.median, ci, summary.cv, forks, trials, instances)
 
 
-def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) -> list[Diagnostic]:
+def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float, said: Words) -> list[Diagnostic]:
+    """Each side's warnings; hints in the harness's words (``said``)."""
     found = []
     for side, (obs, summary) in sides.items():
         removed = outliers_removed(obs, side)
@@ -298,14 +301,14 @@ def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) 
                 "few_samples",
                 f"{side}: only {len(obs.values)} measurement values",
                 "warning",
-                "run more iterations, forks or trials before trusting a verdict",
+                f"{said.more_iterations}, {said.more_forks}, or run more trials before trusting a verdict",
             ))
         if summary.forks == 1:
             found.append(Diagnostic(
                 "single_fork",
                 f"{side}: all values come from one fork",
                 "warning",
-                "run-to-run variance is not captured; use at least 2 forks or several trials",
+                f"run-to-run variance is not captured: {said.more_forks}, at least 2, or several trials",
             ))
         elif summary.trials == 1:
             found.append(Diagnostic(
