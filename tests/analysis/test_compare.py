@@ -197,3 +197,19 @@ def test_a_decided_verdict_beside_a_p_above_alpha_is_explained():
     assert note.message.startswith("p > 0.01 but slower: the verdict follows the 99% interval of the ratio, which excludes 1")
     assert p_disagreement(0.2, Verdict.INCONCLUSIVE, Settings()) is None
     assert p_disagreement(float("nan"), Verdict.UNCHANGED, Settings()) is None
+
+
+def test_a_verdict_set_by_the_absolute_floor_says_so_beside_a_small_p():
+    # 0.75 -> 0.50 B/op: p < 0.001, but below 1 B/op is not a change (JMH's accounting noise);
+    # the note must not claim the interval lies within the threshold.
+    from pathlib import Path
+
+    from rigorbench.formats import read_result_file
+
+    jmh = Path(__file__).resolve().parents[1] / "testdata" / "jmh"
+    sides = [dataset_from_files([read_result_file(jmh / f"{v}-trial1.json")], v) for v in ("v1", "v2")]
+    report = compare_datasets(*sides, Settings(resamples=2000, metric="all"))
+    alloc = next(c for c in report.comparisons if c.metric.name == "alloc" and c.case.name.endswith("countPrimes"))
+    [note] = [w for w in alloc.warnings if w.code == "p_disagrees"]
+    assert alloc.verdict == Verdict.UNCHANGED and alloc.p_value < 0.01
+    assert note.message.startswith("p <= 0.01 but unchanged: a difference below 1 B/op is not a change of this metric")

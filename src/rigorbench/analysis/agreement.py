@@ -18,13 +18,19 @@ CODE = "p_disagrees"
 _DECIDED = (Verdict.SLOWER, Verdict.FASTER)
 
 
-def p_disagreement(p_value: float, verdict: Verdict, settings) -> Diagnostic | None:
+def p_disagreement(p_value: float, verdict: Verdict, settings, floor: str | None = None) -> Diagnostic | None:
     """The note for one comparison with (adjusted) ``p_value`` and ``verdict`` under
-    ``settings`` (alpha, the rule, its threshold and level), or None when they agree."""
+    ``settings`` (alpha, the rule, its threshold and level), or None when they agree.
+    ``floor``: the metric's absolute floor (``1 B/op``) when it, not the rule, set the verdict."""
     if p_value != p_value:   # NaN: no rank test, nothing to disagree with
         return None
     significant = p_value <= settings.alpha
     alpha = f"{settings.alpha:g}"
+    if floor is not None:
+        if significant:
+            return _note(f"p <= {alpha} but {verdict.value}: a difference below {floor} is not a change of this "
+                         "metric (the verdict follows that floor, not the rank test's p)")
+        return None
     if settings.test == "wilcoxon":
         if significant and verdict not in _DECIDED:
             return _note(f"p <= {alpha} but {verdict.value}: --test wilcoxon also needs |Cliff's delta| >= "

@@ -333,10 +333,12 @@ def _decide_all(drafts: list[Comparison], settings: Settings) -> list[Comparison
     decided = []
     for draft, p_value in zip(drafts, adjusted):
         evidence = Evidence(draft.ratio, float(p_value), draft.cliffs_delta)
-        verdict = _below_floor(draft, rule.decide(evidence, draft.metric.higher_is_better))
+        ruled = rule.decide(evidence, draft.metric.higher_is_better)
+        verdict = _below_floor(draft, ruled)
         warnings = [w for w in draft.warnings if not (verdict == Verdict.UNCHANGED and w.code == "undefined_ratio")]
         warnings += _caveats(draft, verdict, settings)
-        warnings += [note] if (note := p_disagreement(float(p_value), verdict, settings)) else []
+        floor = f"{ABSOLUTE_FLOOR.get(draft.metric.unit, 0):g} {draft.metric.unit}" if verdict != ruled else None
+        warnings += [note] if (note := p_disagreement(float(p_value), verdict, settings, floor)) else []
         decided.append(replace(draft, p_value=float(p_value), verdict=verdict, warnings=tuple(warnings)))
     return decided
 
