@@ -4,7 +4,15 @@ from __future__ import annotations
 
 
 class UserError(Exception):
-    """Bad usage or bad input: reported as one line, never as a traceback."""
+    """Bad usage or bad input: reported as one line, never as a traceback.
+
+    ``details`` are lines the CLI prints indented below that line, each escaped on its own
+    (a failed build's command to reproduce it and the last lines of its output): the
+    message itself stays one line, and untrusted text in a detail cannot forge another."""
+
+    def __init__(self, *args: object, details: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(*args)
+        self.details = tuple(details)
 
 
 class InputError(UserError):
@@ -20,3 +28,24 @@ class InputError(UserError):
 
 class Interrupted(UserError):
     """Ctrl-C (or SIGTERM) during a run; the message says how to resume."""
+
+
+class MissingDependency(UserError):
+    """An optional package that a feature needs is not installed: one line naming the extra
+    to install (``pip install 'rigorbench[cluster]'``), exit 2."""
+
+    def __init__(self, feature: str, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(f"{feature} needs the '{package}' package: pip install 'rigorbench[{extra}]'")
+
+
+def import_optional(module: str, feature: str, extra: str):
+    """``module`` imported, or :class:`MissingDependency` for ``feature`` (the package named
+    is the module's top level)."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingDependency(feature, module.partition(".")[0], extra) from None

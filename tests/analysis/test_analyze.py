@@ -286,3 +286,26 @@ def test_a_dataset_measured_on_a_known_clock_is_judged_by_that_clock():
         return "implausibly_fast" in codes(a)
 
     assert not flagged({"cpu_max_mhz": "2000"}) and flagged({})
+
+
+@pytest.mark.parametrize("harness, says", [
+    ("jmh", "run more forks (-f)"),
+    ("go", "run the test binary more times (each go test run is one fork"),
+    ("gbench", "run the benchmark binary more times"),
+    ("pyperf", "run more processes (--processes)"),
+    ("otava-csv", "run more forks (separate processes)"),
+])
+def test_advice_speaks_the_harness_language(harness, says):
+    # A Go user was told to "run more forks": each harness has its own word and option.
+    from dataclasses import replace as replaced
+
+    from rigorbench.analysis.advice import words
+    from rigorbench.analysis.diagnostics import sample_size
+
+    rng = np.random.default_rng(3)
+    single = analyze(clean_forks(rng, forks=1, n=40))
+    single = replaced(single, case=replaced(single.case, harness=harness))
+    [hint] = [d.hint for d in sample_size(single, None) if d.code == "single_fork"]
+    assert says in hint and (harness == "jmh" or "-f)" not in hint)
+    iterations = {"jmh": "(-i, -r)", "go": "-count", "gbench": "--benchmark_repetitions", "pyperf": "--values"}
+    assert iterations.get(harness, "run more or longer iterations") in words(harness).more_iterations

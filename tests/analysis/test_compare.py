@@ -158,3 +158,58 @@ def test_values_ten_times_the_median_are_removed_and_reported(rng):
     base = dataset_from_files([ResultFile("a", "jmh-json", (Series(BenchmarkCase("jmh", "b.A"), TIME, SampleTable.build(values)),))], "a")
     report = compare_datasets(base, base, FAST)
     assert any(w.code == "outliers_removed" and "1 of 31" in w.message for w in report.comparisons[0].warnings)
+
+
+def _small_shift(shift: float):
+    rng = np.random.default_rng(7)
+    base = dataset_from_files(result_files(rng, {("b.X", TIME): 100.0}, trials=10, noise=0.01, fork_noise=0.001), "v1")
+    cont = dataset_from_files(result_files(rng, {("b.X", TIME): 100.0 * shift}, trials=10, noise=0.01, fork_noise=0.001), "v2")
+    return base, cont
+
+
+@pytest.mark.parametrize("shift, test, verdict, says", [
+    (1.003, "bootstrap", Verdict.UNCHANGED, "p <= 0.01 but unchanged: the verdict follows the 99% interval of the ratio, "
+                                            "which lies within +-1%"),
+    (1.008, "bootstrap", Verdict.INCONCLUSIVE, "p <= 0.01 but inconclusive: the verdict follows the 99% interval of the ratio"),
+    (1.003, "wilcoxon", Verdict.UNCHANGED, "p <= 0.01 but unchanged: --test wilcoxon also needs |Cliff's delta| >= 0.33"),
+])
+def test_a_p_that_seems_to_contradict_the_verdict_is_explained(shift, test, verdict, says):
+    # 300 values a side: the rank test sees a 0.3-0.8% shift the interval rule calls too small
+    # (or not yet decided), and the papers' rule a shift below a medium effect.
+    c = compare_datasets(*_small_shift(shift), Settings(resamples=2000, test=test)).comparisons[0]
+    assert c.verdict == verdict and c.p_value <= 0.01
+    notes = [w for w in c.warnings if w.code == "p_disagrees"]
+    assert len(notes) == 1 and notes[0].message.startswith(says) and notes[0].severity == "info"
+
+
+def test_p_and_verdict_that_agree_have_no_note(rng):
+    base = dataset_from_files(result_files(rng, {("b.Slow", TIME): 100.0, ("b.Same", TIME): 100.0}, trials=10), "v1")
+    cont = dataset_from_files(result_files(rng, {("b.Slow", TIME): 120.0, ("b.Same", TIME): 100.0}, trials=10), "v2")
+    report = compare_datasets(base, cont, FAST)
+    slow = next(c for c in report.comparisons if c.case.name == "b.Slow")
+    assert slow.verdict == Verdict.SLOWER and not any(w.code == "p_disagrees" for w in slow.warnings)
+
+
+def test_a_decided_verdict_beside_a_p_above_alpha_is_explained():
+    from rigorbench.analysis.agreement import p_disagreement
+
+    note = p_disagreement(0.2, Verdict.SLOWER, Settings())
+    assert note.message.startswith("p > 0.01 but slower: the verdict follows the 99% interval of the ratio, which excludes 1")
+    assert p_disagreement(0.2, Verdict.INCONCLUSIVE, Settings()) is None
+    assert p_disagreement(float("nan"), Verdict.UNCHANGED, Settings()) is None
+
+
+def test_a_verdict_set_by_the_absolute_floor_says_so_beside_a_small_p():
+    # 0.75 -> 0.50 B/op: p < 0.001, but below 1 B/op is not a change (JMH's accounting noise);
+    # the note must not claim the interval lies within the threshold.
+    from pathlib import Path
+
+    from rigorbench.formats import read_result_file
+
+    jmh = Path(__file__).resolve().parents[1] / "testdata" / "jmh"
+    sides = [dataset_from_files([read_result_file(jmh / f"{v}-trial1.json")], v) for v in ("v1", "v2")]
+    report = compare_datasets(*sides, Settings(resamples=2000, metric="all"))
+    alloc = next(c for c in report.comparisons if c.metric.name == "alloc" and c.case.name.endswith("countPrimes"))
+    [note] = [w for w in alloc.warnings if w.code == "p_disagrees"]
+    assert alloc.verdict == Verdict.UNCHANGED and alloc.p_value < 0.01
+    assert note.message.startswith("p <= 0.01 but unchanged: a difference below 1 B/op is not a change of this metric")

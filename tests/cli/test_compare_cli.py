@@ -143,3 +143,21 @@ def test_real_subprocess_exit_codes_and_stderr(tmp_path):
                          capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.startswith("rigorbench: error: ") and "Traceback" not in bad.stderr
+
+
+def test_a_benchmark_renamed_in_the_contender_is_named_by_the_regression_gate(tmp_path):
+    # --fail-on regression gates slower benchmarks (the exit-code contract); a baseline
+    # benchmark without a counterpart is not one, but it must not slip past unsaid.
+    runs = json.loads(Path(V2).read_text())
+    for run in runs:
+        run["benchmark"] = run["benchmark"].replace("sumCsv", "sumCsvRenamed")
+    renamed = tmp_path / "v2-renamed.json"
+    renamed.write_text(json.dumps(runs))
+    code, out, err = run_cli("compare", V1, str(renamed), "--fail-on", "regression", *FAST)
+    line = ("warning: dev.rigorbench.demo.CsvParseBenchmark.sumCsv is in the baseline only; --fail-on regression does not gate it: "
+            "use --fail-on regression,missing")
+    assert [l for l in err.splitlines() if "baseline only" in l] == [line]
+    code_missing, _, err_missing = run_cli("compare", V1, str(renamed), "--fail-on", "regression,missing", *FAST)
+    assert code_missing == 1 and "baseline only" not in err_missing
+    _, _, err_never = run_cli("compare", V1, str(renamed), *FAST)
+    assert "baseline only" not in err_never

@@ -112,3 +112,19 @@ def test_adaptive_options_are_refused_before_anything_is_built(tmp_path, extra, 
     code, out, err = run("ab", str(tmp_path), "--base", "v1", "--contender", "v2", "--store", str(tmp_path / "r.db"), *extra)
     assert code == 2 and message in err and err.count("\n") == 1
     assert not (tmp_path / "r.db").exists()
+
+
+def test_a_failed_build_shows_its_output_as_indented_lines_each_escaped(tmp_path):
+    # The first line is the error; how to reproduce it and the build's last lines follow,
+    # one per line (they were one line joined by a literal \n), control characters escaped.
+    script = "for i in $(seq 1 25); do echo \"[ERROR] line $i\"; done; printf \"bell \\007 cr \\r!\\n\"; exit 1"
+    command = f"sh -c '{script}'"
+    code, out, err = run("list", str(tmp_path), "--build-command", command, "--jar", "x.jar")
+    lines = [line for line in err.splitlines() if not line.startswith(("building ", "$ "))]
+    assert code == 2 and out == ""
+    assert lines[0].startswith("rigorbench: error: version working tree: build failed: `sh -c ")
+    assert lines[0].endswith("exited with code 1") and "reproduce" not in lines[0]
+    assert lines[1] == f"  reproduce it with: cd {tmp_path} && {command}"
+    assert lines[2] == "  last lines of its output:"
+    assert lines[3:] == [f"    [ERROR] line {i}" for i in range(7, 26)] + ["    bell \\x07 cr \\r!"]
+    assert "\x07" not in err and "\r" not in err

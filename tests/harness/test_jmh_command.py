@@ -220,10 +220,20 @@ def test_failed_build_reports_command_to_reproduce_and_output_tail(tmp_path):
     script = "import sys; [print('line', i) for i in range(30)]; sys.exit(3)"
     with pytest.raises(HarnessError) as error:
         JmhHarness().build(tmp_path, BuildSpec(command=(sys.executable, "-c", script)), lambda line: None)
-    text = str(error.value)
-    assert text.splitlines()[0].startswith("build failed: `") and "exited with code 3" in text.splitlines()[0]
-    assert f"reproduce it with: cd {tmp_path} && {sys.executable} -c" in text
-    assert "line 29" in text and "line 10" in text and "line 9\n" not in text
+    text, details = str(error.value), error.value.details
+    assert text.startswith("build failed: `") and text.endswith("exited with code 3") and "\n" not in text
+    assert details[0].startswith(f"reproduce it with: cd {tmp_path} && {sys.executable} -c")
+    assert details[1:] == ("last lines of its output:", *(f"  line {i}" for i in range(10, 30)))
+
+
+def test_a_failed_build_step_of_go_gbench_or_pyperf_says_how_to_reproduce_it(tmp_path):
+    from rigorbench.harness.repetitions import run_checked
+
+    with pytest.raises(HarnessError) as error:
+        run_checked([sys.executable, "-c", "print('oops'); raise SystemExit(2)"], tmp_path, "building with CMake")
+    assert str(error.value).startswith("building with CMake failed: `") and "\n" not in str(error.value)
+    assert error.value.details[0].startswith(f"reproduce it with: cd {tmp_path} && {sys.executable} -c")
+    assert error.value.details[1:] == ("last lines of its output:", "  oops")
 
 
 def test_a_project_that_is_neither_maven_nor_gradle_needs_a_build_command(tmp_path):

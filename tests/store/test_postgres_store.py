@@ -216,8 +216,8 @@ def test_without_psycopg_a_postgresql_store_says_how_to_install_it(monkeypatch, 
     out, err = io.StringIO(), io.StringIO()
     assert main(["runs", "--store", "postgres://ci:pw@db.example.org/bench"], out, err) == 2
     assert err.getvalue() == (
-        "rigorbench: error: postgres://ci:***@db.example.org/bench: a PostgreSQL results store needs psycopg; "
-        "install it with: pip install 'rigorbench[postgres]'\n"
+        "rigorbench: error: postgres://ci:***@db.example.org/bench: a PostgreSQL results store needs the "
+        "'psycopg' package: pip install 'rigorbench[postgres]'\n"
     )
 
 

@@ -17,6 +17,8 @@ import numpy as np
 
 from rigorbench import parallel
 from rigorbench.analysis.comparability import Mismatch, param_mismatches, setting_mismatches, to_baseline_units
+from rigorbench.analysis.advice import Words, words
+from rigorbench.analysis.agreement import p_disagreement
 from rigorbench.analysis.gate import parse_fail_on
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations, outliers_removed
 from rigorbench.errors import UserError
@@ -132,6 +134,20 @@ class ComparisonResult:
             return True
         return "missing" in conditions and bool(self.only_in_baseline or self.only_in_contender)
 
+    def ungated(self, fail_on: str | Iterable[str]) -> str | None:
+        """The line that says what ``--fail-on`` lets through unseen: benchmarks only the
+        baseline has (renamed or removed in the contender) under ``regression`` or ``change``
+        without ``missing``; None when there are none."""
+        conditions = parse_fail_on(fail_on) if isinstance(fail_on, str) else set(fail_on)
+        gate = next((c for c in ("regression", "change") if c in conditions), None)
+        names = list(dict.fromkeys(case.display_name for case, _ in self.only_in_baseline))
+        if gate is None or "missing" in conditions or not names:
+            return None
+        them = "it" if len(names) == 1 else "them"
+        listed = names[0] if len(names) == 1 else f"{len(names)} benchmarks ({', '.join(names)})"
+        return (f"{listed} {'is' if len(names) == 1 else 'are'} in the baseline only; --fail-on {gate} does not gate "
+                f"{them}: use --fail-on {gate},missing")
+
 
 # The order of every output: regressions first, then improvements, then what is not decided,
 # then what did not change.
@@ -233,7 +249,8 @@ def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Co
     delta = cliffs_delta(base.values, cont.values)
     baseline = _side_summary(base, ratio.baseline_distribution, ratio.baseline_units, settings)
     contender = _side_summary(cont, ratio.contender_distribution, ratio.contender_units, settings)
-    warnings = _warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate)
+    warnings = _warnings({"baseline": (base, baseline), "contender": (cont, contender)}, ratio.estimate,
+                         words(case.harness))
     return Comparison(case=case, metric=metric, baseline=baseline, contender=contender, ratio=ratio.interval,
                       p_value=test.p_value, cliffs_delta=delta, effect_size=effect_magnitude(delta),
                       verdict=Verdict.INCONCLUSIVE, warnings=tuple(notes + warnings),
@@ -252,7 +269,8 @@ def _side_summary(obs: Observations, distribution, units: int, settings: Setting
     return SideSummary(summary.n, summary.mean, summary.median, ci, summary.cv, forks, trials, instances)
 
 
-def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) -> list[Diagnostic]:
+def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float, said: Words) -> list[Diagnostic]:
+    """Each side's warnings; hints in the harness's words (``said``)."""
     found = []
     for side, (obs, summary) in sides.items():
         removed = outliers_removed(obs, side)
@@ -261,11 +279,11 @@ def _warnings(sides: dict[str, tuple[Observations, SideSummary]], ratio: float) 
         if len(obs.values) < _FEW_VALUES:
             found.append(Diagnostic(
                 "few_samples", f"{side}: only {len(obs.values)} measurement values", "warning",
-                "run more iterations, forks or trials before trusting a verdict"))
+                f"{said.more_iterations}, {said.more_forks}, or run more trials before trusting a verdict"))
         if summary.forks == 1:
             found.append(Diagnostic(
                 "single_fork", f"{side}: all values come from one fork", "warning",
-                "run-to-run variance is not captured; use at least 2 forks or several trials"))
+                f"run-to-run variance is not captured: {said.more_forks}, at least 2, or several trials"))
         elif summary.trials == 1:
             found.append(Diagnostic(
                 "single_trial",
@@ -289,9 +307,12 @@ def _decide_all(drafts: list[Comparison], settings: Settings) -> list[Comparison
     decided = []
     for draft, p_value in zip(drafts, adjusted):
         evidence = Evidence(draft.ratio, float(p_value), draft.cliffs_delta)
-        verdict = _below_floor(draft, rule.decide(evidence, draft.metric.higher_is_better))
+        ruled = rule.decide(evidence, draft.metric.higher_is_better)
+        verdict = _below_floor(draft, ruled)
         warnings = [w for w in draft.warnings if not (verdict == Verdict.UNCHANGED and w.code == "undefined_ratio")]
         warnings += _caveats(draft, verdict, settings)
+        floor = f"{ABSOLUTE_FLOOR.get(draft.metric.unit, 0):g} {draft.metric.unit}" if verdict != ruled else None
+        warnings += [note] if (note := p_disagreement(float(p_value), verdict, settings, floor)) else []
         decided.append(replace(draft, p_value=float(p_value), verdict=verdict, warnings=tuple(warnings)))
     return decided
 

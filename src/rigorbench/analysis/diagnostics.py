@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rigorbench.analysis.advice import Words, words
 from rigorbench.analysis.dataset import Observations, outliers_removed
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import Diagnostic, SampleTable
@@ -33,12 +34,16 @@ MIN_MODE_VALUES = 10
 LONGER_THAN_NEEDED = 5      # warmup iterations to spare before we suggest cutting it
 DEFAULT_CYCLE_NS = 1.0      # "one clock cycle" when the CPU's clock was not recorded
 
-LEVEL_ADVICE = {
-    "iteration": "variance is inside each fork's iteration series: run more or longer iterations",
-    "fork": "variance is between forks (each process gets its own JIT decisions, memory layout and address randomization): run more forks",
-    "trial": "variance is between trials (the machine changes over time): run more trials ('rigorbench run --trials')",
-    "instance": "variance is between machines: run on more instances and keep them in the comparison",
-}
+def level_advice(level: str, harness: str) -> str:
+    """What to do when most variance is at ``level``, in ``harness``'s words."""
+    said = words(harness)
+    return {
+        "iteration": f"variance is inside each fork's iteration series: {said.more_iterations}",
+        "fork": "variance is between forks (each process gets its own memory layout and address randomization, "
+                f"and a JIT its own decisions): {said.more_forks}",
+        "trial": "variance is between trials (the machine changes over time): run more trials ('rigorbench run --trials')",
+        "instance": "variance is between machines: run on more instances and keep them in the comparison",
+    }[level]
 
 
 def diagnose(a: "BenchmarkAnalysis", table: SampleTable, obs: Observations,
@@ -103,7 +108,7 @@ def steady_state(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
     if not report.assessed:
         return [Diagnostic(
             "steady_state_unchecked", "forks are too short to check warmup and steady state (fewer than 20 iterations)",
-            "info", "run 50 or more iterations per fork once to see where steady state starts",
+            "info", f"to see where steady state starts, run 50 or more iterations per fork once: {words(a.case.harness).more_iterations}",
         )]
     n = len(report.forks)
     never = sum(not s.reached for s in report.states)
@@ -116,13 +121,13 @@ def steady_state(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
     elif report.verdict == "inconsistent":
         found.append(Diagnostic(
             "inconsistent_steady_state", f"{never} of {n} forks never reach steady state", "warning",
-            "some forks settle and others do not: run more forks and look at the iteration series of each",
+            f"some forks settle and others do not: {words(a.case.harness).more_forks} and look at the iteration series of each",
         ))
-    found.extend(_warmup(report))
+    found.extend(_warmup(report, words(a.case.harness)))
     return found
 
 
-def _warmup(report) -> list[Diagnostic]:
+def _warmup(report, said: Words) -> list[Diagnostic]:
     pairs = [(f, s) for f, s in zip(report.forks, report.states) if s.reached and s.start is not None]
     late = [(f, s) for f, s in pairs if s.start > f.warmup]
     if late:
@@ -144,7 +149,8 @@ def _warmup(report) -> list[Diagnostic]:
             return [Diagnostic(
                 "warmup_longer_than_needed",
                 f"warmup longer than needed by {spare} iterations (every fork is steady by iteration {latest})",
-                "info", f"about {latest + LONGER_THAN_NEEDED} warmup iterations would do; the time saved can go to more forks",
+                "info", f"about {latest + LONGER_THAN_NEEDED} warmup iterations would do; spend the time saved on "
+                f"forks: {said.more_forks}",
             )]
     return []
 
@@ -156,10 +162,10 @@ def variability(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
         share = v.components[v.dominant]
         found.append(Diagnostic(
             "dominant_variance", f"{share:.0%} of the variance is at the {v.dominant} level", "info",
-            LEVEL_ADVICE[v.dominant],
+            level_advice(v.dominant, a.case.harness),
         ))
     if a.rciw > WIDE_RCIW:
-        advice = LEVEL_ADVICE[v.dominant] if v is not None and v.components else "collect more data"
+        advice = level_advice(v.dominant, a.case.harness) if v is not None and v.components else "collect more data"
         found.append(Diagnostic(
             "wide_ci", f"the {a.mean.confidence:.0%} CI of the mean is {a.rciw:.0%} of the mean wide", "warning",
             f"changes smaller than about {a.rciw / 2:.0%} cannot be seen with this data; {advice}",
@@ -168,7 +174,7 @@ def variability(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
 
 
 def multimodality(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
-    found = []
+    found, said = [], words(a.case.harness)
     forks = _fork_values(obs)
     checked = [(values, modes(values)) for values in forks if len(values) >= MIN_MODE_VALUES]
     split = [values for values, m in checked if m.multimodal]
@@ -189,7 +195,8 @@ def multimodality(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]
             parts = ", ".join(f"{len(g)} near {_fmt(c)}" for g, c in zip(clusters.groups, clusters.centers))
             found.append(Diagnostic(
                 "fork_clusters", f"fork means fall into {len(clusters.groups)} groups: {parts} {a.metric.unit}", "warning",
-                "each JVM settles into one of several states (code layout, JIT decisions, hardware): run more forks so the mean covers the mix",
+                f"{said.process} settles into one of several states (code layout, JIT decisions, hardware): "
+                f"{said.more_forks} so that the mean covers the mix",
             ))
     return found
 
@@ -228,7 +235,7 @@ def sample_size(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]:
     if a.forks == 1:
         return [Diagnostic(
             "single_fork", "all values come from one fork", "warning",
-            "run-to-run variance is not captured; use at least 2 forks or several trials",
+            f"run-to-run variance is not captured: {words(a.case.harness).more_forks}, at least 2, or several trials",
         )]
     units, what = (a.trials, "trials") if a.trials > 1 else (a.forks, "forks")
     if units < MIN_EXPANDED_UNITS:

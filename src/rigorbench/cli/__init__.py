@@ -95,6 +95,8 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         return EXIT_INTERRUPTED
     except UserError as error:
         stderr.write(f"rigorbench: error: {printable(_without_passwords(str(error), argv))}\n")
+        for line in error.details:   # each escaped on its own: the tool's lines, not flattened
+            stderr.write(f"  {printable(_without_passwords(line, argv))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         stderr.write("rigorbench: interrupted\n")
@@ -105,13 +107,15 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None, stder
         if debug:
             raise
         code, line = _unexpected(error)
-        stderr.write(f"rigorbench: {printable(_without_passwords(line, argv))}\n")
+        stderr.write(f"rigorbench: {printable(_without_passwords(line, argv, foreign=True))}\n")
         return code
 
 
-def _without_passwords(text: str, argv: list[str]) -> str:
+def _without_passwords(text: str, argv: list[str], foreign: bool = False) -> str:
     """A message with the password of every store URL on the command line masked (the store
-    masks its own; this catches a URL echoed by anything else)."""
+    masks its own; this catches a URL echoed by anything else). Only the URL's password
+    field is masked, not every word equal to it; ``foreign`` (an unexpected exception's
+    text, perhaps the driver's) masks the password as a word too (see ``scrubbed``)."""
     if not any("://" in arg for arg in argv):
         return text   # and the store package, with numpy, stays unloaded
     from rigorbench.api import is_postgres, scrubbed
@@ -119,7 +123,7 @@ def _without_passwords(text: str, argv: list[str]) -> str:
     for arg in argv:
         url = arg.partition("=")[2] if arg.startswith("--") else arg
         if is_postgres(url):
-            text = scrubbed(text, url)
+            text = scrubbed(text, url, foreign=foreign)
     return text
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-from typing import IO, TYPE_CHECKING
+from dataclasses import replace
+from typing import IO, TYPE_CHECKING, Callable
 
 from rigorbench.api import CORRECTIONS, INTERVALS, MIN_PARALLEL_SERIES, STATISTICS, TESTS, Settings, parse_fail_on, safe_name
 from rigorbench.cli.parser import UsageError, count, fraction, positive_int
@@ -99,8 +100,9 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument(
         "--fail-on", type=fail_on_conditions, default=None, metavar="WHEN",
         help="exit 1 when a benchmark got slower or failed in the contender (regression), changed either way "
-        "or failed (change), or is on one side only (missing); several separated by commas "
-        "(regression,missing); default: never",
+        "or failed (change), or is on one side only (missing: a benchmark renamed or removed in the contender "
+        "fails only this one, and regression or change without it says so on stderr); several separated by "
+        "commas (regression,missing); default: never",
     )
     add_mismatch_argument(output)
     output.add_argument("--wide", action="store_true", help="text and markdown: every column (also p) and names in full, however wide; by default the table fits 100 columns")
@@ -212,8 +214,9 @@ def dataset_from_args(args: argparse.Namespace):
     raise UsageError(f"give result files of one version, or --store DB (see 'rigorbench {args.command} --help')")
 
 
-def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
-    """Render the comparison where asked and turn --fail-on into the exit code."""
+def finish_comparison(result, args: argparse.Namespace, stdout: IO[str], say: Callable[[str], None]) -> int:
+    """Render the comparison where asked and turn --fail-on into the exit code; ``say`` (a
+    line on stderr) what the gate does not see (a benchmark renamed in the contender)."""
     from rigorbench import api
 
     if not result.comparisons:
@@ -221,6 +224,9 @@ def finish_comparison(result, args: argparse.Namespace, stdout: IO[str]) -> int:
     layout = {"wide": bool(getattr(args, "wide", False)), "only_changed": bool(getattr(args, "only_changed", False)),
               "color": args.output is None and use_color(getattr(args, "color", "never"), stdout)}
     write_output(api.render(result, args.format or "text", **layout), args.output, stdout)
+    ungated = result.ungated(fail_on(args))
+    if ungated:
+        say(f"warning: {api.printable(ungated)}")
     return 1 if result.fails(fail_on(args)) else 0
 
 
@@ -254,7 +260,7 @@ def conclude(store, result, baseline: str, contenders: list[str], args, stdout, 
     settings = api.verdict_settings(run, settings_from(args))
     code = 0
     for label, comparison, base, contender in api.finish_experiment(store, result.run_id, baseline, contenders, settings_from(args)):
-        code = max(code, finish_comparison(comparison, args, stdout))
+        code = max(code, finish_comparison(comparison, args, stdout, reporter.message))
         if args.html:
             path = html_path(args.html, label, len(contenders))
             lint = {v: r for v, r in lint_results.items() if v in (baseline, label)}

@@ -82,4 +82,4 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         baseline = api.load_results(baseline_files, args.baseline_label)
         contender = api.load_results(contender_files, args.contender_label)
         result = api.compare(baseline, contender, settings, progress=progress, jobs=args.jobs)
-    return finish_comparison(result, args, stdout)
+    return finish_comparison(result, args, stdout, lambda line: stderr.write(line + "\n"))

@@ -14,7 +14,7 @@ import time
 from typing import Callable, Iterator
 
 from rigorbench.experiment.address import SLOT, ClusterAddress, TLSFiles
-from rigorbench.errors import UserError
+from rigorbench.errors import UserError, import_optional
 
 # How long to wait for the scheduler, and for the instances the design asks for.
 CONNECT_TIMEOUT_S = 30
@@ -72,7 +72,8 @@ class ClusterSession:
 @contextlib.contextmanager
 def open_cluster(address: ClusterAddress, tls: TLSFiles) -> Iterator[ClusterSession]:
     """Connect to ``address`` (or start ``local:N``); closed (and a LocalCluster stopped) on exit."""
-    from distributed import Client, LocalCluster
+    distributed = import_optional("distributed", "--cluster", "cluster")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
 
     # Dask's own log lines (connection retries, a worker's death) would interleave with the
     # progress; rigorbench reports what they mean itself.

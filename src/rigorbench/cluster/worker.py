@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib.util
 import os
 import socket
 import subprocess
@@ -21,7 +22,7 @@ from typing import Callable, Iterator
 
 from rigorbench.experiment.address import SLOT, ClusterAddress, TLSFiles, exposure_warning
 from rigorbench.cluster.task import WORK_DIR_ENV
-from rigorbench.errors import UserError
+from rigorbench.errors import MissingDependency, UserError
 from rigorbench.experiment.machine_lock import lock_path
 
 LOCK_NAME = "rigorbench-worker.lock"
@@ -79,6 +80,8 @@ def run_worker(options: WorkerOptions, say: Callable[[str], None]) -> int:
 
     if options.address.local:
         raise UserError("rigorbench worker connects to a scheduler (tcp://HOST:8786); local:N starts its own workers")
+    if importlib.util.find_spec("distributed") is None:  # the worker process is `python -m distributed...`
+        raise MissingDependency("rigorbench worker", "distributed", "cluster")
     options.tls.check(options.address)
     warning = exposure_warning(options.address, options.tls)
     if warning:

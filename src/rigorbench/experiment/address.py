@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from rigorbench.errors import UserError
+from rigorbench.errors import UserError, import_optional
 
 LOCAL = re.compile(r"^local:(\d+)$")
 SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
@@ -53,7 +53,7 @@ class TLSFiles:
         """A ``distributed.security.Security`` for the client (or a worker), or None."""
         if not self.on:
             return None
-        from distributed.security import Security
+        Security = import_optional("distributed.security", "--cluster", "cluster").Security
 
         role = "worker" if worker else "client"
         return Security(tls_ca_file=self.ca_file, require_encryption=True,

@@ -36,6 +36,7 @@ from rigorbench.experiment.warmup import describe, run_pilots
 from rigorbench.harness import get_harness
 from rigorbench.harness.base import Harness, RunSettings
 from rigorbench.store import ResultStore
+from rigorbench.store.location import without_password
 from rigorbench.store.api import SETUP_KEY, RunInfo, RunSetup
 
 
@@ -224,7 +225,12 @@ def interrupted(store: ResultStore, run: RunInfo) -> Interrupted:
 
 
 def resume_hint(store: ResultStore, run: RunInfo) -> str:
-    return f"rigorbench {resume_command(run)} --resume {run.run_id} --store {shlex.quote(str(store.path))}"
+    """The command that resumes ``run``. A store URL is shown without its password, which
+    the hint never holds (not even masked: ``***`` would be taken as the password)."""
+    shown = without_password(store.path)
+    password = (" (the password in PGPASSWORD or ~/.pgpass, or give --store the URL with its password again)"
+                if shown != str(store.path) else "")
+    return f"rigorbench {resume_command(run)} --resume {run.run_id} --store {shlex.quote(shown)}{password}"
 
 
 def resume_command(run: RunInfo) -> str:

@@ -66,20 +66,23 @@ def _build(version: PreparedVersion, spec: VersionSpec, harness: Harness, report
         with reporter.working(f"building {spec.label}"):
             build = harness.build(version.project_dir, spec.build, reporter.message, cache)
     except HarnessError as error:
-        raise UserError(f"version {spec.label}: {_outside_worktree(str(error), version)}") from None
+        message, details = _outside_worktree(str(error), error.details, version)
+        raise UserError(f"version {spec.label}: {message}", details=details) from None
     if not build.cached:  # a cache hit was reported by the harness, with the jar's path
         kept = "; kept in the build cache" if cache is not None and Path(build.artifact).is_relative_to(cache_dir) else ""
         reporter.message(f"built {spec.label} in {format_duration(build.seconds)}{kept}")
     return build
 
 
-def _outside_worktree(message: str, version: PreparedVersion) -> str:
+def _outside_worktree(message: str, details: tuple[str, ...], version: PreparedVersion) -> tuple[str, tuple[str, ...]]:
     """The temporary worktree is gone when the user reads the message: say how to get it back."""
-    if version.worktree is None or str(version.worktree) not in message:
-        return message
+    worktree = str(version.worktree)
+    if version.worktree is None or not any(worktree in text for text in (message, *details)):
+        return message, details
     checkout = "CHECKOUT"
-    how = f"\nwhere CHECKOUT is a checkout of {version.info.commit}: git worktree add --detach CHECKOUT {version.info.commit}"
-    return message.replace(str(version.worktree), checkout) + how
+    how = f"where CHECKOUT is a checkout of {version.info.commit}: git worktree add --detach CHECKOUT {version.info.commit}"
+    details = tuple(text.replace(worktree, checkout) for text in details)
+    return message.replace(worktree, checkout), (*details[:1], how, *details[1:])
 
 
 def list_selection(builds: dict, harness: Harness, settings: RunSettings) -> Selection:
@@ -89,7 +92,7 @@ def list_selection(builds: dict, harness: Harness, settings: RunSettings) -> Sel
         try:
             listings[label] = harness.list_benchmarks(build, settings)
         except HarnessError as error:
-            raise UserError(f"version {label}: {error}") from None
+            raise UserError(f"version {label}: {error}", details=error.details) from None
     return select_benchmarks(listings)
 
 

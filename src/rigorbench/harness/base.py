@@ -162,7 +162,12 @@ class TrialOutcome:
 
 
 class HarnessError(Exception):
-    """Building or listing failed; the message names the version and the command's output tail."""
+    """Building or listing failed: the message (one line) names the command; ``details`` are
+    the lines shown below it (how to reproduce it, the last lines of its output)."""
+
+    def __init__(self, message: str, details: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(message)
+        self.details = tuple(details)
 
 
 class Harness(Protocol):

@@ -38,7 +38,7 @@ from rigorbench.formats.gbench import GbenchJsonReader, split_name
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.cache import BuildCache
 from rigorbench.harness.gbench_build import BUILD_TYPE, MIN_TIME_FORM, SUFFIXED, build_identity, configured_tools, min_time_form, relocatable
-from rigorbench.harness.process import describe_command, run_streamed, tail
+from rigorbench.harness.process import describe_command, output_tail, run_streamed
 from rigorbench.harness.repetitions import Tables, add_process, outcome, progress_of, read_or_empty, run_checked
 from rigorbench.units import parse_duration
 
@@ -117,7 +117,7 @@ class GbenchHarness:
             command = [str(exe), "--benchmark_list_tests=true", f"--benchmark_filter={bench_filter(settings.include)}"]
             run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S)
             if run.timed_out or run.returncode != 0:
-                raise HarnessError(f"{exe.name}: listing benchmarks failed; last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
+                raise HarnessError(f"{exe.name}: listing benchmarks failed", output_tail(run.lines, TAIL_LINES))
             for line in filter(None, map(str.strip, run.lines)):
                 family, params = split_name(line)
                 values = families.setdefault(family, {})

@@ -39,7 +39,7 @@ from rigorbench.errors import InputError, UserError
 from rigorbench.formats.gobench import GoBenchReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.cache import BuildCache, sources_hash
-from rigorbench.harness.process import describe_command, run_streamed, tail
+from rigorbench.harness.process import describe_command, output_tail, run_streamed
 from rigorbench.harness.repetitions import Tables, add_process, outcome, progress_of, read_or_empty, run_checked
 
 OUT_DIR, MANIFEST = ".rigorbench-go", "manifest.json"
@@ -127,8 +127,7 @@ class GoHarness:
             run = run_streamed([package["binary"], "-test.list", "^Benchmark"], cwd=Path(package["dir"]),
                                env=go_env(), timeout_s=LIST_TIMEOUT_S)
             if run.timed_out or run.returncode != 0:
-                raise HarnessError(f"{package['package']}: listing benchmarks failed; last lines of its output:\n"
-                                   f"{tail(run.lines, TAIL_LINES)}")
+                raise HarnessError(f"{package['package']}: listing benchmarks failed", output_tail(run.lines, TAIL_LINES))
             for name in run.lines:
                 name = name.strip()
                 if name.startswith("Benchmark") and (not patterns or any(p.search(name) for p in patterns)):

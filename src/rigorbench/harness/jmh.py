@@ -31,7 +31,7 @@ from rigorbench.harness.jmh_console import ConsoleTracker
 from rigorbench.harness.jmh_jar import find_benchmarks_jar, jar_from_pattern, jmh_version
 from rigorbench.harness.jmh_layout import BuildLayout, plan_build
 from rigorbench.harness.jmh_results import trial_outcome
-from rigorbench.harness.process import DEFAULT_GRACE_S, describe_command, run_streamed, strip_ansi, tail
+from rigorbench.harness.process import DEFAULT_GRACE_S, describe_command, output_tail, run_streamed, strip_ansi
 from rigorbench.harness.tools import java_version, maven_version, resolve_java
 
 DEFAULT_JAVA_COMMAND = ("java",)
@@ -129,10 +129,9 @@ class JmhHarness:
         offline = gradle.wrapper_offline_hint(layout.gradle_project or layout.cwd, "\n".join(lines))
         java_home = f"JAVA_HOME={shlex.quote(env['JAVA_HOME'])} " if env else ""
         raise HarnessError(
-            f"build failed: `{command}` exited with code {run.returncode}"
-            + (f"; {offline}" if offline else "")
-            + f"\nreproduce it with: cd {shlex.quote(str(layout.cwd))} && {java_home}{command}"
-            + f"\nlast lines of its output:\n{tail(lines, BUILD_TAIL_LINES)}"
+            f"build failed: `{command}` exited with code {run.returncode}" + (f"; {offline}" if offline else ""),
+            (f"reproduce it with: cd {shlex.quote(str(layout.cwd))} && {java_home}{command}",
+             *output_tail(lines, BUILD_TAIL_LINES)),
         )
 
     def tool_versions(self, jar: Path, java: str = "java", layout: BuildLayout | None = None) -> dict[str, str]:
@@ -173,10 +172,8 @@ class JmhHarness:
             run = run_streamed(command, cwd=build.project_dir, timeout_s=LIST_TIMEOUT_S, grace_s=self.kill_grace_s)
         if run.timed_out or run.returncode != 0:
             why = "timed out" if run.timed_out else f"exited with code {run.returncode}"
-            raise HarnessError(
-                f"{build.project_dir}: listing benchmarks failed: `{describe_command(command)}` {why}; "
-                f"last lines of its output:\n{tail(run.lines, BUILD_TAIL_LINES)}"
-            )
+            raise HarnessError(f"{build.project_dir}: listing benchmarks failed: `{describe_command(command)}` {why}",
+                               output_tail(run.lines, BUILD_TAIL_LINES))
         return parse_benchmark_list(run.lines)
 
     def run_trial(

@@ -54,6 +54,13 @@ def tail(lines: Sequence[str], count: int) -> str:
     return "\n".join(lines[-count:]) if count > 0 else ""
 
 
+def output_tail(lines: Sequence[str], count: int) -> tuple[str, ...]:
+    """The last ``count`` output lines of a failed command as an error's details (indented
+    below a heading), or nothing when it printed nothing."""
+    shown = [line.rstrip() for line in lines[-count:]] if count > 0 else []
+    return ("last lines of its output:", *(f"  {line}" for line in shown)) if shown else ()
+
+
 def run_streamed(command: Sequence[str], *, cwd: Path, on_line: Callable[[str], None] = lambda line: None,
                  log_path: Path | None = None, timeout_s: float | None = None,
                  grace_s: float = DEFAULT_GRACE_S, env: Mapping[str, str] | None = None) -> ProcessResult:

@@ -32,7 +32,7 @@ from rigorbench.errors import InputError, UserError
 from rigorbench.formats.pyperf import PyperfJsonReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.cache import BuildCache, sources_hash
-from rigorbench.harness.process import describe_command, run_streamed, tail
+from rigorbench.harness.process import describe_command, output_tail, run_streamed, tail
 from rigorbench.harness.repetitions import read_or_empty, run_checked
 from rigorbench.units import parse_duration
 
@@ -89,7 +89,8 @@ class PyperfHarness:
         with tempfile.TemporaryDirectory(prefix="rigorbench-pyperf-list-") as work:
             outcome = self.run_trial(build, quick, Path(work), lambda event: None)
         if outcome.status != DONE:
-            raise HarnessError(f"{build.artifact}: listing its benchmarks failed: {outcome.message}\n{outcome.output_tail}")
+            raise HarnessError(f"{build.artifact}: listing its benchmarks failed: {outcome.message}",
+                               output_tail(outcome.output_tail.splitlines(), TAIL_LINES))
         return [ListedBenchmark(name) for name in dict.fromkeys(s.case.name for s in outcome.series)]
 
     def run_trial(self, build: Build, settings: RunSettings, work_dir: Path,

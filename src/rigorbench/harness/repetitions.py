@@ -6,6 +6,7 @@ tables as the trial's outcome, and progress from the program's output lines."""
 from __future__ import annotations
 
 import re
+import shlex
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from rigorbench.harness.base import HarnessError, Progress, TrialOutcome
-from rigorbench.harness.process import describe_command, run_streamed, tail
+from rigorbench.harness.process import describe_command, output_tail, run_streamed, tail
 from rigorbench.model import ResultFile, SampleTable, Series
 
 TAIL_LINES = 20
@@ -48,8 +49,9 @@ def run_checked(command: list[str], cwd: Path, what: str, env: Mapping[str, str]
     """Run a build step; its output lines, or HarnessError with the command and its last lines."""
     run = run_streamed(command, cwd=cwd, env=env)
     if run.returncode != 0:
-        raise HarnessError(f"{what} failed: `{describe_command(command)}` exited with code {run.returncode}"
-                           f" (in {cwd}); last lines of its output:\n{tail(run.lines, TAIL_LINES)}")
+        raise HarnessError(f"{what} failed: `{describe_command(command)}` exited with code {run.returncode} (in {cwd})",
+                           (f"reproduce it with: cd {shlex.quote(str(cwd))} && {describe_command(command)}",
+                            *output_tail(run.lines, TAIL_LINES)))
     return list(run.lines)
 
 

@@ -10,6 +10,7 @@ altogether, in ``PGPASSWORD`` or ``~/.pgpass``, which libpq reads by itself.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
@@ -56,6 +57,28 @@ def masked(location: str | os.PathLike) -> str:
         return f"{text.partition('://')[0]}://{MASK}"
 
 
+def without_password(location: str | os.PathLike) -> str:
+    """``location`` (as given, or :func:`masked`) with the URL's password left out, for a
+    command to repeat: libpq then takes the password from ``PGPASSWORD`` or ``~/.pgpass``.
+    A file path, or a URL without a password, as it is."""
+    text = os.fspath(location)
+    if not is_postgres(text):
+        return text
+    try:
+        parts = urlsplit(text)
+        pairs = parse_qsl(parts.query, keep_blank_values=True)
+        if parts.password is None and all(key != "password" for key, _ in pairs):
+            return text
+        netloc = parts.netloc
+        if parts.password is not None:
+            user, _, host = netloc.rpartition("@")
+            netloc = f"{user.partition(':')[0]}@{host}"
+        query = urlencode([(k, v) for k, v in pairs if k != "password"], safe="*/")
+        return f"{parts.scheme}://{netloc}{parts.path}{'?' * bool(query)}{query}{'#' * bool(parts.fragment)}{parts.fragment}"
+    except ValueError:
+        return masked(text)
+
+
 def secrets(location: str) -> list[str]:
     """The passwords in a URL (to scrub from a server's or driver's message)."""
     if not is_postgres(location):
@@ -69,9 +92,20 @@ def secrets(location: str) -> list[str]:
     return found
 
 
-def scrubbed(text: str, location: str) -> str:
-    """``text`` with every password of ``location`` masked and the URL itself shown masked."""
-    text = text.replace(location, masked(location))
-    for secret in secrets(location):
-        text = text.replace(secret, MASK)
+def scrubbed(text: str, location: str, *, foreign: bool = True) -> str:
+    """``text`` with the URL ``location`` shown :func:`masked` and its password masked where
+    it stands as a password: after ``user:`` in a URL (``:SECRET@``) or as a ``password=``
+    value. ``foreign`` text (a server's or the driver's message) also has the password
+    masked where it stands alone as a word, unless the URL shows that word anyway (as its
+    user, host or database: ``postgresql://postgres:postgres@host/postgres`` keeps its
+    ``postgres``); never inside a longer word (``postgresql``). rigorbench's own messages are
+    not foreign: a password ``postgres`` leaves their ``rigorbench[postgres]`` alone."""
+    shown = masked(location)
+    text = text.replace(location, shown)
+    for secret in dict.fromkeys(secrets(location)):
+        quoted = re.escape(secret)
+        text = re.sub(rf"(?<=:){quoted}(?=@)", MASK, text)
+        text = re.sub(rf"(\bpassword\s*=\s*['\"]?){quoted}", rf"\g<1>{MASK}", text)
+        if foreign and not re.search(rf"(?<![\w-]){quoted}(?![\w-])", shown):
+            text = re.sub(rf"(?<![\w-]){quoted}(?![\w-])", MASK, text)
     return text

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from rigorbench.errors import UserError
+from rigorbench.errors import UserError, import_optional
 from rigorbench.store.location import masked, scrubbed
 
 # The advisory lock every writer takes ("rigor" in ASCII); one per database.
@@ -34,12 +34,7 @@ CONNECT_TIMEOUT_S = 10
 
 def connect(url: str, timeout_s: float) -> "PostgresConnection":
     """A connection to the store at ``url``, in autocommit mode (transactions are explicit)."""
-    try:
-        import psycopg
-    except ImportError:
-        raise UserError(
-            f"{masked(url)}: a PostgreSQL results store needs psycopg; install it with: pip install 'rigorbench[postgres]'"
-        ) from None
+    psycopg = import_optional("psycopg", f"{masked(url)}: a PostgreSQL results store", "postgres")
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
         raw.execute(f"SET lock_timeout = '{int(timeout_s * 1000)}ms'")
