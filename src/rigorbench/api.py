@@ -134,11 +134,13 @@ def _settings(settings: Settings | None) -> Settings:
 # -- data in ----------------------------------------------------------------------------------
 
 
-def load_results(paths: Sequence[str | Path], label: str | None = None) -> Dataset:
-    """One version's results from files (one per trial; every format rigorbench reads)."""
+def load_results(paths: Sequence[str | Path], label: str | None = None,
+                 note: Callable[[str], None] | None = None) -> Dataset:
+    """One version's results from files (one per trial; every format rigorbench reads); a
+    run given twice counts once, and ``note`` is told so in one line."""
     from rigorbench.analysis.dataset import load_dataset
 
-    return load_dataset([str(p) for p in paths], label)
+    return load_dataset([str(p) for p in paths], label, note)
 
 
 def stored_run(store: ResultStore, labels: Sequence[str] = (), run_id: int | None = None) -> RunInfo:
