@@ -80,7 +80,7 @@ _LAZY_MODULES = {
     "rigorbench.model": "SEVERITIES Severity",
     "rigorbench.parallel": "MIN_SERIES:MIN_PARALLEL_SERIES",
     "rigorbench.report.bisect": "render_bisect",
-    "rigorbench.report.history": "render_history",
+    "rigorbench.report.history": "direction_lines render_history",
     "rigorbench.report.history_points": "HistoryView render_list render_show",
     "rigorbench.report.lint": "LINT_RENDERERS render_rule render_rules summary_line",
     "rigorbench.report.list": "render_selection",
