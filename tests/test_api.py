@@ -45,8 +45,8 @@ def aa_store(tmp_path) -> str:
 
 def test_import_a_csv_history_and_read_its_changes_from_the_store(tmp_path):
     csv, store = write_otava_csv(tmp_path / "nightly.csv"), str(tmp_path / "history.db")
-    points, series = api.import_history(store, str(csv), higher_is_better=re.compile("throughput"))
-    assert (len(points), len(series)) == (100, 2)
+    points, series, skipped = api.import_history(store, str(csv), higher_is_better=re.compile("throughput"))
+    assert (len(points), len(series), skipped) == (100, 2, 0)
     view = api.history_view(store)
     assert view.total == 100 and {s.metric.name for s in view.series} == {"latency", "throughput"}
     assert [len(s.points) for s in view.series] == [50, 50]

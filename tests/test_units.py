@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rigorbench.units import format_duration, is_time_metric, nanoseconds_per_op, parse_duration, unit_factor
+from rigorbench.units import (
+    format_duration,
+    higher_is_better_from_name,
+    is_time_metric,
+    nanoseconds_per_op,
+    parse_duration,
+    unit_factor,
+)
 
 
 def test_unit_factors_of_one_dimension():
@@ -42,3 +49,14 @@ def test_a_bare_number_needs_a_default_unit_and_other_text_is_no_duration():
 def test_format_duration():
     assert format_duration(5) == "0:05" and format_duration(59.6) == "1:00" and format_duration(3725) == "1:02:05"
     assert format_duration(-3) == "0:00"
+
+
+@pytest.mark.parametrize("name, higher", [
+    ("encode_ops_s", True), ("ops/ms", True), ("requests_per_second", True), ("throughput", True), ("encodeOpsPerSec", True),
+    ("qps", True), ("mb_s", True),
+    ("parse_ns", False), ("ns/op", False), ("latency_p99_ms", False), ("allocs_per_op", False), ("renderTimeMs", False),
+    ("parse_s", False), ("B/op", False),
+    ("score", None), ("gc.count", None),
+])
+def test_direction_from_a_metric_name(name, higher):
+    assert higher_is_better_from_name(name) is higher

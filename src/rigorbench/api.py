@@ -79,7 +79,7 @@ _LAZY_MODULES = {
     "rigorbench.model": "SEVERITIES Severity",
     "rigorbench.parallel": "MIN_SERIES:MIN_PARALLEL_SERIES",
     "rigorbench.report.bisect": "render_bisect",
-    "rigorbench.report.history": "render_history",
+    "rigorbench.report.history": "direction_lines render_history",
     "rigorbench.report.history_points": "HistoryView render_list render_show",
     "rigorbench.report.lint": "LINT_RENDERERS render_rule render_rules summary_line",
     "rigorbench.report.list": "render_selection",
@@ -115,11 +115,13 @@ def _settings(settings: Settings | None) -> Settings:
 # -- data in ----------------------------------------------------------------------------------
 
 
-def load_results(paths: Sequence[str | Path], label: str | None = None) -> Dataset:
-    """One version's results from files (one per trial; every format rigorbench reads)."""
+def load_results(paths: Sequence[str | Path], label: str | None = None,
+                 note: Callable[[str], None] | None = None) -> Dataset:
+    """One version's results from files (one per trial; every format rigorbench reads); a
+    run given twice counts once, and ``note`` is told so in one line."""
     from rigorbench.analysis.dataset import load_dataset
 
-    return load_dataset([str(p) for p in paths], label)
+    return load_dataset([str(p) for p in paths], label, note)
 
 
 def stored_run(store: ResultStore, labels: Sequence[str] = (), run_id: int | None = None) -> RunInfo:

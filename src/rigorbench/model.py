@@ -200,6 +200,8 @@ class ResultFile:
     # Benchmarks the harness reported as failed, as "case" or "case: what failed" (the form
     # the harness adapters store with a trial).
     failures: tuple[str, ...] = ()
+    # SHA-256 of the file's content (after gunzip): a file given twice is one trial.
+    digest: str = ""
 
 
 @dataclass(frozen=True)

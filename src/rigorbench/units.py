@@ -62,3 +62,39 @@ def unit_factor(source: str, target: str) -> float | None:
     if source_top == target_top == "ops" and source_bottom in SECONDS and target_bottom in SECONDS:
         return SECONDS[target_bottom] / SECONDS[source_bottom]
     return None
+
+
+# Which way is better, read from a metric's name or unit (a CSV history's column names carry
+# nothing else). A rate -- something counted per unit of time -- is better higher; a time, a
+# time per operation, a size or a count per operation is better lower.
+_HIGHER_WORDS = frozenset({"ops", "throughput", "thrpt", "qps", "rps", "tps", "iops", "bandwidth", "mbps", "gbps",
+                           "hz", "fps", "rate"})
+_LOWER_WORDS = frozenset({"time", "latency", "duration", "elapsed", "wall", "ns", "us", "µs", "ms", "sec", "secs",
+                          "seconds", "alloc", "allocs", "bytes", "memory", "mem", "rss", "size", "p50", "p90", "p95",
+                          "p99", "p999"})
+_COUNTED = frozenset({"ops", "op", "requests", "req", "reqs", "calls", "items", "events", "msgs", "messages", "rows",
+                      "records", "bytes", "b", "kb", "mb", "gb", "tx", "txns", "transactions", "iterations", "frames"})
+_PER_OP = frozenset({"op", "ops", "call", "calls", "iteration", "iter", "invocation", "request", "item", "row"})
+_TIME_WORDS = frozenset(SECONDS) | {"sec", "second", "seconds", "minute", "hour"}
+_WORD = re.compile(r"[a-zµ]+[0-9]*|[0-9]+")
+
+
+def higher_is_better_from_name(name: str) -> bool | None:
+    """True for a rate (``encode_ops_s``, ``ops/ms``, ``requests_per_second``, ``throughput``),
+    False for a cost (``parse_ns``, ``ns/op``, ``latency_p99_ms``, ``allocs_per_op``), None when
+    the name does not say."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)          # renderTimeMs -> render Time Ms
+    words = _WORD.findall(spaced.lower().replace("/", " per "))
+    if "per" in words[:-1]:
+        after = words[words.index("per") + 1]
+        if after in _TIME_WORDS:
+            return True
+        if after in _PER_OP:
+            return False
+    if len(words) > 1 and words[-1] in _TIME_WORDS and words[-2] in _COUNTED:
+        return True             # encode_ops_s, requests_s, mb_s: counted per unit of time
+    if any(word in _HIGHER_WORDS for word in words):
+        return True
+    if any(word in _LOWER_WORDS for word in words) or (words and words[-1] in _TIME_WORDS):
+        return False
+    return None

@@ -120,3 +120,38 @@ def test_bad_usage_is_one_line_exit_2(args, message, tmp_path, monkeypatch):
     code, out, err = analyze(*args)
     assert code == 2 and message in err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_files_named_as_two_versions_are_not_merged():
+    # Before issue 35, 'analyze v1... v2...' advised on the mixture of two versions.
+    v1, v2 = str(JMH / "v1-trial1.json"), str(JMH / "v2-trial1.json")
+    code, out, err = analyze(v1, v2)
+    assert (code, out) == (2, "")
+    assert err == (f"rigorbench: error: {v1} and {v2} look like two versions ('v1' and 'v2' by their names); "
+                   "compare them with 'rigorbench compare', or name the version (--label NAME; "
+                   "--baseline-label/--contender-label in compare) if they are its trials\n")
+    code, out, err = analyze(v1, v2, "--label", "both")
+    assert code == 0 and out.startswith("analyze both (2 files)")
+
+
+def test_trials_of_one_version_in_folders_and_by_number_are_merged(tmp_path):
+    data = (JMH / "v1-trial1.json").read_bytes(), (JMH / "v1-trial2.json").read_bytes()
+    for folders, merged in ((("run1", "run2"), True), (("1", "2"), True), (("v1", "v2"), False)):
+        paths = []
+        for folder, content in zip(folders, data):
+            (tmp_path / folder).mkdir(exist_ok=True)
+            (tmp_path / folder / "jmh-result.json").write_bytes(content)
+            paths.append(str(tmp_path / folder / "jmh-result.json"))
+        code, out, err = analyze(*paths)
+        assert (code == 0) == merged, (folders, err)
+        assert merged or "look like two versions ('v1' and 'v2' by their folders)" in err
+
+
+def test_a_run_given_twice_counts_once_with_a_note():
+    # v1-trial1.json.gz is v1-trial1.json compressed; the log is the same run's console output.
+    single = analyze(str(JMH / "v1-trial1.json"), "--format", "json")
+    files = [str(JMH / name) for name in ("v1-trial1.json", "v1-trial1.json.gz", "v1-trial1.log")]
+    code, out, err = analyze(*files, "--format", "json")
+    assert code == 0
+    assert err == f"rigorbench: note: {files[1]}, {files[2]} hold the same samples as {files[0]}; counted once\n"
+    assert [b["n"] for b in json.loads(out)["benchmarks"]] == [b["n"] for b in json.loads(single[1])["benchmarks"]]

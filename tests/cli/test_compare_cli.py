@@ -70,10 +70,61 @@ def test_fail_on_regression_change_and_never():
     assert run_cli("compare", V1, V2, "--fail-on", "change", *FAST)[0] == 1
 
 
-def test_same_file_on_both_sides_is_unchanged_or_inconclusive_never_a_change():
-    code, out, _ = run_cli("compare", V1, V1, "--format", "json", "--fail-on", "change", *FAST)
+def test_same_run_on_both_sides_is_refused_naming_the_file():
+    # A run compared with itself decides nothing: the same file, or the same run in another
+    # format (its JMH console log), on both sides is bad input, not a comparison (issue 35).
+    code, out, err = run_cli("compare", V1, V1, "--fail-on", "change", *FAST)
+    assert (code, out) == (2, "")
+    assert err == f"rigorbench: error: {V1} is given as both baseline and contender; give each version its own files\n"
+    log = str(JMH / "v1-trial1.log")
+    code, _, err = run_cli("compare", "--baseline", V1, str(JMH / "v1-trial2.json"), "--contender", V2, log,
+                             "--contender-label", "v2", *FAST)
+    assert code == 2 and err.count("\n") == 1
+    assert f"{log} (contender) holds the same samples as {V1} (baseline)" in err
+
+
+def _comparisons(out: str) -> list[dict]:
+    return json.loads(out)["comparisons"]
+
+
+def test_a_file_given_three_times_counts_as_one_trial():
+    # Before issue 35 the same file three times was three trials: the 'guess' warning went and
+    # the intervals narrowed to a confident verdict built on one run.
+    v1, v2 = str(JMH / "v1-trial2.json"), str(JMH / "v2-trial2.json")
+    once = run_cli("compare", v1, v2, "--format", "json", *FAST)
+    code, out, err = run_cli("compare", "--baseline", v1, v1, v1, "--contender", v2, v2, v2, "--format", "json", *FAST)
     assert code == 0
-    assert {c["verdict"] for c in json.loads(out)["comparisons"]} <= {"unchanged", "inconclusive"}
+    assert err.splitlines() == [f"rigorbench: note: {v1} is given 3 times; counted once",
+                                f"rigorbench: note: {v2} is given 3 times; counted once"]
+    assert _comparisons(out) == _comparisons(once[1])
+    assert all(c["baseline"]["n"] == 8 for c in _comparisons(out) if c["metric"] in ("time", "throughput"))
+
+
+def test_json_and_console_log_of_one_run_count_once():
+    # The JMH JSON and the console log of one run hold the same iterations (the log to three
+    # decimals): one trial, whichever order they come in.
+    log1, log2 = str(JMH / "v1-trial1.log"), str(JMH / "v2-trial1.log")
+    once = run_cli("compare", V1, V2, "--format", "json", *FAST)
+    code, out, err = run_cli("compare", "--baseline", V1, log1, "--contender", V2, log2, "--format", "json", *FAST)
+    assert code == 0
+    assert err.splitlines() == [f"rigorbench: note: {log1} holds the same samples as {V1}; counted once",
+                                f"rigorbench: note: {log2} holds the same samples as {V2}; counted once"]
+    assert _comparisons(out) == _comparisons(once[1])
+    code, _, err = run_cli("compare", "--baseline", log1, V1, "--contender", V2, *FAST)
+    assert code == 0 and err == f"rigorbench: note: {V1} holds the same samples as {log1}; counted once\n"
+
+
+def test_two_trials_of_one_version_are_both_counted():
+    v1b = str(JMH / "v1-trial2.json")
+    code, out, err = run_cli("compare", "--baseline", V1, v1b, "--contender", V2, str(JMH / "v2-trial2.json"), "--format", "json", *FAST)
+    assert (code, err) == (0, "")
+    assert all(c["baseline"]["n"] == 16 for c in _comparisons(out) if c["metric"] in ("time", "throughput"))
+
+
+def test_files_named_as_two_versions_on_one_side_are_refused():
+    code, out, err = run_cli("compare", "--baseline", V1, V2, "--contender", str(JMH / "v2-trial2.json"), *FAST)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert f"{V1} and {V2} look like two versions ('v1' and 'v2' by their names)" in err
 
 
 def test_console_log_and_gzip_inputs_are_read():

@@ -51,6 +51,8 @@ def test_changes_with_commits_levels_and_directions_in_json(tmp_path):
     (drop,) = throughput["changes"]
     assert drop["index"] == 20 and drop["direction"] == "slower" and drop["change_pct"] < -8  # throughput fell
     code, out, _ = history("changes", "--csv", str(path), "--format", "json")
+    assert json.loads(out)["series"][1]["changes"][0]["direction"] == "slower"  # 'throughput' says it: more is better
+    code, out, _ = history("changes", "--csv", str(path), "--lower-is-better", "throughput", "--format", "json")
     assert json.loads(out)["series"][1]["changes"][0]["direction"] == "faster"  # read as a time, it fell: faster
 
 
@@ -62,7 +64,8 @@ def test_fail_on_regression_is_about_the_newest_change(tmp_path):
     recovered = write_history(tmp_path / "b.csv", latency_steps=((0, 100.0), (15, 120.0), (35, 100.0)))
     code, out, err = history("changes", "--csv", str(recovered), "--fail-on", "regression", "--bench", "latency")
     assert code == 0, out + err
-    assert out.count("latency") == 2 and "the newest change is a regression in 0" in out
+    assert sum(line.split()[1:2] == ["latency"] for line in out.splitlines()) == 2
+    assert "the newest change is a regression in 0" in out
     code, out, _ = history("changes", "--csv", str(recovered), "--format", "markdown", "--bench", "latency")
     assert code == 0 and "| benchmark | metric | change |" in out and "c014..c015" in out
 
@@ -158,3 +161,44 @@ def test_bad_interval_columns(tmp_path, content, message):
     path.write_text(content)
     code, _, err = history("changes", "--csv", str(path))
     assert code == 2 and message in err, err
+
+
+NIGHTLY = Path(__file__).resolve().parents[2] / "examples" / "history" / "nightly.csv"
+
+
+def test_the_nightly_throughput_rising_is_faster_without_options():
+    # Before issue 35 every CSV column was lower-is-better: encode_ops_s rising 18% was
+    # 'slower' and the gate failed on it. Its name says it is a rate (ops per second).
+    code, out, err = history("changes", "--csv", str(NIGHTLY), "--format", "json")
+    assert code == 0, err
+    series = {s["metric"]: s for s in json.loads(out)["series"]}
+    assert {m: (s["higher_is_better"], s["direction_from"]) for m, s in series.items()} == {
+        "parse_ns": (False, "name"), "encode_ops_s": (True, "name")}
+    assert [c["direction"] for c in series["encode_ops_s"]["changes"]] == ["faster"]
+    code, out, err = history("changes", "--csv", str(NIGHTLY))
+    assert out.splitlines()[-1] == "better higher: encode_ops_s; lower: parse_ns (from the column names)"
+
+
+def test_the_gate_fails_on_the_throughput_only_when_told_it_is_a_time(tmp_path):
+    # Without parse_ns (which regressed), the gate passes: encode_ops_s only got faster.
+    path = tmp_path / "encode.csv"
+    path.write_text("".join(",".join(row.split(",")[:3] + row.split(",")[4:]) for row in NIGHTLY.read_text().splitlines(True)))
+    assert history("changes", "--csv", str(path), "--fail-on", "regression")[0] == 0
+    code, out, _ = history("changes", "--csv", str(path), "--fail-on", "regression", "--lower-is-better", "encode_ops_s")
+    assert code == 1 and out.splitlines()[-1] == "better lower: encode_ops_s (as given)"
+
+
+def test_a_column_whose_name_says_nothing_is_assumed_lower_and_the_output_says_so(tmp_path):
+    path = write_history(tmp_path / "nightly.csv")
+    text = path.read_text().replace("latency,throughput", "score,throughput", 1)
+    path.write_text(text)
+    code, out, _ = history("changes", "--csv", str(path))
+    assert out.splitlines()[-2:] == [
+        "better higher: throughput (from the column names)",
+        "better lower: score (assumed: the names do not say; set it with --higher-is-better or --lower-is-better)"]
+    code, out, _ = history("changes", "--csv", str(path), "--higher-is-better", "score", "--higher-is-better", "thr", "--format", "json")
+    assert {s["metric"]: (s["higher_is_better"], s["direction_from"]) for s in json.loads(out)["series"]} == {
+        "score": (True, "option"), "throughput": (True, "option")}
+    code, _, err = history("changes", "--csv", str(path), "--higher-is-better", "score", "--lower-is-better", "sc")
+    assert code == 2 and err == ("rigorbench: error: column 'score' matches both --higher-is-better and --lower-is-better; "
+                                 "make one of them narrower\n")

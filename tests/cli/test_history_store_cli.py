@@ -228,3 +228,25 @@ def test_resume_needs_a_record_run_and_a_store(tmp_path, fake):
     assert code == 2 and "--resume needs --store DB" in err
     code, _, err = rb("record")
     assert code == 2 and "give PATH" in err
+
+
+def test_importing_a_csv_again_from_another_folder_skips_its_points(tmp_path):
+    # Before issue 35 a second import of examples/history/nightly.csv from another folder
+    # doubled every point: p fell from 7e-34 to 3e-69 and the intervals narrowed.
+    nightly = Path(__file__).resolve().parents[2] / "examples" / "history" / "nightly.csv"
+    (tmp_path / "copy").mkdir()
+    copy = tmp_path / "copy" / "nightly.csv"
+    copy.write_bytes(nightly.read_bytes())
+    db = tmp_path / "h.db"
+    code, out, err = rb("history", "import", "--csv", nightly, "--store", db)
+    assert code == 0 and "imported 120 points (2 series)" in out
+    assert err == "rigorbench: note: better higher: encode_ops_s; lower: parse_ns (from the column names)\n"
+    before = json.loads(rb("history", "changes", "--store", db, "--format", "json")[1])
+    for again in (copy, nightly):
+        code, out, err = rb("history", "import", "--csv", again, "--store", db)
+        assert code == 0, err
+        assert out.endswith("imported 0 points (2 series) from " + str(again) + f" into {db}; "
+                            "120 already in the history (same series, commit and time) skipped\n")
+    after = json.loads(rb("history", "changes", "--store", db, "--format", "json")[1])
+    assert after["series"] == before["series"]
+    assert "2 series, 120 of 120 points" in rb("history", "list", "--store", db)[1]

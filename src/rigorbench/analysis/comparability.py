@@ -88,17 +88,22 @@ def setting_mismatches(baseline: Mapping[str, str], contender: Mapping[str, str]
 
 
 def check_side(files: list[ResultFile]) -> None:
-    """Files given for one version must be trials of one configuration: the same version, the
+    """Files given for one version must be trials of one configuration: the same version (or
+    commit, where a file records one), the
     same mode per benchmark, and the same measured settings where two files hold a benchmark
     in common (a suite run one benchmark per file may set each its own); else an input error
     names two of them."""
     version: tuple[str, str] | None = None
+    commit: tuple[str, str] | None = None
     first_of: dict = {}                           # case -> the first file that holds it
     for result in files:
         versions = sorted({s.version for s in result.series if s.version is not None})
         if len(versions) == 1:  # several in one file are its reader's error
             version = version or (versions[0], result.path)
             _same(result, "the version", version, versions[0])
+        if result.environment.get("commit"):  # a Go file's "commit: ..." configuration line
+            commit = commit or (result.environment["commit"], result.path)
+            _same(result, "the commit", commit, result.environment["commit"])
         earlier = {}
         for series in result.series:
             owner = first_of.setdefault(series.case, result)

@@ -19,6 +19,7 @@ from rigorbench import parallel
 from rigorbench.analysis.comparability import Mismatch, param_mismatches, setting_mismatches, to_baseline_units
 from rigorbench.analysis.advice import Words, words
 from rigorbench.analysis.agreement import p_disagreement
+from rigorbench.analysis.duplicates import refuse_shared
 from rigorbench.analysis.gate import parse_fail_on
 from rigorbench.analysis.dataset import Dataset, Observations, iteration_observations, outliers_removed
 from rigorbench.errors import UserError
@@ -169,7 +170,9 @@ def compare_datasets(
     same for any number.
 
     Sides that do not measure the same thing (analysis/comparability.py) are refused, or
-    with ``settings.allow_mismatch`` compared with the mismatches in the result."""
+    with ``settings.allow_mismatch`` compared with the mismatches in the result; a run on
+    both sides is refused (analysis/duplicates.py)."""
+    refuse_shared(baseline.fingerprints, contender.fingerprints)
     contender_series, mismatches = _matched(baseline, contender, settings)
     base_keys = [k for k in baseline.series if settings.wants_metric(k[1])]
     cont_keys = [k for k in contender_series if settings.wants_metric(k[1])]

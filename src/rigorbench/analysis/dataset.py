@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
 from rigorbench.analysis.comparability import check_side, unify_units
+from rigorbench.analysis.duplicates import RunFingerprint, once_each
 from rigorbench.errors import UserError
 from rigorbench.formats import read_result_file
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric, ResultFile, SampleTable
@@ -42,6 +43,8 @@ class Dataset:
     # Names of the samples' instance codes (code i: instance_names[i]) when the run has them
     # (``--cluster``); otherwise instances are numbered.
     instance_names: tuple[str, ...] = ()
+    # Per result file counted, what tells its run from others' (see analysis/duplicates.py).
+    fingerprints: tuple[RunFingerprint, ...] = ()
 
     @property
     def cases(self) -> list[BenchmarkCase]:
@@ -51,13 +54,15 @@ class Dataset:
         return list(dict.fromkeys(metric for _, metric in self.series))
 
 
-def dataset_from_files(files: Iterable[ResultFile], label: str) -> Dataset:
+def dataset_from_files(files: Iterable[ResultFile], label: str, note: Callable[[str], None] | None = None) -> Dataset:
     """Merge result files of one version: each file's trials follow the previous file's.
 
-    The files must be trials of one configuration (an input error names two that are not);
-    units of one dimension are unified; a file missing benchmarks the others have is a
-    warning (its trials are fewer for those benchmarks)."""
-    files = list(files)
+    A run given twice (the same file, a copy, its JSON and its log) counts once, and ``note``
+    is told so (see :mod:`rigorbench.analysis.duplicates`). The files must be trials of one
+    configuration (an input error names two that are not); units of one dimension are
+    unified; a file missing benchmarks the others have is a warning (its trials are fewer for
+    those benchmarks)."""
+    files, fingerprints = once_each(list(files), note)
     check_side(files)
     tables: dict[SeriesKey, list[SampleTable]] = {}
     sources, environments, warnings, failures = [], [], list(_unbalanced(files)), []
@@ -82,7 +87,8 @@ def dataset_from_files(files: Iterable[ResultFile], label: str) -> Dataset:
         warnings.extend(f"{result.path}: {w}" for w in result.warnings)
         failures.extend(result.failures)
     merged = unify_units({key: SampleTable.concat(parts) for key, parts in tables.items()})
-    return Dataset(label, merged, tuple(sources), tuple(environments), tuple(warnings), tuple(dict.fromkeys(failures)))
+    return Dataset(label, merged, tuple(sources), tuple(environments), tuple(warnings), tuple(dict.fromkeys(failures)),
+                   fingerprints=tuple(fingerprints))
 
 
 def _unbalanced(files: list[ResultFile]) -> Iterable[str]:
@@ -97,25 +103,72 @@ def _unbalanced(files: list[ResultFile]) -> Iterable[str]:
             )
 
 
-def load_dataset(paths: Iterable[str | os.PathLike], label: str | None = None) -> Dataset:
-    """Read result files (any supported format) as the trials of one version."""
+def load_dataset(paths: Iterable[str | os.PathLike], label: str | None = None,
+                 note: Callable[[str], None] | None = None) -> Dataset:
+    """Read result files (any supported format) as the trials of one version; ``note`` is
+    told of a run given twice, which counts once."""
     paths = [os.fspath(p) for p in paths]
     if not paths:
         raise UserError("no result files given")
     files = [read_result_file(p) for p in paths]
-    return dataset_from_files(files, label or default_label(paths))
+    if label is None:
+        check_side(files)                 # a file of another configuration: the more specific error
+        refuse_named_versions(paths)
+    return dataset_from_files(files, label or default_label(paths), note)
+
+
+_TRIAL_COUNTER = re.compile(r"[-_. ]*(trial|run|rep|repeat|repetition|attempt|iteration|iter)[-_. ]*\d+$", re.I)
+_COUNTER = re.compile(r"[-_. ]*\d+$")
+_SUFFIXES = (".gz", ".json", ".log", ".txt", ".csv", ".out")
+
+
+def _stem(name: str) -> str:
+    for suffix in _SUFFIXES:
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+def version_name(path: str) -> str:
+    """What a result file's name says of its version: the name without suffixes and without
+    a trailing trial counter (``v1-trial2.json`` -> ``v1``, ``results-3.log`` -> ``results``,
+    ``a2.json`` -> ``a``); a name shared by files of several folders (JMH's
+    ``jmh-result.json``) is named by its folder, whose trial counter goes only when it is
+    one (``run2/`` -> ``run``, ``7/`` -> ``''``, ``v2/`` stays)."""
+    stem = _stem(os.path.basename(path))
+    trial = _TRIAL_COUNTER.search(stem)
+    return stem[: trial.start()] if trial else _COUNTER.sub("", stem)
+
+
+def _folder_name(path: str) -> str:
+    folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    trial = _TRIAL_COUNTER.search(folder)
+    if trial:
+        return folder[: trial.start()]
+    return "" if folder.isdigit() else folder
+
+
+def refuse_named_versions(paths: list[str]) -> None:
+    """Result files of JMH, Go and the others carry no version: files given for one version
+    whose names (or, for files of one name, folders) name different versions (``old.json
+    new.json``, ``v1-trial1.json v2-trial1.json``, ``v1/jmh-result.json v2/jmh-result.json``)
+    are not merged into one; a name given with ``--label`` says they are trials of one."""
+    names = {os.path.basename(p) for p in paths}
+    name_of = _folder_name if len(names) == 1 else version_name
+    versions = {name_of(p): p for p in paths}
+    if len(versions) > 1:
+        (first, a), (second, b) = list(versions.items())[:2]
+        raise UserError(
+            f"{a} and {b} look like two versions ('{first}' and '{second}' by their "
+            f"{'folders' if len(names) == 1 else 'names'}); compare them with 'rigorbench compare', "
+            "or name the version (--label NAME; --baseline-label/--contender-label in compare) if they are its trials"
+        )
 
 
 def default_label(paths: list[str]) -> str:
     """A short label for a side: the file name without suffixes, or what several names share
     (``v1-trial1.json v1-trial2.json`` -> ``v1``)."""
-    names = [os.path.basename(p) for p in paths]
-    stems = []
-    for name in names:
-        for suffix in (".gz", ".json", ".log", ".txt", ".csv", ".out"):
-            if name.endswith(suffix):
-                name = name[: -len(suffix)]
-        stems.append(name)
+    stems = [_stem(os.path.basename(p)) for p in paths]
     if len(stems) == 1:
         return stems[0]
     shared = os.path.commonprefix(stems)

@@ -159,18 +159,21 @@ def stored_history(store_path: str, selection: Selection = Selection()) -> tuple
 
 def history_changes(store_path: str | None = None, *, csv: str | None = None, selection: Selection = Selection(),
                     time_column: str = "time", commit_column: str = "commit", higher_is_better: re.Pattern | None = None,
+                    lower_is_better: re.Pattern | None = None,
                     max_p: float = MAX_P, min_size: int = MIN_SIZE, window: int = WINDOW,
                     ci_confidence: float = CI_CONFIDENCE) -> HistoryChanges:
     """Change points of the selected series of the history in ``store_path``, or of the
     metric columns of an Otava-style CSV file ``csv`` (read with ``time_column``,
-    ``commit_column`` and ``higher_is_better``; ``selection`` picks columns and rows)."""
+    ``commit_column``, ``higher_is_better`` and ``lower_is_better``; ``selection`` picks
+    columns and rows)."""
     if csv is not None:
         from rigorbench.formats.history_csv import read_history_csv
 
         series = read_history_csv(
             csv, time_column=time_column, commit_column=commit_column,
             metrics=list(selection.metrics) if selection.metrics else None, bench=selection.bench,
-            higher_is_better=higher_is_better, branch=selection.branch, since=selection.since,
+            higher_is_better=higher_is_better, lower_is_better=lower_is_better, branch=selection.branch,
+            since=selection.since,
         )
         if not series:
             raise UserError(f"{csv}: no metric column with numbers{' matches --bench' if selection.bench else ''}")

@@ -279,10 +279,12 @@ def add_version_points(store_path: str, run_id: int, label: str | None, commit: 
 
 
 def import_csv_points(store_path: str, path: str, *, ci_confidence: float = CI_CONFIDENCE, machine: str | None = None,
-                      **columns) -> tuple[list[HistoryPoint], list[HistorySeries]]:
-    """An Otava-style CSV history added to the store's history: the points added and the
-    file's series; ``ci_confidence`` is that of its METRIC.ci_low/ci_high columns;
-    ``columns``: ``time_column``, ``commit_column``, ``metrics``, ``higher_is_better``,
+                      **columns) -> tuple[list[HistoryPoint], list[HistorySeries], int]:
+    """An Otava-style CSV history added to the store's history: the file's points, its series
+    and how many of the points were in the history already (the same series, commit and time,
+    imported before from this file or a copy of it: left out, not doubled); ``ci_confidence``
+    is that of its METRIC.ci_low/ci_high columns;
+    ``columns``: ``time_column``, ``commit_column``, ``metrics``, ``higher_is_better``, ``lower_is_better``,
     ``branch``, ``since`` (:func:`rigorbench.formats.history_csv.read_history_csv`)."""
     from rigorbench.formats.history_csv import read_history_csv
 
@@ -291,5 +293,5 @@ def import_csv_points(store_path: str, path: str, *, ci_confidence: float = CI_C
     if not points:
         raise UserError(f"{path}: no metric column with numbers")
     with ResultStore.open(store_path) as store:
-        store.add_points(points)
-    return points, series
+        added = store.add_points(points, skip_stored=True)
+    return points, series, len(points) - added

@@ -31,7 +31,10 @@ Steady-state detection needs forks of 20 or more iterations (warmup included).
 
 Inputs are result files of one version (one per trial: JMH JSON or console logs, Go output,
 Google Benchmark JSON, pyperf JSON, pa CSV), or a version of a stored run (--store). JMH console logs carry the warmup
-iterations; JMH JSON does not.
+iterations; JMH JSON does not. A run given twice (the same file, a copy, or one run's JMH JSON
+and console log) counts once, with a note. Files whose names name two versions (old.json
+new.json, v1-trial1.json v2-trial1.json; for files of one name, their folders) are refused
+rather than merged: --label NAME says they are trials of one version.
 
 exit status: 0 no diagnostic at --fail-on or above, 1 such diagnostics, 2 bad usage or input
 """
@@ -62,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
 
-    dataset, _ = dataset_from_args(args)
+    dataset, _ = dataset_from_args(args, stderr)
     result = api.analyze(dataset, settings_from(args), progress=progress_printer(stderr, "analyze", "analysing"),
                          jobs=args.jobs)
     if not result.benchmarks:

@@ -198,9 +198,16 @@ def build_spec_from(args: argparse.Namespace) -> "BuildSpec":
 # -- what commands share when they run (imports inside: this module loads with the parser) --
 
 
-def dataset_from_args(args: argparse.Namespace):
+def note_printer(stderr: IO[str]):
+    """``rigorbench: note: ...`` lines on ``stderr``, for the API's ``note`` callbacks."""
+    from rigorbench import api
+
+    return lambda text: stderr.write(api.printable(f"rigorbench: note: {text}") + "\n")
+
+
+def dataset_from_args(args: argparse.Namespace, stderr: IO[str]):
     """One version's data (result files, or a version of a stored run) and, for a stored
-    run, the mean seconds of one trial of that version (analyze, power)."""
+    run, the mean seconds of one trial of that version (analyze, power); notes on ``stderr``."""
     from rigorbench import api
 
     if args.store:
@@ -210,7 +217,7 @@ def dataset_from_args(args: argparse.Namespace):
     if args.files:
         if args.version_label or args.run:
             raise UsageError("--version and --run go with --store")
-        return api.load_results(args.files, args.label), None
+        return api.load_results(args.files, args.label, note_printer(stderr)), None
     raise UsageError(f"give result files of one version, or --store DB (see 'rigorbench {args.command} --help')")
 
 

@@ -6,7 +6,8 @@ import argparse
 from typing import IO
 
 from rigorbench.cli.common import (
-    add_output_arguments, add_side_arguments, add_statistics_arguments, finish_comparison, progress_printer,
+    add_output_arguments, add_side_arguments, add_statistics_arguments, finish_comparison, note_printer,
+    progress_printer,
     settings_from,
 )
 from rigorbench.cli.parser import UsageError, positive_int
@@ -17,7 +18,10 @@ Compare the results of a baseline and a contender version, benchmark by benchmar
 
 Each side is one result file (one trial) or several (several trials of that version). Files
 are JMH JSON (-rf json), JMH console logs, Go benchmark output, Google Benchmark JSON, pyperf
-JSON or pa CSV, detected from their content; gzipped files are read as they are.
+JSON or pa CSV, detected from their content; gzipped files are read as they are. A run given
+twice on a side (the same file, a copy, or one run's JMH JSON and console log) counts once,
+with a note; a run on both sides is refused, and so are a side's files whose names name two
+versions, unless --baseline-label/--contender-label names the version.
 
 For every benchmark and metric found on both sides, rigorbench reports the ratio
 contender/baseline of the statistic with a hierarchical bootstrap confidence interval
@@ -79,7 +83,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
                                     progress=progress, jobs=args.jobs)
     else:
         baseline_files, contender_files = _sides(args)
-        baseline = api.load_results(baseline_files, args.baseline_label)
-        contender = api.load_results(contender_files, args.contender_label)
+        note = note_printer(stderr)
+        baseline = api.load_results(baseline_files, args.baseline_label, note)
+        contender = api.load_results(contender_files, args.contender_label, note)
         result = api.compare(baseline, contender, settings, progress=progress, jobs=args.jobs)
     return finish_comparison(result, args, stdout, lambda line: stderr.write(line + "\n"))

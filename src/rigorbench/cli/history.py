@@ -68,7 +68,11 @@ refused, and then nothing is added.""",
 The CSV file is Apache Otava's layout: a time column, attribute columns such as commit and
 branch, and one column per metric, a row per run. Each row and metric becomes one point on
 the row's branch; a metric M may have M.ci_low and M.ci_high columns, each run's own
-confidence interval (at --ci-confidence).""",
+confidence interval (at --ci-confidence). Which way is better comes from --higher-is-better
+and --lower-is-better, else from the column's name where it says, else lower is better is
+assumed; a note says which columns were read how. A point whose series already has one at
+its commit and time (the same file imported again, from any folder) is skipped, and the
+output says how many were.""",
     "list": _SERIES,
     "show": _SERIES + """
 
@@ -115,7 +119,13 @@ def _csv_arguments(group, *, required: bool) -> None:
     group.add_argument("--time-column", default="time", metavar="NAME", help="with --csv: the time column (default: time)")
     group.add_argument("--commit-column", default="commit", metavar="NAME", help="with --csv: the column naming each run's commit (default: commit)")
     group.add_argument("--ci-confidence", type=_p_value, default=CI_CONFIDENCE, metavar="C", help=f"with --csv: confidence of the runs' intervals in METRIC.ci_low and METRIC.ci_high columns (default: {CI_CONFIDENCE})")
-    group.add_argument("--higher-is-better", type=regex, metavar="REGEX", help="with --csv: metric columns where more is better (throughput); the others are times")
+    group.add_argument("--higher-is-better", type=regex, action="append", metavar="REGEX",
+                       help="with --csv: metric columns where more is better (throughput), a column name or a regular "
+                       "expression searched in the names; repeatable. Columns no option names take their direction "
+                       "from their names where those say (ops, _per_s, _ops_s, throughput, qps: higher; ns, ms, time, "
+                       "latency, _per_op: lower); the others are taken as lower is better, and the output says so")
+    group.add_argument("--lower-is-better", type=regex, action="append", metavar="REGEX",
+                       help="with --csv: metric columns where less is better (times), where their names say otherwise or nothing; repeatable")
 
 
 def _add_parser(commands, name: str, summary: str, parent):

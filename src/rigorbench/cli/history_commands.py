@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import IO
 
 from rigorbench import api
-from rigorbench.cli.common import write_output
+from rigorbench.cli.common import note_printer, write_output
 from rigorbench.cli.parser import UsageError
 
 
@@ -14,11 +15,7 @@ def resolve_origin(commit: str, *, time: str | None, branch: str, repo: str | No
                    machine: str | None = None, stderr: IO[str] | None = None):
     """:func:`rigorbench.api.history_origin`, its note on ``stderr`` (``record`` uses it)."""
     return api.history_origin(commit, time=time, branch=branch, repo=repo, dirty=dirty, machine=machine,
-                              note=_noter(stderr) if stderr is not None else None)
-
-
-def _noter(stderr: IO[str]):
-    return lambda text: stderr.write(api.printable(f"rigorbench: note: {text}") + "\n")
+                              note=note_printer(stderr) if stderr is not None else None)
 
 
 def add(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
@@ -27,7 +24,7 @@ def add(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         if args.files:
             raise UsageError("history add: give result files or --run, not both")
         points, origin, label = api.add_history_run(
-            store_path, args.run, args.label, commit=args.commit, note=_noter(stderr), time=args.time,
+            store_path, args.run, args.label, commit=args.commit, note=note_printer(stderr), time=args.time,
             branch=args.branch, repo=args.repo, machine=args.machine)
         return _added(points, origin, f"run {args.run} ({label})", store_path, stdout)
     if args.label is not None:
@@ -56,14 +53,25 @@ def _count(n: int, noun: str) -> str:
 
 def import_csv(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     store_path = args.store or api.DEFAULT_STORE
-    points, series = api.import_history(
+    points, series, skipped = api.import_history(
         store_path, args.csv, ci_confidence=args.ci_confidence, machine=args.machine, time_column=args.time_column,
-        commit_column=args.commit_column, metrics=args.metric, higher_is_better=args.higher_is_better,
-        branch=args.branch, since=args.since,
+        commit_column=args.commit_column, metrics=args.metric, higher_is_better=_any_of(args.higher_is_better),
+        lower_is_better=_any_of(args.lower_is_better), branch=args.branch, since=args.since,
     )
-    stdout.write(api.printable(f"history: imported {len(points)} points ({len(series)} series) from {args.csv} "
-                               f"into {api.masked(store_path)}") + "\n")
+    already = f"; {skipped} already in the history (same series, commit and time) skipped" if skipped else ""
+    stdout.write(api.printable(f"history: imported {len(points) - skipped} points ({len(series)} series) from {args.csv} "
+                               f"into {api.masked(store_path)}{already}") + "\n")
+    stdout.flush()
+    for line in api.direction_lines(series):
+        note_printer(stderr)(line)
     return 0
+
+
+def _any_of(patterns: list[re.Pattern] | None) -> re.Pattern | None:
+    """One pattern of a repeated option's: a name matches when any of them does."""
+    if not patterns:
+        return None
+    return patterns[0] if len(patterns) == 1 else re.compile("|".join(f"(?:{p.pattern})" for p in patterns))
 
 
 def _selection(args: argparse.Namespace):
@@ -86,7 +94,7 @@ def show(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
 
 def write_history_html(view, path: str, repo_url: str | None, stderr: IO[str]) -> None:
     """The selected series as an HTML page at ``path`` (see :func:`rigorbench.api.write_history_html`)."""
-    _, series = api.write_history_html(view, path, repo_url, note=_noter(stderr))
+    _, series = api.write_history_html(view, path, repo_url, note=note_printer(stderr))
     stderr.write(api.printable(f"history: {series} series in {path}") + "\n")
 
 
@@ -95,11 +103,13 @@ def changes(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError(f"history changes: --window {args.window} must hold two segments of --min-segment {args.min_segment}")
     if args.csv and args.store:
         raise UsageError("history changes: give --csv FILE or --store DB, not both")
-    if not args.csv and args.higher_is_better is not None:
-        raise UsageError("history changes: --higher-is-better goes with --csv (stored metrics know their direction)")
+    for given, flag in ((args.higher_is_better, "--higher-is-better"), (args.lower_is_better, "--lower-is-better")):
+        if not args.csv and given:
+            raise UsageError(f"history changes: {flag} goes with --csv (stored metrics know their direction)")
     result = api.history_changes(
         args.store or api.DEFAULT_STORE, csv=args.csv, selection=_selection(args), time_column=args.time_column,
-        commit_column=args.commit_column, higher_is_better=args.higher_is_better, max_p=args.max_p,
+        commit_column=args.commit_column, higher_is_better=_any_of(args.higher_is_better),
+        lower_is_better=_any_of(args.lower_is_better), max_p=args.max_p,
         min_size=args.min_segment, window=args.window, ci_confidence=args.ci_confidence,
     )
     write_output(api.render_history(result, args.format), args.output, stdout)

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     settings = settings_from(args)
     if args.target is not None and args.target <= settings.threshold:
         raise UsageError(f"--target {args.target:.1%} must be above --threshold {settings.threshold:.1%}")
-    dataset, trial_seconds = dataset_from_args(args)
+    dataset, trial_seconds = dataset_from_args(args, stderr)
     options = PowerOptions(args.simulations, tuple(args.slowdowns), args.strategy, args.group_size, args.target)
     result = api.power(dataset, settings, options, trial_seconds,
                        progress=progress_printer(stderr, "power", "simulating"), jobs=args.jobs)

@@ -9,7 +9,8 @@ from typing import IO, Mapping
 
 from rigorbench.api import DEFAULT_STORE
 from rigorbench.cli.common import (
-    add_mismatch_argument, add_side_arguments, add_statistics_arguments, progress_printer, settings_from,
+    add_mismatch_argument, add_side_arguments, add_statistics_arguments, note_printer, progress_printer,
+    settings_from,
     write_output,
 )
 from rigorbench.cli.parser import UsageError, positive_int
@@ -80,9 +81,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 _HISTORY_ONLY = ("bench", "metric", "branch", "since", "repo_url")
 
 
-def _datasets(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
+def _datasets(args: argparse.Namespace, stderr: IO[str]) -> tuple[list, dict[str, str]]:
     from rigorbench import api
 
+    note = note_printer(stderr)
     if args.store:
         return _from_store(args)
     if args.version_label or args.run:
@@ -92,17 +94,17 @@ def _datasets(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
             raise UsageError("give --baseline/--contender, or FILEs, not both")
         if not (args.baseline and args.contender):
             raise UsageError("--baseline and --contender go together")
-        return [api.load_results(args.baseline, args.baseline_label), api.load_results(args.contender, args.contender_label)], {}
+        return [api.load_results(args.baseline, args.baseline_label, note), api.load_results(args.contender, args.contender_label, note)], {}
     if not args.files:
         raise UsageError("give result files or --store DB (see 'rigorbench report --help')")
     if args.one_version or len(args.files) == 1:
-        return [api.load_results(args.files, args.label)], {}
+        return [api.load_results(args.files, args.label, note)], {}
     if len(args.files) != 2:
         raise UsageError(
             f"got {len(args.files)} files: give BASELINE CONTENDER, --baseline/--contender FILE..., "
             "or --one-version for the trials of one version"
         )
-    return [api.load_results([args.files[0]], args.baseline_label), api.load_results([args.files[1]], args.contender_label)], {}
+    return [api.load_results([args.files[0]], args.baseline_label, note), api.load_results([args.files[1]], args.contender_label, note)], {}
 
 
 def _from_store(args: argparse.Namespace) -> tuple[list, dict[str, str]]:
@@ -136,7 +138,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     given = [f"--{name.replace('_', '-')}" for name in _HISTORY_ONLY if getattr(args, name) is not None]
     if given:
         raise UsageError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} with --history")
-    datasets, facts = _datasets(args)
+    datasets, facts = _datasets(args, stderr)
     lint = lint_results(args.lint)
     page = api.report_page(datasets, settings_from(args), lint=lint, run=facts, progress=progress_printer(stderr, "report", "analysing"),
                            jobs=args.jobs)

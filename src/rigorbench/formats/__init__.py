@@ -11,7 +11,9 @@ content, never from the file name. Readers fail per record with ``path:line: mes
 
 from __future__ import annotations
 
+import hashlib
 import os
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from rigorbench.errors import InputError, UserError
@@ -57,9 +59,10 @@ def read_result_file(path: str | os.PathLike, *, format: str | None = None) -> R
     """Read one result file; ``format`` forces a reader by name instead of sniffing."""
     path = os.fspath(path)
     forced = _forced_reader(format)
-    text = _decode(path, read_input(path, what="result file"))
+    data = read_input(path, what="result file")
+    text = _decode(path, data)
     reader = forced or _sniff(path, text)
-    return reader.parse(text, path)
+    return replace(reader.parse(text, path), digest=hashlib.sha256(data).hexdigest())
 
 
 def _forced_reader(format: str | None) -> Reader | None:

@@ -5,6 +5,12 @@ columns (the commit, a branch, a build number, ...) and one column per metric, o
 run. :func:`read_history_csv` reads such a file into one :class:`HistorySeries` per metric
 column, in time order. A metric column ``M`` may come with ``M.ci_low`` and ``M.ci_high``
 columns: each run's own confidence interval of ``M``.
+
+A CSV column has no unit and no direction: which way is better comes from the options
+(``--higher-is-better``/``--lower-is-better``), else from the column's name where it says
+(:func:`rigorbench.units.higher_is_better_from_name`: ``encode_ops_s`` and ``throughput`` are
+better higher, ``parse_ns`` and ``latency_ms`` lower), else lower is better is assumed, and
+each series says which of the three it was (``direction_from``).
 """
 
 from __future__ import annotations
@@ -17,10 +23,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rigorbench.errors import InputError, UserError
+from rigorbench.units import higher_is_better_from_name
 
 TIME_COLUMN = "time"
 COMMIT_COLUMN = "commit"
 BRANCH_COLUMN = "branch"
+# How a series' direction was decided: given by an option, read from the column's name, or
+# assumed (lower is better); a series of the store knows its metric's ("").
+DIRECTION_GIVEN, DIRECTION_FROM_NAME, DIRECTION_ASSUMED = "option", "name", "assumed"
 # A CSV history larger than this is not a history: refuse it rather than read it all.
 MAX_CSV_BYTES = 256 * 2**20
 
@@ -44,6 +54,18 @@ class HistorySeries:
     unit: str = ""
     branch: str = ""
     machine: str = ""
+    direction_from: str = ""
+
+
+def direction_of(metric: str, higher: re.Pattern | None, lower: re.Pattern | None) -> tuple[bool, str]:
+    """Whether more of column ``metric`` is better, and how that was decided (see above)."""
+    up, down = bool(higher and higher.search(metric)), bool(lower and lower.search(metric))
+    if up and down:
+        raise UserError(f"column {metric!r} matches both --higher-is-better and --lower-is-better; make one of them narrower")
+    if up or down:
+        return up, DIRECTION_GIVEN
+    named = higher_is_better_from_name(metric)
+    return (False, DIRECTION_ASSUMED) if named is None else (named, DIRECTION_FROM_NAME)
 
 
 def _time(text: str, path: str, line: int) -> datetime:
@@ -64,14 +86,15 @@ def _number(text: str) -> float | None:
 
 def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit_column: str = COMMIT_COLUMN,
                      metrics: list[str] | None = None, bench: re.Pattern | None = None,
-                     higher_is_better: re.Pattern | None = None, branch: str | None = None,
-                     since: datetime | None = None) -> list[HistorySeries]:
+                     higher_is_better: re.Pattern | None = None, lower_is_better: re.Pattern | None = None,
+                     branch: str | None = None, since: datetime | None = None) -> list[HistorySeries]:
     """Every metric column of an Otava-style CSV file as a series (see the module docstring).
 
     Metric columns are ``metrics`` when given, else every column besides the time, commit and
     branch columns whose every non-empty cell is a finite number. An empty cell is a run
     without that metric. ``bench`` keeps the metric columns it matches (searched, like
-    ``--bench``); ``higher_is_better`` marks throughput-like ones.
+    ``--bench``); ``higher_is_better`` and ``lower_is_better`` set columns' direction (else
+    :func:`direction_of` reads it from the name).
     """
     name = str(path)
     source = Path(path)
@@ -145,8 +168,8 @@ def read_history_csv(path: str | Path, *, time_column: str = TIME_COLUMN, commit
                 branches.append(row[index[BRANCH_COLUMN]].strip())
             commits.append(row[index[commit_column]].strip() if commit_column in index else moment.isoformat())
             values.append(value)
-        hib = bool(higher_is_better and higher_is_better.search(metric))
+        hib, decided = direction_of(metric, higher_is_better, lower_is_better)
         out.append(HistorySeries(source.stem, metric, hib, tuple(times), tuple(commits), tuple(values),
                                  tuple(lows) if with_ci else None, tuple(highs) if with_ci else None,
-                                 tuple(branches) if BRANCH_COLUMN in index else None))
+                                 tuple(branches) if BRANCH_COLUMN in index else None, direction_from=decided))
     return out

@@ -1,9 +1,11 @@
 """Renderers of ``rigorbench history changes``: a text table, markdown and JSON.
 
 JSON (issue 17): ``{"series": [{"benchmark", "params", "metric", "unit", "branch", "machine",
-"points", "changes": [{"index", "commit", "previous_commit", "time", "before": {"mean",
+"higher_is_better", "direction_from", "points", "changes": [{"index", "commit", "previous_commit", "time", "before": {"mean",
 "ci_low", "ci_high", "points"}, "after": {...}, "change_pct", "p_value", "direction"}]}]}``
-after the common head, with the detector's settings. ``history list`` and ``show`` are in
+after the common head, with the detector's settings; ``direction_from`` says how a series'
+direction was decided: ``metric`` (a stored metric's own), or for a CSV column ``option``,
+``name`` or ``assumed`` (lower is better; the text output says so too). ``history list`` and ``show`` are in
 :mod:`rigorbench.report.history_points`.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 
 from rigorbench.analysis.history import HistoryChanges, SeriesChanges
+from rigorbench.formats.history_csv import DIRECTION_ASSUMED, DIRECTION_FROM_NAME, DIRECTION_GIVEN
 from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.stats.changepoints import ChangePoint, Level
@@ -81,10 +84,30 @@ def _summary(result: HistoryChanges) -> str:
             f"the newest change is a regression in {regressed}")
 
 
+_DECIDED_BY = {DIRECTION_GIVEN: "as given", DIRECTION_FROM_NAME: "from the column names",
+               DIRECTION_ASSUMED: "assumed: the names do not say; set it with --higher-is-better or --lower-is-better"}
+
+
+def direction_lines(series) -> list[str]:
+    """How a CSV history's columns were read, one line per way it was decided ("better higher:
+    encode_ops_s; lower: parse_ns (from the column names)"); none for stored series, whose
+    metrics know their direction."""
+    lines = []
+    for decided, why in _DECIDED_BY.items():
+        chosen = [s for s in series if s.direction_from == decided]
+        if not chosen:
+            continue
+        ways = [f"{way}: {', '.join(dict.fromkeys(s.metric for s in chosen if s.higher_is_better == up))}"
+                for way, up in (("higher", True), ("lower", False)) if any(s.higher_is_better == up for s in chosen)]
+        lines.append(f"better {'; '.join(ways)} ({why})")
+    return lines
+
+
 def render_text(result: HistoryChanges) -> str:
     rows, headers = _rows(result), _headers(result)
     table = layout_text(Table.of(headers, rows)) + [""] if rows else []
-    return printable_lines([settings_line(result), "", *table, _summary(result)])
+    directions = direction_lines([s.series for s in result.series])
+    return printable_lines([settings_line(result), "", *table, _summary(result), *directions])
 
 
 def render_markdown(result: HistoryChanges) -> str:
@@ -92,7 +115,11 @@ def render_markdown(result: HistoryChanges) -> str:
     rows, headers = _rows(result), _headers(result)
     if rows:
         out += layout_markdown(Table.of(headers, rows)) + [""]
-    return "\n".join(out + [escape_markdown(_summary(result))]) + "\n"
+    tail = [escape_markdown(_summary(result))]
+    directions = direction_lines([s.series for s in result.series])
+    if directions:
+        tail += ["", "  \n".join(escape_markdown(line) for line in directions)]
+    return "\n".join(out + tail) + "\n"
 
 
 def _level_object(level: Level) -> dict:
@@ -125,7 +152,8 @@ def render_json(result: HistoryChanges) -> str:
         "series": [
             {"benchmark": s.series.benchmark, "params": dict(s.series.params), "metric": s.series.metric,
              "unit": s.series.unit, "branch": s.series.branch, "machine": s.series.machine,
-             "higher_is_better": s.series.higher_is_better, "points": len(s.series.values),
+             "higher_is_better": s.series.higher_is_better, "direction_from": s.series.direction_from or "metric",
+             "points": len(s.series.values),
              "changes": [_change_object(s, c) for c in s.changes]}
             for s in result.series
         ],

@@ -39,11 +39,22 @@ def machine_id(conn: sqlite3.Connection, kind: str, facts: dict) -> int:
     return inserted_id(conn, "INSERT INTO machines (kind, facts) VALUES (?, ?)", (kind, text))
 
 
-def insert_points(conn: sqlite3.Connection, points: Sequence[HistoryPoint], path: str) -> int:
-    """Insert every point; a point already stored (same series, commit, time and source)
-    is refused with UserError naming it, and the caller's transaction is rolled back."""
+_STORED = """
+    SELECT 1 FROM history_points AS p JOIN metrics AS m ON p.metric_id = m.id
+    WHERE p.case_id = ? AND m.name = ? AND m.unit = ? AND p.branch = ? AND p.machine_id = ? AND p.git_commit = ?
+      AND p.time = ? LIMIT 1
+"""
+
+
+def insert_points(conn: sqlite3.Connection, points: Sequence[HistoryPoint], path: str, *, skip_stored: bool = False) -> int:
+    """Insert every point and return how many were inserted; a point already stored (same
+    series, commit, time and source) is refused with UserError naming it, and the caller's
+    transaction is rolled back. With ``skip_stored``, a point whose series (case, metric,
+    branch, machine) has one at its commit and time already, from any source, is left out
+    (a history imported twice, from two folders, is the same history)."""
     added = datetime.now(timezone.utc).isoformat(timespec="seconds")
     cases, metrics, machines = {}, {}, {}
+    inserted = 0
     for point in points:
         if point.case not in cases:
             cases[point.case] = samples.case_row_id(conn, point.case)
@@ -51,6 +62,11 @@ def insert_points(conn: sqlite3.Connection, points: Sequence[HistoryPoint], path
             metrics[point.metric] = samples.metric_row_id(conn, point.metric)
         if point.machine not in machines:
             machines[point.machine] = machine_id(conn, point.machine, dict(point.machine_facts))
+        if skip_stored and conn.execute(_STORED, (
+            cases[point.case], point.metric.name, point.metric.unit, point.branch, machines[point.machine], point.commit,
+            point.time,
+        )).fetchone():
+            continue
         try:
             conn.execute(_INSERT, (
                 cases[point.case], metrics[point.metric], point.branch, machines[point.machine], point.commit,
@@ -65,7 +81,8 @@ def insert_points(conn: sqlite3.Connection, points: Sequence[HistoryPoint], path
                 f"{path}: {point.case.display_name} {point.metric.name} at commit {point.commit} "
                 f"from {point.source} is already in the history; nothing was added"
             ) from None
-    return len(points)
+        inserted += 1
+    return inserted
 
 
 def points_of_run(conn: sqlite3.Connection, run_id: int, label: str) -> int:

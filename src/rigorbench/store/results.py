@@ -433,15 +433,17 @@ class ResultStore:
     # -- history (rigorbench.store.history) ----------------------------------------------
 
     def add_points(self, points: Sequence[HistoryPoint], *, dry_run: bool = False,
-                   once_for: tuple[int, str] | None = None) -> int:
-        """Store history points, all or none; ``dry_run`` checks that they can be (no
-        point already stored) and rolls back. With ``once_for=(run_id, label)``, nothing is
-        stored (0 returned) when the history already has points of that run's version: a
-        run adds its points once, however often it is resumed."""
+                   once_for: tuple[int, str] | None = None, skip_stored: bool = False) -> int:
+        """Store history points, all or none, and return how many were stored; ``dry_run``
+        checks that they can be (no point already stored) and rolls back. With
+        ``once_for=(run_id, label)``, nothing is stored (0 returned) when the history already
+        has points of that run's version: a run adds its points once, however often it is
+        resumed. With ``skip_stored``, points whose series has one at their commit and time
+        already are left out (see :func:`rigorbench.store.history.insert_points`)."""
         with self._transaction() as conn:
             if once_for is not None and history.points_of_run(conn, *once_for):
                 return 0
-            count = history.insert_points(conn, points, self.path)
+            count = history.insert_points(conn, points, self.path, skip_stored=skip_stored)
             if dry_run:
                 conn.execute("ROLLBACK")
             return count
