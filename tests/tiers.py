@@ -15,6 +15,12 @@ right one without a marker of its own:
 
 And a test outside ``e2e`` that starts a build tool, a JVM or a browser fails, saying so
 (:func:`real_tool_guard`): it belongs in the full suite.
+
+Both tiers run on pytest-xdist workers (``--dist loadgroup``, the Makefile). Tests that share
+something expensive stay on one worker (:func:`xdist_group_of`): an end-to-end module (its
+module-scoped builds and runs), the report fixtures of the 100-benchmark suite, the PostgreSQL
+server. Real trials of the two workers take turns on the machine's trial lock
+(:func:`private_trial_lock`).
 """
 
 from __future__ import annotations
@@ -55,11 +61,35 @@ def tier_markers(item: pytest.Item) -> list[str]:
     return found
 
 
+# Session fixtures that take long to make, and the group of workers' tests that share each one.
+SHARED_FIXTURES = {"suite_html": "report-suite", "suite_files": "report-suite", "browser": "report-suite",
+                   "pg_server": "postgresql", "pg_url": "postgresql"}
+
+
+def xdist_group_of(item: pytest.Item) -> str | None:
+    """The group whose tests one xdist worker runs together (None: any worker, one by one)."""
+    for fixture in getattr(item, "fixturenames", ()):
+        if fixture in SHARED_FIXTURES:
+            return SHARED_FIXTURES[fixture]
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("backend_store") == "postgresql":
+        return SHARED_FIXTURES["pg_server"]      # asks for the server inside the fixture
+    if any(mark.name == "e2e" for mark in item.iter_markers()):
+        path = Path(str(item.fspath)).resolve()
+        return path.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else path.name
+    return None
+
+
+# First, so that xdist's own hook (which reads the groups) sees them.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         for name in tier_markers(item):
             if item.get_closest_marker(name) is None:
                 item.add_marker(name)
+        group = xdist_group_of(item)
+        if group is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def _program(args) -> str:
@@ -105,9 +135,13 @@ def real_tool_guard(request):
 
 @pytest.fixture(autouse=True)
 def private_trial_lock(request, tmp_path_factory, monkeypatch):
-    """Outside ``e2e``, trials are fakes that measure nothing: they take the session's own trial
+    """Outside ``e2e``, trials are fakes that measure nothing: they take their worker's own trial
     lock (``RIGORBENCH_LOCK_DIR``) rather than the machine's, which would make them wait for
-    every real benchmark run on a shared machine (another session's ``make test`` or demo)."""
+    every real benchmark run on a shared machine (another session's ``make test`` or demo).
+
+    The end-to-end tests keep the machine's lock, as a user's runs do: two workers' real trials
+    never measure at once (only a build or a fast test runs beside a trial), so the verdicts they
+    assert come from trials no noisier than on a machine with one other busy process."""
     if request.node.get_closest_marker("e2e") is None:
         folder = tmp_path_factory.getbasetemp() / "trial-lock"
         folder.mkdir(exist_ok=True)

@@ -123,3 +123,29 @@ def test_a_cluster_runs_until_decided_with_warmup_auto(project, tmp_path, replay
     assert "warmup auto (pilot" not in out.getvalue()   # the pilot's choices are said per benchmark:
     assert any(line.startswith(("warmup auto: ", "warning: ")) for line in out.getvalue().splitlines())
     assert executor.totals.instances_used and executor.totals.instances_used <= set(session.instances())
+
+
+def test_a_cluster_runs_a_record_shaped_run_of_one_version_with_warmup_auto(project, tmp_path, replay):
+    """record --cluster: one version, fixed trials, --warmup auto's pilot on an instance."""
+    from rigorbench.cluster.executor import ClusterExecutor
+    from rigorbench.experiment.address import ClusterOptions, TLSFiles
+    from rigorbench.experiment.driver import start_experiment
+
+    harness, session = replay
+    plan = replace(_plan(project, "replay", adaptive=False, auto=True, trials=4), versions=(VersionSpec("v1", "v1"),),
+                   min_versions=1, notes={"command": "record"}, cluster=ClusterOptions(session.address, TLSFiles()))
+    out = io.StringIO()
+    with ResultStore.open(tmp_path / "r.db") as store:
+        executor = ClusterExecutor.on_session(session, plan.cluster, store, PlainReporter(out), ["v1"])
+        result = start_experiment(plan, store, PlainReporter(out), executor)
+        run, finished = _finished(store, result.run_id)
+    executions = store_executions(tmp_path / "r.db", result.run_id)
+    assert run.setup.cluster["instances"] == 2 and run.setup.warmups
+    assert {e.label for e in executions} == {"v1"} and len(finished) == len(executions) == 8
+    per_instance = [sum(e.environment["instance"] == instance for e in executions) for instance in {e.environment["instance"] for e in executions}]
+    assert sorted(per_instance) == [4, 4], per_instance
+
+
+def store_executions(path: Path, run_id: int) -> list:
+    with ResultStore.open(path, create=False) as store:
+        return store.executions(run_id)
