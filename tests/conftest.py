@@ -13,8 +13,8 @@ from rigorbench.harness.base import DONE, FAILED, Build, ListedBenchmark, Progre
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
 
 # The tiers of the suite (make check, make test): markers by folder and fixture, and the guard.
-from tiers import (private_trial_lock, pytest_collection_modifyitems, pytest_configure,  # noqa: F401
-                   pytest_runtest_setup, pytest_unconfigure, real_tool_guard)
+from tiers import (private_trial_lock, pytest_collection_finish, pytest_collection_modifyitems,  # noqa: F401
+                   pytest_configure, pytest_runtest_setup, pytest_unconfigure, real_tool_guard)
 
 TIME = Metric("time", "ns/op", False, True)
 

@@ -92,6 +92,18 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+def pytest_collection_finish(session):
+    """On an xdist worker with ``--dist loadgroup``: fail when the groups did not reach the
+    items' ids (what the scheduler reads), rather than let every worker build what a group
+    shares (pytest-xdist 3.8 under pytest 9 lost them silently)."""
+    if getattr(session.config.option, "loadgroup", False):
+        lost = [item.nodeid for item in session.items
+                if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid]
+        if lost:
+            raise pytest.UsageError(f"--dist loadgroup: {len(lost)} grouped tests lost their group ({lost[0]}); "
+                                    "check the pytest and pytest-xdist versions (pyproject.toml)")
+
+
 def _program(args) -> str:
     first = args if isinstance(args, (str, bytes, os.PathLike)) else (args[0] if args else "")
     text = os.fsdecode(first)

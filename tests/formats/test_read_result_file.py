@@ -62,7 +62,8 @@ def test_utf8_bom_is_ignored(write):
     assert read_result_file(write("\ufeff" + JMH_JSON)).format == "jmh-json"
 
 
-@pytest.mark.parametrize("content", ["", b"", "   \n\n", b"\x1f\x8b" and gzip.compress(b"")])
+@pytest.mark.parametrize("content", ["", b"", "   \n\n", gzip.compress(b"", mtime=0)],
+                         ids=["empty text", "empty bytes", "blank lines", "empty gzip"])
 def test_empty_file(write, content):
     path = write(content)
     with pytest.raises(InputError) as info:
