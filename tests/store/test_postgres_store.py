@@ -217,7 +217,7 @@ def test_without_psycopg_a_postgresql_store_says_how_to_install_it(monkeypatch, 
     assert main(["runs", "--store", "postgres://ci:pw@db.example.org/bench"], out, err) == 2
     assert err.getvalue() == (
         "rigorbench: error: postgres://ci:***@db.example.org/bench: a PostgreSQL results store needs the "
-        "'psycopg' package: pip install 'rigorbench[postgres]'\n"
+        "'psycopg' package (rigorbench's postgres extra): pip install 'psycopg[binary]>=3.1'\n"
     )
 
 
@@ -229,3 +229,28 @@ def test_without_psycopg_a_postgresql_store_says_how_to_install_it(monkeypatch, 
 ])
 def test_masked_hides_every_password(url, shown):
     assert masked(url) == shown
+
+
+def test_a_copy_into_a_new_file_stopped_part_way_leaves_no_store_there(tmp_path, monkeypatch):
+    """A Ctrl-C (or any error) during the copy: no partial store at DST (a later command would
+    take it for a whole one), no temporary file beside it; a complete copy takes the name."""
+    from rigorbench.store import copy as copying
+
+    source, target = tmp_path / "a.db", tmp_path / "new" / "b.db"
+    full_store(source, runs=2)
+    written = []
+
+    def stopped_at_the_second_run(*args, **kwargs):
+        if written:
+            raise KeyboardInterrupt
+        written.append(copying_write_run(*args, **kwargs))
+        return written[-1]
+
+    copying_write_run = copying.write_run
+    monkeypatch.setattr(copying, "write_run", stopped_at_the_second_run)
+    with pytest.raises(KeyboardInterrupt):
+        copy_store(str(source), str(target))
+    assert written == [1] and list(target.parent.iterdir()) == []
+    monkeypatch.setattr(copying, "write_run", copying_write_run)
+    copy_store(str(source), str(target))
+    assert [p.name for p in target.parent.iterdir()] == ["b.db"] and contents(target) == contents(source)

@@ -9,12 +9,18 @@ have been checked against DST's own (a point already there is refused before any
 copied).
 
 DST that already holds runs or history is refused unless ``append``: copying twice into one
-store would store every run twice.
+store would store every run twice. A DST that is a new SQLite file is written under a temporary
+name beside it and takes its name only when the copy is complete: an error or Ctrl-C part way
+leaves no partial store that a later command would take for a whole one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Callable
 
 from rigorbench.errors import UserError
@@ -37,6 +43,27 @@ def copy_store(source: str, target: str, *, append: bool = False, progress: Prog
     """Copy everything in the store ``source`` into ``target`` (created when absent)."""
     if _same(source, target):
         raise UserError(f"{location.masked(target)}: is the store being copied; give another store to copy into")
+    if location.is_postgres(target) or os.path.lexists(target):
+        return _copy(source, target, append, progress)
+    final = Path(target)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".partial", dir=final.parent)
+    os.close(handle)
+    os.unlink(partial)            # the store makes the file itself
+    try:
+        copied = _copy(source, partial, append, progress)
+        try:
+            os.link(partial, final)   # unlike a rename, never replaces a store made meanwhile
+        except FileExistsError:
+            raise UserError(f"{target}: was created by another process during the copy; nothing was copied into it") from None
+        return copied
+    finally:
+        for leftover in (partial, f"{partial}-wal", f"{partial}-shm", f"{partial}-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(leftover)
+
+
+def _copy(source: str, target: str, append: bool, progress: Progress | None) -> Copy:
     with ResultStore.read(source) as src, ResultStore.open(target) as dst:
         run_ids = src.run_ids()
         points = src.history_points()
