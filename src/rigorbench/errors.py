@@ -30,14 +30,21 @@ class Interrupted(UserError):
     """Ctrl-C (or SIGTERM) during a run; the message says how to resume."""
 
 
+# What each optional extra of pyproject.toml installs (tests/cli/test_optional_dependencies.py
+# checks that they agree). Messages name the requirement itself: rigorbench has no release on
+# PyPI, so `pip install 'rigorbench[cluster]'` would not find it.
+EXTRAS = {"cluster": "distributed>=2024.8", "postgres": "psycopg[binary]>=3.1"}
+
+
 class MissingDependency(UserError):
-    """An optional package that a feature needs is not installed: one line naming the extra
-    to install (``pip install 'rigorbench[cluster]'``), exit 2."""
+    """An optional package that a feature needs is not installed: one line naming what to
+    install (``pip install 'distributed>=2024.8'``, rigorbench's ``cluster`` extra), exit 2."""
 
     def __init__(self, feature: str, package: str, extra: str) -> None:
         self.package = package
         self.extra = extra
-        super().__init__(f"{feature} needs the '{package}' package: pip install 'rigorbench[{extra}]'")
+        super().__init__(f"{feature} needs the '{package}' package (rigorbench's {extra} extra): "
+                         f"pip install '{EXTRAS[extra]}'")
 
 
 def import_optional(module: str, feature: str, extra: str):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +17,7 @@ from rigorbench.cli import main
 from rigorbench.errors import MissingDependency
 from rigorbench.experiment.address import TLSFiles
 
-CLUSTER = "rigorbench: error: --cluster needs the 'distributed' package: pip install 'rigorbench[cluster]'\n"
+CLUSTER = "rigorbench: error: --cluster needs the 'distributed' package (rigorbench's cluster extra): pip install 'distributed>=2024.8'\n"
 
 
 def cli(*argv: str) -> tuple[int, str, str]:
@@ -53,7 +54,7 @@ def test_the_worker_without_distributed_says_what_to_install(monkeypatch, tmp_pa
     monkeypatch.setenv("RIGORBENCH_LOCK_DIR", str(tmp_path))
     code, out, err = cli("worker", "tcp://127.0.0.1:8786")
     assert (code, out) == (2, "")
-    assert err == "rigorbench: error: rigorbench worker needs the 'distributed' package: pip install 'rigorbench[cluster]'\n"
+    assert err == "rigorbench: error: rigorbench worker needs the 'distributed' package (rigorbench's cluster extra): pip install 'distributed>=2024.8'\n"
 
 
 def test_tls_security_without_distributed_is_a_missing_dependency(monkeypatch, tmp_path):
@@ -62,7 +63,7 @@ def test_tls_security_without_distributed_is_a_missing_dependency(monkeypatch, t
         (tmp_path / name).write_text("x")
         files.append(str(tmp_path / name))
     without(monkeypatch, "distributed")
-    with pytest.raises(MissingDependency, match=r"pip install 'rigorbench\[cluster\]'"):
+    with pytest.raises(MissingDependency, match=r"pip install 'distributed>=2024\.8'"):
         TLSFiles(*files).security()
 
 
@@ -83,4 +84,14 @@ def test_a_postgresql_store_without_psycopg_says_what_to_install(command, monkey
     code, out, err = cli(*argv)
     assert (code, out) == (2, "")
     assert err == ("rigorbench: error: postgresql://ci:***@db.example.org/bench: a PostgreSQL results store needs "
-                   "the 'psycopg' package: pip install 'rigorbench[postgres]'\n")
+                   "the 'psycopg' package (rigorbench's postgres extra): pip install 'psycopg[binary]>=3.1'\n")
+
+
+def test_the_named_requirements_are_the_extras_of_pyproject():
+    """What the messages tell users to install is what the extras install."""
+    import tomllib
+
+    from rigorbench.errors import EXTRAS
+
+    extras = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert {name: [requirement] for name, requirement in EXTRAS.items()} == {name: extras[name] for name in EXTRAS}

@@ -32,7 +32,7 @@ def test_the_postgresql_defaults_mask_the_password_field_only(monkeypatch):
     out, err = io.StringIO(), io.StringIO()
     assert main(["runs", "--store", DEFAULTS], out, err) == 2
     assert err.getvalue() == ("rigorbench: error: postgresql://postgres:***@127.0.0.1:1/postgres: a PostgreSQL results "
-                              "store needs the 'psycopg' package: pip install 'rigorbench[postgres]'\n")
+                              "store needs the 'psycopg' package (rigorbench's postgres extra): pip install 'psycopg[binary]>=3.1'\n")
 
 
 def test_a_refused_connection_with_the_defaults_keeps_the_user_and_database():
