@@ -61,8 +61,10 @@ def test_multi_module_ab_builds_each_commits_sibling_module_and_skips_one_sided_
     assert f"not run: {NEW} is only in HEAD" in err
     (comparison,) = json.loads(out)["comparisons"]
     assert comparison["benchmark"] == CORE and comparison["params"] == {"size": "2000"}
-    # The planted 4x cheaper core of HEAD shows: the sibling SNAPSHOT was not taken from ~/.m2.
-    assert comparison["verdict"] == "faster" and comparison["change_pct"] > 100  # ops/s: about 4x
+    # The planted 4x cheaper core of HEAD shows: the sibling SNAPSHOT was not taken from ~/.m2 (that
+    # would measure one core twice, about +0%). Its estimate, not its verdict: 3 trials of two 100 ms
+    # iterations beside another test worker's builds left even this 4x change inconclusive once.
+    assert comparison["change_pct"] > 100 and comparison["verdict"] in {"faster", "inconclusive"}  # ops/s: about 4x
     assert worktrees(reactor) == 1
     with ResultStore.open(db, create=False) as store:
         run = store.run(1)
