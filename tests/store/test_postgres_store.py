@@ -254,3 +254,11 @@ def test_a_copy_into_a_new_file_stopped_part_way_leaves_no_store_there(tmp_path,
     monkeypatch.setattr(copying, "write_run", copying_write_run)
     copy_store(str(source), str(target))
     assert [p.name for p in target.parent.iterdir()] == ["b.db"] and contents(target) == contents(source)
+
+
+def test_a_copy_into_a_folder_that_cannot_be_made_is_one_line(tmp_path):
+    source = tmp_path / "a.db"
+    full_store(source, runs=1)
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(UserError, match=r"new\.db: cannot create the results store: "):
+        copy_store(str(source), str(tmp_path / "file" / "new.db"))

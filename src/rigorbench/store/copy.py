@@ -46,8 +46,11 @@ def copy_store(source: str, target: str, *, append: bool = False, progress: Prog
     if location.is_postgres(target) or os.path.lexists(target):
         return _copy(source, target, append, progress)
     final = Path(target)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    handle, partial = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".partial", dir=final.parent)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        handle, partial = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".partial", dir=final.parent)
+    except OSError as error:
+        raise UserError(f"{target}: cannot create the results store: {error.strerror or error}") from None
     os.close(handle)
     os.unlink(partial)            # the store makes the file itself
     try:
@@ -56,6 +59,8 @@ def copy_store(source: str, target: str, *, append: bool = False, progress: Prog
             os.link(partial, final)   # unlike a rename, never replaces a store made meanwhile
         except FileExistsError:
             raise UserError(f"{target}: was created by another process during the copy; nothing was copied into it") from None
+        except OSError:               # a file system without hard links: a rename, which replaces
+            os.replace(partial, final)
         return copied
     finally:
         for leftover in (partial, f"{partial}-wal", f"{partial}-shm", f"{partial}-journal"):
