@@ -7,7 +7,7 @@ implementing :class:`Harness` and registering itself in ``rigorbench.harness.HAR
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Sequence
 
@@ -36,21 +36,8 @@ class RunSettings:
     timeout_s: float | None = None      # per trial; None = no limit
 
     def as_dict(self) -> dict:
-        return {
-            "forks": self.forks,
-            "warmup_iterations": self.warmup_iterations,
-            "iterations": self.iterations,
-            "warmup_time": self.warmup_time,
-            "iteration_time": self.iteration_time,
-            "mode": self.mode,
-            "time_unit": self.time_unit,
-            "include": list(self.include),
-            "params": [list(p) for p in self.params],
-            "jvm_args": list(self.jvm_args),
-            "profilers": list(self.profilers),
-            "threads": self.threads,
-            "timeout_s": self.timeout_s,
-        }
+        """Every setting, in field order, tuples as lists (JSON's arrays)."""
+        return {f.name: _as_lists(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "RunSettings":
@@ -62,6 +49,10 @@ class RunSettings:
                    jvm_args=tuple(data.get("jvm_args", ())),
                    profilers=tuple(data.get("profilers", ("gc",))), threads=data.get("threads"),
                    timeout_s=data.get("timeout_s"))
+
+
+def _as_lists(value):
+    return [_as_lists(item) for item in value] if isinstance(value, (tuple, list)) else value
 
 
 @dataclass(frozen=True)
@@ -98,11 +89,7 @@ class BuildSpec:
     def merged(self, other: "BuildSpec") -> "BuildSpec":
         """``other``'s settings where it has them, else ours (a version's over the file's)."""
         return BuildSpec(*(theirs if theirs is not None else ours
-                           for ours, theirs in zip(_fields(self), _fields(other))))
-
-
-def _fields(spec: BuildSpec) -> tuple:
-    return spec.command, spec.jar, spec.module, spec.java_home
+                           for ours, theirs in zip(astuple(self), astuple(other))))
 
 
 @dataclass(frozen=True)
