@@ -108,9 +108,9 @@ class BuildCache:
         return str(Path(text).resolve().relative_to(self.root))
 
     def get(self, identity: Mapping) -> CachedBuild | None:
-        if self.scope is None:
+        entry = self._entry(identity, by_content=False)
+        if entry is None:
             return None
-        entry = self.directory / cache_key(self.scope, identity)
         try:
             meta = json.loads((entry / META).read_text(encoding="utf-8"))
             artifact = entry / meta["jar"]
@@ -120,20 +120,26 @@ class BuildCache:
 
     def put(self, identity: Mapping, jar: Path, meta: Mapping) -> Path | None:
         """Keep a copy of ``jar``; returns the cached path, or None when not cacheable."""
-        if self.scope is None or not self_contained(jar):
+        entry = self._entry(identity, by_content=False)
+        if entry is None or not self_contained(jar):
             return None
-        entry = self.directory / cache_key(self.scope, identity)
+        return entry / jar.name if self._publish(entry, {jar.name: jar}, {**meta, "jar": jar.name}) else None
+
+    def _publish(self, entry: Path, files: Mapping[str, Path], meta: Mapping) -> bool:
+        """Copy ``files`` (name in the entry -> built file) and ``meta`` into a temporary
+        folder renamed to ``entry``; False when the cache cannot be written."""
         self.directory.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".tmp-", dir=self.directory))
         try:
-            shutil.copy2(jar, staging / jar.name)
-            (staging / META).write_text(json.dumps({**meta, "jar": jar.name}, indent=1), encoding="utf-8")
+            for name, path in files.items():
+                shutil.copy2(path, staging / name)
+            (staging / META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
             shutil.rmtree(entry, ignore_errors=True)
             os.replace(staging, entry)
         except OSError:
             shutil.rmtree(staging, ignore_errors=True)
-            return None  # a cache that cannot be written only costs a rebuild next time
-        return entry / jar.name
+            return False  # a cache that cannot be written only costs a rebuild next time
+        return True
 
     # -- builds of several files (Go, Google Benchmark) and builds made in place (pyperf) --
 
@@ -162,18 +168,7 @@ class BuildCache:
         entry = self._entry(identity, by_content)
         if entry is None or any("/" in name or name in ("", META, ".", "..") for name in files):
             return None
-        self.directory.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".tmp-", dir=self.directory))
-        try:
-            for name, path in files.items():
-                shutil.copy2(path, staging / name)
-            (staging / META).write_text(json.dumps({**meta, "files": sorted(files)}, indent=1), encoding="utf-8")
-            shutil.rmtree(entry, ignore_errors=True)
-            os.replace(staging, entry)
-        except OSError:
-            shutil.rmtree(staging, ignore_errors=True)
-            return None
-        return entry
+        return entry if self._publish(entry, files, {**meta, "files": sorted(files)}) else None
 
     def in_place(self, identity: Mapping, by_content: bool = False, required: str = "") -> tuple[Path, Mapping | None] | None:
         """The folder to build into for ``identity``, and its metadata when a complete build
