@@ -300,10 +300,10 @@ def lint(paths: Iterable[str | Path], rules: Iterable[str] | None = None) -> Lin
 # Which renderer draws which result (by class name: importing the result classes to test
 # them would load every analysis, scipy.stats included).
 _RENDERERS = {
-    "ComparisonResult": ("rigorbench.report.compare", "render_comparison"),
-    "AnalysisResult": ("rigorbench.report.analyze", "render_analysis"),
-    "PowerResult": ("rigorbench.report.power", "render_power"),
-    "LintResult": ("rigorbench.report.lint", "render_lint"),
+    "ComparisonResult": ("rigorbench.report.compare", "COMPARISON_RENDERERS"),
+    "AnalysisResult": ("rigorbench.report.analyze", "ANALYSIS_RENDERERS"),
+    "PowerResult": ("rigorbench.report.power", "POWER_RENDERERS"),
+    "LintResult": ("rigorbench.report.lint", "LINT_RENDERERS"),
 }
 
 
@@ -315,19 +315,21 @@ def render(
     import importlib
 
     try:
-        module, function = _RENDERERS[type(result).__name__]
+        module, registry = _RENDERERS[type(result).__name__]
     except KeyError:
         raise TypeError(f"no renderer for {type(result).__name__}; renderable: {', '.join(_RENDERERS)}") from None
-    renderer = getattr(importlib.import_module(module), function)
-    if function == "render_lint":  # lint's documents describe the rules too
+    renderers = getattr(importlib.import_module(module), registry)
+    from rigorbench.report.documents import render_as
+
+    if registry == "LINT_RENDERERS":  # lint's documents describe the rules too
         from rigorbench.lint import RULES
 
-        return renderer(result, RULES, format)
-    if function == "render_comparison":
+        return render_as(renderers, format, result, RULES)
+    if registry == "COMPARISON_RENDERERS":
         from rigorbench.report.table import TableOptions
 
-        return renderer(result, format, TableOptions(**layout))
-    return renderer(result, format)
+        return render_as(renderers, format, result, TableOptions(**layout))
+    return render_as(renderers, format, result)
 
 
 def report_page(

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from rigorbench.analysis.analyze import AnalysisResult, BenchmarkAnalysis
 from rigorbench.model import SEVERITIES
-from rigorbench.report.documents import document_head, json_number, render_as
+from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.compare import format_number, short_names
 from rigorbench.report.table import Table, escape_markdown, layout_markdown
 from rigorbench.terminal import printable_lines
@@ -162,7 +162,3 @@ def render_json(report: AnalysisResult) -> str:
 ANALYSIS_RENDERERS: dict[str, Callable[[AnalysisResult], str]] = {
     "text": render_text, "markdown": render_markdown, "json": render_json,
 }
-
-
-def render_analysis(report: AnalysisResult, format: str) -> str:
-    return render_as(ANALYSIS_RENDERERS, format, report)

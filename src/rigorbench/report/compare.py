@@ -15,7 +15,7 @@ from typing import Callable, Mapping
 
 from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary, ordered
 from rigorbench.model import short_name
-from rigorbench.report.documents import render_as, render_csv, render_json
+from rigorbench.report.documents import render_csv, render_json
 from rigorbench.report.table import (
     RIGHT, Column, Group, Row, Table, TableOptions, coloured, escape_markdown, layout_markdown, layout_text,
 )
@@ -286,8 +286,3 @@ COMPARISON_RENDERERS: dict[str, Renderer] = {
     "json": lambda report, options: render_json(report),
     "csv": lambda report, options: render_csv(report),
 }
-
-
-def render_comparison(report: ComparisonResult, format: str, options: TableOptions = TableOptions()) -> str:
-    """``report`` in ``format``; ``options`` lay out the text and markdown tables."""
-    return render_as(COMPARISON_RENDERERS, format, report, options)

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from rigorbench import __version__
 from rigorbench.model import SEVERITIES, Finding
-from rigorbench.report.documents import document_head, render_as
+from rigorbench.report.documents import document_head
 from rigorbench.terminal import printable_lines
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -168,10 +168,6 @@ def render_sarif(result, rules: Mapping) -> str:
 
 
 LINT_RENDERERS: dict[str, Callable] = {"text": render_text, "json": render_json, "sarif": render_sarif}
-
-
-def render_lint(result, rules: Mapping, format: str) -> str:
-    return render_as(LINT_RENDERERS, format, result, rules)
 
 
 def render_rule(rule) -> str:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 
 from rigorbench.analysis.power import BenchmarkPower, PowerResult
-from rigorbench.report.documents import document_head, json_number, render_as
+from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.compare import short_names
 from rigorbench.report.table import Table, escape_markdown, layout_markdown, layout_text
 from rigorbench.stats.power import MAX_FALSE_POSITIVES
@@ -140,7 +140,3 @@ def render_json(report: PowerResult) -> str:
 
 
 POWER_RENDERERS: dict[str, Callable[[PowerResult], str]] = {"text": render_text, "markdown": render_markdown, "json": render_json}
-
-
-def render_power(report: PowerResult, format: str) -> str:
-    return render_as(POWER_RENDERERS, format, report)
