@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Callable
 
 from rigorbench.api import CORRECTIONS, INTERVALS, MIN_PARALLEL_SERIES, STATISTICS, TESTS, Settings, parse_fail_on, safe_name
