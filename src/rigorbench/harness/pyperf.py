@@ -33,7 +33,7 @@ from rigorbench.formats.pyperf import PyperfJsonReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.cache import BuildCache, sources_hash
 from rigorbench.harness.process import describe_command, output_tail, run_streamed, tail
-from rigorbench.harness.repetitions import read_or_empty, run_checked
+from rigorbench.harness.repetitions import progress_of, read_or_empty, run_checked
 from rigorbench.units import parse_duration
 
 VENV_DIR, DEFAULT_SCRIPT, RESULT_FILE = ".rigorbench-pyperf", "bench.py", "result.json"
@@ -104,7 +104,7 @@ class PyperfHarness:
         (work_dir / "command.txt").write_text(describe_command(command) + "\n", encoding="utf-8")
         started = time.monotonic()
         run = run_streamed(command, cwd=build.project_dir, log_path=work_dir / "console.log", timeout_s=settings.timeout_s,
-                           on_line=lambda line: on_progress(Progress(benchmark=_benchmark(line), line=line)))
+                           on_line=progress_of(on_progress, _RUNNING))
         seconds = time.monotonic() - started
         status = TIMEOUT if run.timed_out else DONE if run.returncode == 0 else FAILED
         series, environment, message = (), {"python": build.tool_versions.get("python", "")}, ""
@@ -162,8 +162,3 @@ def trial_arguments(settings: RunSettings) -> list[str]:
         raise UserError("--bench is not passed to pyperf scripts (pyperf has no filter of its own); "
                         "select benchmarks in the script")
     return arguments
-
-
-def _benchmark(line: str) -> str | None:
-    match = _RUNNING.match(line)
-    return match.group(1) if match else None
