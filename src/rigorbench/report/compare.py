@@ -79,8 +79,9 @@ def short_names(names: list[str]) -> dict[str, str]:
     return {n: ".".join(p[shared:]) for n, p in zip(names, parts)}
 
 
-def row_label(c: Comparison, names: dict[str, str]) -> str:
-    """The shortened benchmark name with its parameters, as in ``name{k=v}``."""
+def row_label(c, names: Mapping[str, str]) -> str:
+    """The shortened benchmark name of a comparison (or a report's case) with its
+    parameters, as in ``name{k=v}``."""
     return names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timezone
 from html import escape
-from typing import Callable, Mapping
+from typing import Callable
 
 from rigorbench import __version__
 from rigorbench.analysis.report import GC_EVENT, JIT_EVENT, CasePage, ReportPage
@@ -26,8 +26,8 @@ from rigorbench.report import plots
 from rigorbench.report.analyze import summary_text
 from rigorbench.report.lint import summary_line
 from rigorbench.report.compare import (
-    alert_lines, change_cell, comparison_settings_line, format_number, format_p, format_pct, short_names, side_cell,
-    verdict_cell,
+    alert_lines, change_cell, comparison_settings_line, format_number, format_p, format_pct, row_label, short_names,
+    side_cell, verdict_cell,
 )
 
 # Above this many cases, only the first ones (regressions first) start expanded.
@@ -181,10 +181,6 @@ def _names(report: ReportPage) -> dict[str, str]:
     return short_names(sorted({case.case.name for case in report.cases}))
 
 
-def _case_label(case: CasePage, names: Mapping[str, str]) -> str:
-    return names.get(case.case.name, case.case.name) + case.case.display_name[len(case.case.name):]
-
-
 def _sort_value(value: float) -> str:
     return repr(float(value)) if value is not None and math.isfinite(value) else "0"
 
@@ -207,7 +203,7 @@ def _overview_compare(report: ReportPage) -> str:
         c = case.comparison
         rows.append(
             f'<tr class="v-{c.verdict.value}">'
-            f'<td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(_case_label(case, names))}</a></td>'
+            f'<td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(row_label(case, names))}</a></td>'
             f"<td>{_e(case.metric.unit)}</td>"
             f'<td class="num" data-sort="{_sort_value(c.baseline.mean)}">{_e(side_cell(c.baseline, stat))}</td>'
             f'<td class="num" data-sort="{_sort_value(c.contender.mean)}">{_e(side_cell(c.contender, stat))}</td>'
@@ -237,7 +233,7 @@ def _overview_single(report: ReportPage) -> str:
         steady = b.steady.verdict or "not checked"
         cv = b.cv
         rows.append(
-            f'<tr><td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(_case_label(case, names))}</a></td>'
+            f'<tr><td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(row_label(case, names))}</a></td>'
             f"<td>{_e(case.metric.unit)}</td>"
             f'<td class="num" data-sort="{_sort_value(b.mean.estimate)}">{_e(format_number(b.mean.estimate))}</td>'
             f'<td class="num">[{_e(format_number(b.mean.low))}, {_e(format_number(b.mean.high))}]</td>'
