@@ -43,6 +43,11 @@ def _json_int(text: str) -> int | float:
 JSON_DECODER = json.JSONDecoder(parse_float=_json_number, parse_int=_json_int)
 
 
+def line_at(text: str, pos: int) -> int:
+    """The 1-based line of ``text`` that character ``pos`` is on."""
+    return text.count("\n", 0, pos) + 1
+
+
 def _table(rows: list[tuple]) -> SampleTable:
     """Rows of (instance, trial, fork, iteration, warmup, value, count) as one SampleTable."""
     instance, trial, fork, iteration, warmup, value, count = zip(*rows)

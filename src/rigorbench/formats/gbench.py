@@ -26,7 +26,7 @@ from typing import Iterator
 
 from rigorbench.errors import InputError
 from rigorbench.formats.collect import (
-    JSON_DECODER, EnvironmentCollector, OutOfRange, SeriesCollector, input_error, out_of_range, result_file,
+    JSON_DECODER, EnvironmentCollector, OutOfRange, SeriesCollector, input_error, line_at, out_of_range, result_file,
 )
 from rigorbench.model import TIME, BenchmarkCase, Metric, ResultFile
 
@@ -90,15 +90,11 @@ class GbenchJsonReader:
         return result_file(path, self.name, parser.collector, parser.environment, parser.warnings, parser.failures)
 
 
-def _line_at(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
-
-
 def _decode(text: str, pos: int, path: str) -> tuple[object, int]:
     try:
         return JSON_DECODER.raw_decode(text, pos)
     except RecursionError:
-        raise InputError(path, _line_at(text, pos), "invalid JSON: nested too deeply") from None
+        raise InputError(path, line_at(text, pos), "invalid JSON: nested too deeply") from None
     except json.JSONDecodeError as error:
         if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
             raise InputError(path, text.count("\n") + 1, "truncated JSON: the file ends before the document does") from None
@@ -110,7 +106,7 @@ def _expect(text: str, pos: int, path: str, chars: str, what: str) -> int:
     if pos >= len(text):
         raise InputError(path, text.count("\n") + 1, "truncated JSON: the file ends before the document does")
     if text[pos] not in chars:
-        raise InputError(path, _line_at(text, pos), f"invalid JSON: expected {what}")
+        raise InputError(path, line_at(text, pos), f"invalid JSON: expected {what}")
     return pos
 
 
@@ -126,7 +122,7 @@ def _members(text: str, path: str) -> Iterator[tuple[str, int, object]]:
         key, pos = _decode(text, pos, path)
         pos = _expect(text, pos, path, ":", "':'") + 1
         pos = _WHITESPACE.match(text, pos).end()
-        line = _line_at(text, pos)
+        line = line_at(text, pos)
         if key == "benchmarks" and text.startswith("[", pos):
             items: list[tuple[int, object]] = []
             pos = _array(text, pos, path, items)
@@ -140,7 +136,7 @@ def _members(text: str, path: str) -> Iterator[tuple[str, int, object]]:
         pos += 1
     rest = _WHITESPACE.match(text, pos + 1).end()
     if rest < len(text):
-        raise InputError(path, _line_at(text, rest), "invalid JSON: unexpected text after the document")
+        raise InputError(path, line_at(text, rest), "invalid JSON: unexpected text after the document")
 
 
 def _array(text: str, pos: int, path: str, items: list) -> int:
@@ -150,7 +146,7 @@ def _array(text: str, pos: int, path: str, items: list) -> int:
         return pos + 1
     while True:
         pos = _WHITESPACE.match(text, pos).end()
-        line = _line_at(text, pos)
+        line = line_at(text, pos)
         value, pos = _decode(text, pos, path)
         items.append((line, value))
         pos = _expect(text, pos, path, ",]", "',' or ']' between benchmarks")

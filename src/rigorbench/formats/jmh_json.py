@@ -27,7 +27,7 @@ import numpy as np
 from rigorbench.errors import InputError
 from rigorbench.formats import jmh
 from rigorbench.formats.collect import (
-    JSON_DECODER, OutOfRange, EnvironmentCollector, SeriesCollector, describe, impossible, input_error,
+    JSON_DECODER, OutOfRange, EnvironmentCollector, SeriesCollector, describe, impossible, input_error, line_at,
     out_of_range, result_file,
 )
 from rigorbench.model import BenchmarkCase, Metric, ResultFile
@@ -54,7 +54,7 @@ def _entries(text: str, path: str) -> Iterator[tuple[int, object]]:
     """Each element of the top-level list, with the 1-based line where it starts."""
     pos = _WHITESPACE.match(text, 0).end()
     if pos >= len(text) or text[pos] != "[":
-        raise InputError(path, _line_at(text, pos), "not a JMH JSON result: expected a list of benchmarks")
+        raise InputError(path, line_at(text, pos), "not a JMH JSON result: expected a list of benchmarks")
     pos, line, counted = pos + 1, 1, 0
     entry_line = None
     while True:
@@ -65,7 +65,7 @@ def _entries(text: str, path: str) -> Iterator[tuple[int, object]]:
             break
         if entry_line is not None:
             if text[pos] != ",":
-                raise InputError(path, _line_at(text, pos), "invalid JSON: expected ',' or ']' between benchmarks")
+                raise InputError(path, line_at(text, pos), "invalid JSON: expected ',' or ']' between benchmarks")
             pos = _WHITESPACE.match(text, pos + 1).end()
         line += text.count("\n", counted, pos)
         counted, entry_line = pos, line
@@ -80,16 +80,12 @@ def _entries(text: str, path: str) -> Iterator[tuple[int, object]]:
         yield entry_line, entry
     rest = _WHITESPACE.match(text, pos + 1).end()
     if rest < len(text):
-        raise InputError(path, _line_at(text, rest), "invalid JSON: unexpected text after the list of benchmarks")
+        raise InputError(path, line_at(text, rest), "invalid JSON: unexpected text after the list of benchmarks")
 
 
 def _truncated(path: str, text: str, entry_line: int | None) -> InputError:
     where = f"inside the benchmark that starts at line {entry_line}" if entry_line else "before any benchmark"
     return InputError(path, text.count("\n") + 1, f"truncated JSON: the file ends {where}")
-
-
-def _line_at(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
 
 
 def _number(raw: object) -> float | None:

@@ -130,9 +130,7 @@ class _RowParser:
             raise self.fail(line, problem)
         return number
 
-
     def result(self, format: str) -> ResultFile:
-        environment = EnvironmentCollector()
         collector = SeriesCollector()
         records = self.records
         if records:
@@ -143,11 +141,7 @@ class _RowParser:
             for version, case, metric, code, trial, fork, iteration, count, value in records:
                 add(case, metric, value, instance=code, trial=trial - base_trial, fork=fork - base_fork,
                     iteration=iteration - base_iteration, count=float(count), version=version)
-            for project in self.projects:
-                if project:
-                    environment.set("project", project)
-            environment.set("instances", ", ".join(i.strip() for i in self.instances))
-        return result_file(self.path, format, collector, environment, [])
+        return result_file(self.path, format, collector, _environment(self.projects, self.instances), [])
 
 
 def benchmark_case(benchmark: str, params: str, path: str, line: int) -> BenchmarkCase:
@@ -199,12 +193,18 @@ def _columnwise(records: list[list[str]], path: str, format: str) -> ResultFile 
             instance=instance_code[rows], trial=levels[0, rows], fork=levels[1, rows], iteration=levels[2, rows],
             warmup=np.zeros(rows.size, dtype=bool), value=values[rows], count=counts[rows].astype(np.float64),
         ), version)
+    return result_file(path, format, collector, _environment(projects, codes), [])
+
+
+def _environment(projects, instances) -> EnvironmentCollector:
+    """The file's projects and instance names (in order of appearance); nothing for no rows."""
     environment = EnvironmentCollector()
     for name in projects:
         if name:
             environment.set("project", name)
-    environment.set("instances", ", ".join(text.strip() for text in codes))
-    return result_file(path, format, collector, environment, [])
+    if instances:
+        environment.set("instances", ", ".join(text.strip() for text in instances))
+    return environment
 
 
 def _series_key(raw: tuple[str, str, str, str, str], path: str) -> tuple:

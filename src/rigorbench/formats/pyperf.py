@@ -24,7 +24,7 @@ import re
 
 from rigorbench.errors import InputError
 from rigorbench.formats.collect import (
-    JSON_DECODER, EnvironmentCollector, OutOfRange, SeriesCollector, out_of_range, result_file,
+    JSON_DECODER, EnvironmentCollector, OutOfRange, SeriesCollector, line_at, out_of_range, result_file,
 )
 from rigorbench.model import TIME, BenchmarkCase, Metric, ResultFile
 from rigorbench.units import unit_factor
@@ -77,7 +77,7 @@ def _decode(text: str, path: str) -> dict:
             raise InputError(path, error.lineno, "truncated JSON: the file ends before the document does") from None
         raise InputError(path, error.lineno, f"invalid JSON: {error.msg} (column {error.colno})") from None
     if text[end:].strip():
-        raise InputError(path, text.count("\n", 0, end) + 1, "invalid JSON: unexpected text after the document")
+        raise InputError(path, line_at(text, end), "invalid JSON: unexpected text after the document")
     if not isinstance(document, dict):
         raise InputError(path, None, "not a pyperf JSON result: expected an object")
     return document
