@@ -41,17 +41,9 @@ def _java_release(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return {}
-    values = {}
-    for line in text.splitlines():
-        match = _RELEASE_LINE.match(line.strip())
-        if match:
-            values[match.group(1)] = match.group(2)
-    info = {}
+    values = dict(match.groups() for line in text.splitlines() if (match := _RELEASE_LINE.match(line.strip())))
     fields = {"java": "JAVA_VERSION", "java_runtime": "JAVA_RUNTIME_VERSION", "java_vendor": "IMPLEMENTOR"}
-    for key, field in fields.items():
-        if values.get(field):
-            info[key] = values[field]
-    return info
+    return {key: values[field] for key, field in fields.items() if values.get(field)}
 
 
 def _java_dash_version(executable: str) -> dict[str, str]:
