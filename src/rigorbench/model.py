@@ -12,7 +12,7 @@ with the level codes as integer columns. Constructors validate and do no I/O.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 import numpy as np
@@ -149,9 +149,7 @@ class SampleTable:
         return SampleTable(**{name: getattr(self, name)[mask] for name in self.columns()})
 
     def with_columns(self, **columns) -> "SampleTable":
-        current = {name: getattr(self, name) for name in self.columns()}
-        current.update(columns)
-        return SampleTable(**current)
+        return replace(self, **columns)
 
     def measurement(self) -> "SampleTable":
         """The rows that are not warmup."""

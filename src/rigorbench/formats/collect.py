@@ -49,11 +49,8 @@ def line_at(text: str, pos: int) -> int:
 
 
 def _table(rows: list[tuple]) -> SampleTable:
-    """Rows of (instance, trial, fork, iteration, warmup, value, count) as one SampleTable."""
-    instance, trial, fork, iteration, warmup, value, count = zip(*rows)
-    return SampleTable(
-        instance=instance, trial=trial, fork=fork, iteration=iteration, warmup=warmup, value=value, count=count
-    )
+    """Rows of (instance, trial, fork, iteration, warmup, value, count): SampleTable's columns, in its order."""
+    return SampleTable(*zip(*rows))
 
 
 def _table_of(parts: list) -> SampleTable:
@@ -64,7 +61,7 @@ def _table_of(parts: list) -> SampleTable:
     for part in parts:
         if isinstance(part, list):
             table = _table(part)
-            block = (table.instance, table.trial, table.fork, table.iteration, table.warmup, table.value, table.count)
+            block = tuple(getattr(table, name) for name in SampleTable.columns())
         else:
             instance, trial, fork, values = part
             n = values.size
@@ -72,10 +69,7 @@ def _table_of(parts: list) -> SampleTable:
                      np.zeros(n, dtype=bool), values, np.ones(n))
         for column, piece in zip(columns, block):
             column.append(piece)
-    instance, trial, fork, iteration, warmup, value, count = (np.concatenate(c) for c in columns)
-    return SampleTable(
-        instance=instance, trial=trial, fork=fork, iteration=iteration, warmup=warmup, value=value, count=count
-    )
+    return SampleTable(*(np.concatenate(c) for c in columns))
 
 
 class SeriesCollector:
