@@ -180,14 +180,9 @@ def _load_facts(paths: SystemPaths) -> dict:
 
 
 def _virtualization_facts(paths: SystemPaths, detect_virt: bool) -> dict:
-    facts: dict = {}
-    container = _container_hint(paths) or (_detect_virt("--container") if detect_virt else None)
-    if container:
-        facts["container"] = container
-    vm = (_detect_virt("--vm") if detect_virt else None) or _vm_hint(paths)
-    if vm:
-        facts["vm"] = vm
-    return facts
+    """None where nothing was found (``capture_environment`` leaves those out)."""
+    return {"container": _container_hint(paths) or (_detect_virt("--container") if detect_virt else None),
+            "vm": (_detect_virt("--vm") if detect_virt else None) or _vm_hint(paths)}
 
 
 def _container_hint(paths: SystemPaths) -> str | None:
