@@ -429,7 +429,6 @@ class ResultStore:
         if label not in labels:
             raise UserError(f"run {run_id} in {self.path} has no version {label!r}; its versions: {', '.join(labels)}")
 
-
     # -- history (rigorbench.store.history) ----------------------------------------------
 
     def add_points(self, points: Sequence[HistoryPoint], *, dry_run: bool = False,
