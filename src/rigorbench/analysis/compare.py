@@ -180,7 +180,7 @@ def compare_datasets(
     work = [(case, metric, baseline.series[(case, metric)], contender_series[(case, metric)], settings)
             for case, metric in common]
     drafts = []
-    for done, draft in enumerate(parallel.ordered_map(_compare_work, work, parallel.workers_for(len(work), jobs)), 1):
+    for done, draft in enumerate(parallel.ordered_map(_compare_one, work, parallel.workers_for(len(work), jobs)), 1):
         drafts.append(draft)
         if progress is not None:
             progress(done, len(common))
@@ -228,11 +228,9 @@ def series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
     return (seed * 1_000_003 + zlib.crc32(key)) % (2**63)
 
 
-def _compare_work(work: tuple) -> Comparison | None:
-    return _compare_one(*work)
-
-
-def _compare_one(case, metric, base_table, cont_table, settings: Settings) -> Comparison | None:
+def _compare_one(work: tuple) -> Comparison | None:
+    """One (case, metric) from ``(case, metric, baseline table, contender table, settings)``."""
+    case, metric, base_table, cont_table, settings = work
     notes: list[Diagnostic] = []
     if settings.steady_only:
         base_table, base_notes = select_steady(base_table, steady_report(base_table), "baseline")

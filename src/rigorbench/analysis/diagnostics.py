@@ -190,7 +190,7 @@ def multimodality(a: "BenchmarkAnalysis", obs: Observations) -> list[Diagnostic]
         ))
     means = _fork_means(obs)
     if len(means) >= 4:
-        clusters = fork_clusters(means, _within_sd(forks))
+        clusters = fork_clusters(means)
         if clusters.clustered:
             parts = ", ".join(f"{len(g)} near {_fmt(c)}" for g, c in zip(clusters.groups, clusters.centers))
             found.append(Diagnostic(
@@ -266,16 +266,11 @@ def gc_and_jit(a: "BenchmarkAnalysis", table: SampleTable, events: dict[str, Sam
             break
     # compiler.time.profiled is the compile time within each iteration (JMH -prof comp);
     # compiler.time.total is cumulative since the JVM started, so it says nothing per iteration.
-    for name in ("compiler.time.profiled",):
-        aligned = _aligned(table, events.get(name))
-        if aligned is None:
-            continue
+    aligned = _aligned(table, events.get("compiler.time.profiled"))
+    if aligned is not None and (busy := int((aligned[1] > 0).sum())):
         values, compile_ms = aligned
-        busy = int((compile_ms > 0).sum())
-        if busy:
-            result = coincidence(values, compile_ms, higher_is_slower=not a.metric.higher_is_better)
-            found.append(_jit_diagnostic(a, busy, len(values), float(compile_ms.sum()), result))
-        break
+        result = coincidence(values, compile_ms, higher_is_slower=not a.metric.higher_is_better)
+        found.append(_jit_diagnostic(a, busy, len(values), float(compile_ms.sum()), result))
     return found
 
 
@@ -327,8 +322,3 @@ def _fork_values(obs: Observations) -> list[np.ndarray]:
 
 def _fork_means(obs: Observations) -> np.ndarray:
     return np.array([values.mean() for values in _fork_values(obs)])
-
-
-def _within_sd(forks: list[np.ndarray]) -> float | None:
-    sds = [values.std(ddof=1) for values in forks if len(values) >= 2]
-    return float(np.sqrt(np.mean(np.square(sds)))) if sds else None

@@ -33,7 +33,6 @@ from rigorbench.model import BenchmarkCase, Metric, SampleTable, Severity
 from rigorbench.stats.scaling import growth_exponent
 from rigorbench.stats import group_means
 
-# "Regressions first": the order of the navigation table and of the sections.
 # Iteration-level events marked on the iteration series when they were recorded.
 GC_EVENT, JIT_EVENT = "gc.count", "compiler.time.profiled"
 

@@ -46,10 +46,10 @@ class Settings:
     allow_mismatch: bool = False    # compare sides that do not measure the same thing, loudly
 
     def __post_init__(self) -> None:
-        _one_of("--statistic", self.statistic, STATISTICS)
-        _one_of("--test", self.test, TESTS)
-        _one_of("--interval", self.interval, INTERVALS)
-        _one_of("--correction", self.correction, CORRECTIONS)
+        one_of("--statistic", self.statistic, STATISTICS)
+        one_of("--test", self.test, TESTS)
+        one_of("--interval", self.interval, INTERVALS)
+        one_of("--correction", self.correction, CORRECTIONS)
         if not 0.5 <= self.confidence < 1:
             raise UserError(f"--confidence must be in [0.5, 1), got {self.confidence}")
         if self.resamples < 100:
@@ -97,7 +97,7 @@ class Settings:
         }
 
 
-def _one_of(option: str, value: str, allowed: tuple[str, ...]) -> None:
+def one_of(option: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise UserError(f"{option}: unknown value {value!r}; allowed values are {', '.join(allowed)}")
 
@@ -123,8 +123,7 @@ class PowerOptions:
     target: float | None = None         # slowdown to plan for, as a fraction
 
     def __post_init__(self) -> None:
-        if self.strategy not in STRATEGIES:
-            raise UserError(f"--strategy: unknown value {self.strategy!r}; allowed values are {', '.join(STRATEGIES)}")
+        one_of("--strategy", self.strategy, STRATEGIES)
         if self.simulations < 10:
             raise UserError(f"--simulations must be at least 10, got {self.simulations}")
         if not self.slowdowns or any(s <= 0 for s in self.slowdowns):

@@ -33,7 +33,7 @@ from scipy.stats import binomtest
 
 from rigorbench.stats.bootstrap import bootstrap_ratio
 from rigorbench.stats.decision import BootstrapRule, Evidence, Verdict
-from rigorbench.analysis.settings import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS
+from rigorbench.analysis.settings import DEFAULT_FUTILITY
 from rigorbench.analysis.stopping import given_up
 from rigorbench.stats.group_sequential import looks_between, per_look_confidence
 

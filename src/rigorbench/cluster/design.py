@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rigorbench.analysis.settings import one_of
 from rigorbench.errors import UserError
 from rigorbench.store.api import Execution
 
@@ -33,8 +34,7 @@ class Placement:
     trials_per_instance: int
 
     def __post_init__(self) -> None:
-        if self.design not in DESIGNS:
-            raise UserError(f"--design: unknown value {self.design!r}; allowed values are {', '.join(DESIGNS)}")
+        one_of("--design", self.design, DESIGNS)
         if self.instances < 1:
             raise UserError(f"--instances must be at least 1, got {self.instances}")
         if self.trials_per_instance < 1:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
+from rigorbench.analysis.settings import one_of
 from rigorbench.errors import UserError
 from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.store.api import Execution
@@ -64,8 +65,7 @@ class ExperimentPlan:
             raise UserError(f"version labels must differ; repeated: {', '.join(duplicates)}")
         if self.trials < 1:
             raise UserError(f"--trials must be at least 1, got {self.trials}")
-        if self.order not in ORDERS:
-            raise UserError(f"--order: unknown value {self.order!r}; allowed values are {', '.join(ORDERS)}")
+        one_of("--order", self.order, ORDERS)
         if self.cluster is not None and self.order != "rmit":
             raise UserError("--cluster needs --order rmit: --design says how trials are spread over instances")
         if self.until_decided is not None and self.order != "rmit":

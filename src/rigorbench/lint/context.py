@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from rigorbench.lint import helpers
-from rigorbench.lint.index import ClassInfo, FieldInfo, FileInfo, Index, MethodInfo
+from rigorbench.lint.index import ClassInfo, FieldInfo, FileInfo, Index, MethodInfo, last_name_of
 from rigorbench.lint.parse import SourceFile, annotation, last_name, walk
 from rigorbench.lint.pure import pure_instance, pure_static
 
@@ -60,7 +60,7 @@ class Benchmark:
 
     @property
     def blackhole(self) -> str | None:
-        return next((p for p in self.params if last_name_type(self.locals[p]) == "Blackhole"),
+        return next((p for p in self.params if last_name_of(self.locals[p]) == "Blackhole"),
                     None)
 
     def field_of(self, node: Node) -> FieldInfo | None:
@@ -132,9 +132,9 @@ class Benchmark:
         return Call("unknown", name)
 
     def _instance(self, receiver: str, name: str, nargs: int) -> Call:
-        if last_name_type(receiver) == "Blackhole":
+        if last_name_of(receiver) == "Blackhole":
             return Call("blackhole", name)
-        pure, result = pure_instance(last_name_type(receiver), name)
+        pure, result = pure_instance(last_name_of(receiver), name)
         if pure:
             return Call("pure", name, result, cheap=True)
         owner = self.index.lookup(receiver, self.cls)
@@ -147,6 +147,12 @@ class Benchmark:
             return Call("pure", name, result, cheap=True)
         methods = self.index.methods(self.index.lookup(owner, self.cls), name)
         return _project(self.index, name, methods, nargs) if methods else Call("unknown", name)
+
+    def declaration(self, name: str) -> Node | None:
+        """The ``local_variable_declaration`` of local ``name`` in the body, or None."""
+        return next((node for node in self.own("local_variable_declaration")
+                     if any(self.source.text(d.child_by_field_name("name")) == name
+                            for d in node.children_by_field_name("declarator"))), None)
 
     @functools.cached_property
     def nested(self) -> tuple[tuple[int, int], ...]:
@@ -163,10 +169,6 @@ class Benchmark:
         return [n for n in nodes if not any(
             s <= n.start_byte and n.end_byte <= e and (n.start_byte, n.end_byte) != (s, e)
             for s, e in self.nested)]
-
-
-def last_name_type(type_name: str) -> str:
-    return type_name.split("<", 1)[0].strip().rsplit(".", 1)[-1]
 
 
 def _project(index: Index, name: str, methods: list[MethodInfo], nargs: int) -> Call:

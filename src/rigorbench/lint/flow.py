@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from rigorbench.lint.context import Benchmark
+from rigorbench.lint.parse import walk
 
 _OPAQUE = frozenset({"lambda_expression", "method_reference", "switch_expression",
                      "class_body", "object_creation_expression"})
@@ -146,8 +147,6 @@ class _Builder:
                 self.statement(child)
         elif node.type.endswith("declaration") or node.type in ("line_comment", "block_comment"):
             return
-        elif node.type in ("break_statement", "continue_statement", "yield_statement"):
-            self.sink(self.value(node.named_children[0]) if node.named_children else set())
         else:
             self.value(node)
 
@@ -207,8 +206,7 @@ class _Builder:
     def stmt_return_statement(self, node: Node) -> None:
         self.sink(self.value(node.named_children[0]) if node.named_children else set())
 
-    def stmt_throw_statement(self, node: Node) -> None:
-        self.sink(self.value(node.named_children[0]))
+    stmt_throw_statement = stmt_break_statement = stmt_continue_statement = stmt_yield_statement = stmt_return_statement
 
     def stmt_assert_statement(self, node: Node) -> None:
         self.sink(set().union(*(self.value(c) for c in node.named_children)))
@@ -238,12 +236,7 @@ class _Builder:
 
 
 def _identifiers(node: Node):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "identifier":
-            yield current
-        stack.extend(current.children)
+    return (n for n in walk(node) if n.type == "identifier")
 
 
 def is_computed(node: Node) -> bool:

@@ -20,7 +20,7 @@ import weakref
 from tree_sitter import Node
 
 from rigorbench.lint.index import ClassInfo, Index, MethodInfo
-from rigorbench.lint.parse import LOOPS, modifier_words, walk
+from rigorbench.lint.parse import LOOPS, modifier_words, walk, written
 from rigorbench.lint.pure import pure_static
 
 PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double"})
@@ -56,8 +56,7 @@ def _classify(index: Index, method: MethodInfo, depth: int, seen: frozenset) -> 
                 and not _in_throw(node, body):
             return None
         if kind in ("assignment_expression", "update_expression"):
-            target = node.child_by_field_name("left") if kind == "assignment_expression" \
-                else node.named_children[0]
+            target = written(node)
             if target.type != "identifier" or text(target) not in names:
                 return None
         elif kind in ("lambda_expression", "method_reference", "class_body",

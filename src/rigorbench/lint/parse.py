@@ -197,6 +197,11 @@ def int_literal(node: Node | None) -> int | None:
         return None
 
 
+def written(node: Node) -> Node:
+    """What an ``assignment_expression`` or ``update_expression`` writes."""
+    return node.child_by_field_name("left") if node.type == "assignment_expression" else node.named_children[0]
+
+
 def enclosing(node: Node, types: frozenset[str] | set[str]) -> Node | None:
     current = node.parent
     while current is not None and current.type not in types:

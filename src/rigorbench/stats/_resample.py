@@ -236,8 +236,6 @@ class MedianSampler:
         return np.where(low == high, ordered[low], (ordered[low] + ordered[high]) / 2)
 
 
-
-
 _COUNT_TABLE_LIMIT = 1 << 22  # leaves x (values + 1) counts kept in a lookup table
 _DENSE_SLOTS = 1 << 24  # resamples x leaves counted densely when merging a leaf's slots
 

@@ -150,25 +150,22 @@ class RatioEstimate:
         return replace(self, low=interval.low, high=interval.high, confidence=confidence)
 
 
-def _check_statistic(statistic: str) -> None:
-    if statistic not in SAMPLERS:
-        raise ValueError(
-            f"unknown statistic {statistic!r}; valid statistics are {sorted(SAMPLERS)}"
-        )
-
-
 def _check_interval(interval: str) -> None:
     if interval not in INTERVALS:
         raise ValueError(f"unknown interval {interval!r}; valid intervals are {list(INTERVALS)}")
 
 
-def _check_settings(resamples: int, confidence: float | None = None) -> None:
+def _check_settings(statistic: str, resamples: int, confidence: float | None = None,
+                    interval: str = "expanded") -> None:
+    if statistic not in SAMPLERS:
+        raise ValueError(f"unknown statistic {statistic!r}; valid statistics are {sorted(SAMPLERS)}")
     if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)):
         raise ValueError(f"resamples must be an integer, got {resamples!r}")
     if resamples < 1:
         raise ValueError(f"resamples must be at least 1, got {resamples}")
     if confidence is not None and not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    _check_interval(interval)
 
 
 def _validated_hierarchy(values, levels: Sequence, name: str = "values") -> Hierarchy:
@@ -181,9 +178,7 @@ def _validated_hierarchy(values, levels: Sequence, name: str = "values") -> Hier
     for depth, level in enumerate(levels):
         c = np.asarray(level)
         if c.ndim != 1 or c.size != x.size:
-            raise ValueError(
-                f"{name}: level {depth} has shape {c.shape}, expected ({x.size},)"
-            )
+            raise ValueError(f"{name}: level {depth} has shape {c.shape}, expected ({x.size},)")
         if not (np.issubdtype(c.dtype, np.integer) or c.dtype == np.bool_):
             raise ValueError(f"{name}: level {depth} codes must be integers, got {c.dtype}")
         codes.append(c)
@@ -239,8 +234,7 @@ def bootstrap_distribution(
     ``levels`` lists integer code arrays (outermost first, each as long as ``values``)
     saying which unit of that level each value belongs to; ``[]`` is the iid bootstrap.
     """
-    _check_statistic(statistic)
-    _check_settings(resamples)
+    _check_settings(statistic, resamples)
     h = _validated_hierarchy(values, levels)
     return np.concatenate(_run(_chunk_tasks(h, statistic, resamples, seed)))
 
@@ -338,9 +332,7 @@ def hierarchical_bootstrap(
 ) -> ConfidenceInterval:
     """Point estimate of ``statistic`` with its hierarchical bootstrap CI (``interval``:
     "expanded", the default, or "percentile"; see the module docstring)."""
-    _check_statistic(statistic)
-    _check_settings(resamples, confidence)
-    _check_interval(interval)
+    _check_settings(statistic, resamples, confidence, interval)
     h = _validated_hierarchy(values, levels)
     distribution = np.concatenate(_run(_chunk_tasks(h, statistic, resamples, seed)))
     estimate = float(POINT_ESTIMATORS[statistic](np.asarray(values, dtype=np.float64)))
@@ -360,9 +352,7 @@ def bootstrap_ratio(
     of ``SeedSequence(seed).spawn(2)``, and ratios are formed pair by pair in generation
     order. A baseline statistic of 0 gives an infinite or NaN ratio.
     """
-    _check_statistic(statistic)
-    _check_settings(resamples, confidence)
-    _check_interval(interval)
+    _check_settings(statistic, resamples, confidence, interval)
     hb = _validated_hierarchy(baseline, baseline_levels, "baseline")
     hc = _validated_hierarchy(contender, contender_levels, "contender")
     seed_b, seed_c = _child_seeds(seed, 2)

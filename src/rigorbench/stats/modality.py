@@ -150,9 +150,9 @@ def gap_ratios(sorted_means: np.ndarray) -> np.ndarray:
     return ratio
 
 
-def fork_clusters(fork_means, within_sd: float | None = None) -> ForkClusters:
-    """Do fork means fall into separate groups? (``within_sd`` is accepted for context; the
-    test uses the spread of the fork means themselves, which includes it.)"""
+def fork_clusters(fork_means) -> ForkClusters:
+    """Do fork means fall into separate groups? (The test uses the spread of the fork means
+    themselves, which includes the spread within each fork.)"""
     means = finite_sample(fork_means, "fork_clusters")
     order = np.argsort(means)
     s = means[order]

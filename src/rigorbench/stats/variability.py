@@ -42,11 +42,6 @@ def _cv(values: np.ndarray) -> float:
     return float(np.std(values, ddof=1) / abs(mean)) if len(values) >= 2 and mean != 0 else 0.0
 
 
-def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Unique rows of ``keys`` and the group index of every row."""
-    return unique_rows(keys)
-
-
 def _means(values: np.ndarray, inverse: np.ndarray) -> np.ndarray:
     return np.bincount(inverse, weights=values) / np.bincount(inverse)
 
@@ -56,7 +51,7 @@ def group_means(values: np.ndarray, levels: Sequence[np.ndarray]) -> np.ndarray:
     means for instance, trial and fork labels), in the sorted order of the groups."""
     if not len(values):
         return np.array([])
-    _, inverse = _groups(np.stack(levels, axis=1))
+    _, inverse = unique_rows(np.stack(levels, axis=1))
     return _means(np.asarray(values, dtype=float), inverse)
 
 
@@ -79,16 +74,16 @@ def _harmonic(counts) -> float:
 
 def _level_stats(values: np.ndarray, instance, trial, fork) -> dict[str, tuple]:
     """For each level: (CVs, variances of unit means within the parent, units per parent)."""
-    fork_keys, fork_of = _groups(np.stack([instance, trial, fork], axis=1))
+    fork_keys, fork_of = unique_rows(np.stack([instance, trial, fork], axis=1))
     fork_means = _means(values, fork_of)
     sizes = np.bincount(fork_of)
     within = [values[fork_of == i] for i in range(len(fork_keys)) if sizes[i] >= 2]
     stats = {"iteration": ([_cv(w) for w in within], [float(np.var(w, ddof=1)) for w in within], list(sizes))}
     stats["fork"] = _within(fork_means, fork_keys[:, :2])
-    trial_keys, trial_of = _groups(fork_keys[:, :2])
+    trial_keys, trial_of = unique_rows(fork_keys[:, :2])
     trial_means = _means(fork_means, trial_of)
     stats["trial"] = _within(trial_means, trial_keys[:, :1])
-    instance_keys, instance_of = _groups(trial_keys[:, :1])
+    instance_keys, instance_of = unique_rows(trial_keys[:, :1])
     instance_means = _means(trial_means, instance_of)
     stats["instance"] = _within(instance_means, np.zeros((len(instance_means), 1)))
     return stats

@@ -210,10 +210,7 @@ class ResultStore:
                     for i, v in enumerate(versions)
                 ],
             )
-            conn.executemany(
-                "INSERT INTO schedule (run_id, position, trial, label) VALUES (?, ?, ?, ?)",
-                [(run_id, e.position, e.trial, e.label) for e in schedule],
-            )
+            _insert_schedule(conn, run_id, schedule)
         return run_id
 
     def run(self, run_id: int) -> RunInfo:
@@ -295,10 +292,7 @@ class ResultStore:
             info = self._run_info(conn, run_id)
             schedule = [*info.schedule, *executions]
             check_plan(info.versions, schedule)
-            conn.executemany(
-                "INSERT INTO schedule (run_id, position, trial, label) VALUES (?, ?, ?, ?)",
-                [(run_id, e.position, e.trial, e.label) for e in executions],
-            )
+            _insert_schedule(conn, run_id, executions)
             settings = {**info.settings, **(settings_update or {}), "trials": len({e.trial for e in schedule})}
             conn.execute("UPDATE runs SET settings = ?, status = 'running' WHERE id = ?", (json.dumps(settings), run_id))
 
@@ -429,7 +423,6 @@ class ResultStore:
         if label not in labels:
             raise UserError(f"run {run_id} in {self.path} has no version {label!r}; its versions: {', '.join(labels)}")
 
-
     # -- history (rigorbench.store.history) ----------------------------------------------
 
     def add_points(self, points: Sequence[HistoryPoint], *, dry_run: bool = False,
@@ -470,6 +463,11 @@ def _execution_record(
         failures=tuple(damage.parse_json(failures, list, f"{where}: its failures")),
         output_tail=tail, message=message, samples=count,
     )
+
+
+def _insert_schedule(conn, run_id: int, executions: Sequence[Execution]) -> None:
+    conn.executemany("INSERT INTO schedule (run_id, position, trial, label) VALUES (?, ?, ?, ?)",
+                     [(run_id, e.position, e.trial, e.label) for e in executions])
 
 
 def _trial_name(run_id: int, trial, label: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from datetime import datetime, timezone
+from functools import partial
 from typing import Callable
 
 from rigorbench.errors import UserError
@@ -185,20 +186,17 @@ def _compact(statement: str) -> str:
     return " ".join(re.sub(r"--[^\n]*", "", statement).split())
 
 
-def _migrate_to_1(conn: sqlite3.Connection) -> None:
-    """Version 0 (a ``meta`` table only) -> 1: the tables of a new store."""
-    for statement in _SCHEMA_1:
+def _create(statements: tuple[str, ...], conn: sqlite3.Connection) -> None:
+    for statement in statements:
         conn.execute(backend_of(conn).ddl(_compact(statement)))
 
 
-def _migrate_to_2(conn: sqlite3.Connection) -> None:
-    """1 -> 2: the history of benchmark results over commits (issue 17)."""
-    for statement in _SCHEMA_2:
-        conn.execute(backend_of(conn).ddl(_compact(statement)))
-
-
-# version -> the function that upgrades a store from version - 1 to version.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _migrate_to_1, 2: _migrate_to_2}
+# version -> the function that upgrades a store from version - 1 to version: 0 (a ``meta``
+# table only) -> 1 creates the tables of a new store, 1 -> 2 adds the history of benchmark
+# results over commits (issue 17).
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: partial(_create, _SCHEMA_1), 2: partial(_create, _SCHEMA_2),
+}
 
 
 def schema_version() -> int:

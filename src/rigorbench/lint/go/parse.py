@@ -31,26 +31,21 @@ def parse_go(path: str, data: bytes) -> SourceFile:
     return SourceFile(path, data, parser().parse(data))
 
 
-def walk_code(node: Node, skip: frozenset[int] = frozenset()) -> Iterator[Node]:
-    """Pre-order traversal that does not enter nodes whose id is in ``skip``."""
+def walk_code(node: Node, skip: frozenset[int] = frozenset(), *, closures: bool = True) -> Iterator[Node]:
+    """Pre-order traversal that skips nodes whose id is in ``skip``; with ``closures=False``
+    it does not enter function literals (they run elsewhere)."""
     stack = [node]
     while stack:
         current = stack.pop()
         if current.id in skip and current is not node:
             continue
         yield current
-        stack.extend(reversed(current.children))
+        if closures or current.type != "func_literal" or current is node:
+            stack.extend(reversed(current.children))
 
 
 def walk_no_closures(node: Node) -> Iterator[Node]:
-    """Pre-order traversal that does not enter function literals (they run elsewhere)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if current.type == "func_literal" and current is not node:
-            continue
-        stack.extend(reversed(current.children))
+    return walk_code(node, closures=False)
 
 
 def is_selector(node: Node | None, operand: str, field: str | None = None) -> bool:

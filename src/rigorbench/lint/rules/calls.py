@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from rigorbench.lint.base import Issue, make_issue, short
-from rigorbench.lint.context import Benchmark, FileContext, last_name_type
+from rigorbench.lint.context import Benchmark, FileContext
+from rigorbench.lint.index import last_name_of
 
 TIMER_TITLE = "the benchmark reads the clock itself inside a harness that already times it"
 TIMER_REFERENCE = "Sestoft, Microbenchmarks in Java and C#, section on timer resolution; JMH Mode docs"
@@ -135,7 +136,7 @@ def _is_logger(bench: Benchmark, receiver: Node | None) -> bool:
     if receiver is None or receiver.type not in ("identifier", "field_access"):
         return False
     text = bench.source.text(receiver).rsplit(".", 1)[-1]
-    declared = last_name_type(bench.type_of(receiver) or "")
+    declared = last_name_of(bench.type_of(receiver) or "")
     return text.lower() in _LOGGER_NAMES or declared in ("Logger", "Log")
 
 

@@ -30,7 +30,7 @@ from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, delete_statement
 from rigorbench.lint.flow import analyse, is_computed
-from rigorbench.lint.parse import enclosing_loop, walk
+from rigorbench.lint.parse import enclosing_loop, walk, written
 
 ID = "LOOP"
 TITLE = "a loop accumulates call results into a local; the JIT can unroll and merge the calls"
@@ -132,8 +132,8 @@ def _candidate(bench: Benchmark, node: Node):
             text(right.child_by_field_name(side)) == acc for side in ("left", "right"))):
         return None  # an overwrite keeps only the last value: RETU's case, not an accumulation
     loop = enclosing_loop(node, bench.body)
-    declaration = _declaration_start(bench, acc)
-    if loop is None or declaration is None or declaration > loop.start_byte:
+    declaration = bench.declaration(acc)
+    if loop is None or declaration is None or declaration.start_byte > loop.start_byte:
         return None
     if not calls and not _invariant(bench, loop, right, acc):
         return None
@@ -162,10 +162,8 @@ def _invariant(bench: Benchmark, loop: Node, expr: Node, acc: str) -> bool:
 
 
 def _targets(node: Node) -> list[Node]:
-    if node.type == "assignment_expression":
-        return [node.child_by_field_name("left")]
-    if node.type == "update_expression":
-        return list(node.named_children[:1])
+    if node.type in ("assignment_expression", "update_expression"):
+        return [written(node)]
     if node.type in ("variable_declarator", "enhanced_for_statement"):
         name = node.child_by_field_name("name")
         return [name] if name is not None else []
@@ -181,15 +179,6 @@ def accumulations(bench: Benchmark, name: str) -> list[tuple[Node, Node]]:
 def rewrite(bench: Benchmark, stmt: Node, expr: Node, bh: str) -> Edit:
     """``acc += f(x);`` -> ``bh.consume(f(x));``"""
     return Edit(stmt.start_byte, stmt.end_byte, f"{bh}.consume({bench.source.text(expr)});")
-
-
-def _declaration_start(bench: Benchmark, name: str) -> int | None:
-    for node in bench.own("local_variable_declaration"):
-        if any(
-                bench.source.text(d.child_by_field_name("name")) == name
-                for d in node.children_by_field_name("declarator")):
-            return node.start_byte
-    return None
 
 
 def _edits(bench: Benchmark, stmt: Node, expr: Node, acc: str, others: list[Node]) -> tuple[Edit, ...]:

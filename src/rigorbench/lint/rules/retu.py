@@ -111,20 +111,12 @@ def _return_edits(bench: Benchmark, items) -> tuple[Edit, ...] | None:
         return (Edit(void_node.start_byte, void_node.end_byte, result),
                 Edit(node.start_byte, node.start_byte, "return "))
     declared = bench.locals.get(name, "")
-    decl = _declaration(bench, name)
+    decl = bench.declaration(name)
     if declared in ("", "var") or decl is None or decl.parent != body \
             or statements[-1].type in JUMPS:
         return None
     return (Edit(void_node.start_byte, void_node.end_byte, declared),
             insert_after(bench.source, statements[-1], f"return {name};"))
-
-
-def _declaration(bench: Benchmark, name: str) -> Node | None:
-    for node in bench.own("local_variable_declaration"):
-        for decl in node.children_by_field_name("declarator"):
-            if bench.source.text(decl.child_by_field_name("name")) == name:
-                return node
-    return None
 
 
 def _consume_edits(bench: Benchmark, kind: str, node: Node, name: str) -> tuple[Edit, ...]:
@@ -135,7 +127,7 @@ def _consume_edits(bench: Benchmark, kind: str, node: Node, name: str) -> tuple[
     if accumulated:  # consuming the total would be the LOOP bad practice: consume each call
         bh, extra = blackhole(bench)
         return tuple(loop.rewrite(bench, stmt, expr, bh) for stmt, expr in accumulated) + extra
-    decl = _declaration(bench, name)
+    decl = bench.declaration(name)
     if decl is None or decl.parent is None or decl.parent.type != "block":
         return ()
     block = decl.parent

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 
 from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import FileContext
-from rigorbench.lint.parse import enclosing, modifier_words
+from rigorbench.lint.index import last_name_of
+from rigorbench.lint.parse import enclosing, modifier_words, written
 
 ID = "SHARED"
 TITLE = "a benchmark writes a static mutable field shared by all benchmark threads"
@@ -55,15 +56,9 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         writes = ctx.source.within("assignment_expression", bench.body) + \
             ctx.source.within("update_expression", bench.body)
         for node in sorted(writes, key=lambda n: n.start_byte):
-            if node.type == "assignment_expression":
-                target = node.child_by_field_name("left")
-            elif node.type == "update_expression":
-                target = node.named_children[0]
-            else:
-                continue
-            info = bench.field_of(target)
+            info = bench.field_of(written(node))
             if info is None or not info.static or info.final \
-                    or info.type.split("<")[0].rsplit(".", 1)[-1].startswith(_SAFE_TYPES):
+                    or last_name_of(info.type).startswith(_SAFE_TYPES):
                 continue
             if enclosing(node, {"synchronized_statement"}) is not None:
                 continue

@@ -26,7 +26,7 @@ from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
-from rigorbench.lint.parse import walk
+from rigorbench.lint.parse import walk, written
 
 ID = "VOID"
 TITLE = "a void benchmark drops the results of the methods it measures; nothing escapes"
@@ -90,8 +90,7 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
 
 
 def _target(node: Node) -> Node:
-    target = node.child_by_field_name("left") if node.type == "assignment_expression" \
-        else node.named_children[0]
+    target = written(node)
     while target.type in ("array_access", "parenthesized_expression"):
         target = target.child_by_field_name("array") or target.named_children[0]
     return target
