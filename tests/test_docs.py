@@ -153,3 +153,59 @@ def test_the_install_section_names_the_wheel_of_this_version():
     wheels = set(re.findall(r"dist/(rigorbench-[^ ]+\.whl)", _section(README, "Install")))
     assert wheels == {f"rigorbench-{version}-py3-none-any.whl"}
 
+
+def test_the_readme_is_short():
+    """Issue 35: the README takes a newcomer to a decision; the rest is in docs/."""
+    assert len(README.splitlines()) < 300
+
+
+def test_the_readme_commands_parse_and_its_set_up_is_make_demo_and_make_test():
+    for command in _commands(README):
+        build_parser().parse_args(shlex.split(command, comments=True)[1:])
+    set_up = re.search(r"```sh\n(.*?)```", _section(README, "Set up"), re.S).group(1)
+    assert re.findall(r"^make (\w+)", set_up, re.M) == ["demo", "test"]
+
+
+def test_every_make_target_the_readme_names_is_in_the_makefile():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([\w.-]+)\s*:(?!=)", makefile, re.M))
+    named = set(re.findall(r"\bmake ([a-z][\w-]*)", README))
+    assert {"demo", "test", "check"} <= named
+    assert named <= targets, named - targets
+
+
+def _without_code(text: str) -> str:
+    """``text`` without its fenced blocks and inline code, where nothing is a heading or a link."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub gives the headings of ``text``: lower case, punctuation dropped,
+    spaces made hyphens, a repeated one numbered."""
+    found: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} (.+?)\s*$", re.sub(r"^```.*?^```", "", text, flags=re.M | re.S), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        found[slug] = found.get(slug, -1) + 1
+        if found[slug]:
+            found[f"{slug}-{found[slug]}"] = 0
+    return set(found)
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *PAGES], ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_leads_to_a_file_and_heading_that_exist(page):
+    text = page.read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)\s]+)\)", _without_code(text))
+    relative = [link for link in links if not re.match(r"[a-z][a-z0-9+.-]*:", link)]
+    for link in relative:
+        path, _, anchor = link.partition("#")
+        target = (page.parent / path).resolve() if path else page
+        assert target.exists(), f"{page.name}: {link}: no such file"
+        if anchor:
+            assert target.suffix == ".md", f"{page.name}: {link}: an anchor into a file that is not Markdown"
+            assert anchor in _anchors(target.read_text(encoding="utf-8")), f"{page.name}: {link}: no such heading"
+
+
+def test_the_anchor_rule_is_githubs():
+    assert _anchors("# Try it on one machine: `local:N`\n## Exit codes\n## Exit codes\n```sh\n# not a heading\n```\n") == {
+        "try-it-on-one-machine-localn", "exit-codes", "exit-codes-1"}
