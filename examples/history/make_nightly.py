@@ -1,5 +1,5 @@
 """Write nightly.csv: 60 nightly runs of two benchmarks in Apache Otava's CSV layout, with
-changes planted at known commits (a synthetic history for the README's example of
+changes planted at known commits (a synthetic history for docs/history.md's example of
 ``rigorbench history changes``; run-to-run noise 1.5%, one slow outlier run).
 
 Run: ``python examples/history/make_nightly.py`` (seeded: the same file every time).

@@ -122,7 +122,7 @@ def test_usage_errors(tmp_path):
 
 
 def test_the_examples_nightly_history(tmp_path):
-    """examples/history/nightly.csv (README): parse_ns 15% slower from night 41, encode faster
+    """examples/history/nightly.csv (docs/history.md): parse_ns 15% slower from night 41, encode faster
     from night 17, one slow run at night 23 that is not a change; the gate fails."""
     path = Path(__file__).resolve().parents[2] / "examples" / "history" / "nightly.csv"
     code, out, err = history("changes", "--csv", str(path), "--higher-is-better", "ops", "--format", "json",

@@ -1,5 +1,5 @@
 """A git repository of 16 commits of a small JMH project with one planted regression, for
-``rigorbench bisect`` (the end-to-end test and the README's example).
+``rigorbench bisect`` (the end-to-end test and docs/bisect.md's example).
 
 Derived from ``examples/jmh-demo/v1``: its POM, ``Numbers`` and ``CsvParseBenchmark``.
 Commit 0 imports them; commits 1-15 each change something that is not measured (a note, a

@@ -93,10 +93,11 @@ def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(projec
 
 
 def test_the_readme_list_example_prints_what_the_readme_shows(project, build_cache, tmp_path, monkeypatch):
-    """The README's quick start ``ab ... --list``, run as shown from a folder holding
-    examples/jmh-demo (the session's copy) and the default store's folder (the session's builds)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("<!-- quickstart:list -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    """docs/projects.md's ``ab ... --list`` (once the README's quick start), run as shown from a
+    folder holding examples/jmh-demo (the session's copy) and the default store's folder (the
+    session's builds)."""
+    page = (ROOT / "docs" / "projects.md").read_text(encoding="utf-8")
+    block = page.split("<!-- quickstart:list -->", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
     command, expected = block.split("\n", 1)
     (tmp_path / "examples").mkdir()
     (tmp_path / "examples" / "jmh-demo").symlink_to(project, target_is_directory=True)
