@@ -4,12 +4,16 @@ Building an example takes most of a short real run (Maven and its shade plugin: 
 seconds a version on a loaded 2-CPU machine), so the session builds each one once: the
 examples are committed to git repositories made once per session (a clean commit is what the
 build cache keeps), and every store a test makes with ``db`` has the session's build cache
-next to it. A test that asserts what a first build does (or does not) do makes its own
-repository and store instead.
+next to it. The commits are made with fixed dates, so every test worker (pytest-xdist) makes
+the same commit, and the workers share one build cache: what one worker built, the other takes
+from the cache (the cache renames complete entries into place, so two workers building the same
+version at once both succeed). A test that asserts what a first build does (or does not) do
+makes its own repository and store instead.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -25,9 +29,10 @@ def committed_demo(name: str, root: Path) -> Path:
     shutil.copytree(ROOT / "examples" / f"{name}-demo", project,
                     ignore=shutil.ignore_patterns("target", ".rigorbench*"))
     (project / ".gitignore").write_text("target/\n.rigorbench*/\n")
+    dated = {**os.environ, "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "the demo"]):
         subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=project,
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, env=dated)
     return project
 
 
@@ -39,7 +44,12 @@ def project(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def build_cache(tmp_path_factory) -> Path:
-    """The session's rigorbench build cache, shared by every store made with ``db``."""
+    """The session's rigorbench build cache, shared by every store made with ``db`` (and by
+    every test worker: their base folders are siblings in the session's folder)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "build-cache"
+        shared.mkdir(exist_ok=True)
+        return shared
     return tmp_path_factory.mktemp("build-cache")
 
 
