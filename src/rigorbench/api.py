@@ -381,7 +381,7 @@ def list_experiment(plan: ExperimentPlan, reporter: Reporter, store: str | Path,
 
 def load_experiment(path: str | Path) -> ExperimentConfig:
     """The experiment a ``rigorbench.toml`` file describes: its plan, store, baseline and the
-    [compare] and [until_decided] tables (README, "Experiments in a file")."""
+    [compare] and [until_decided] tables (docs/configuration.md)."""
     from rigorbench.experiment.config import load_config
 
     return load_config(path)

@@ -15,7 +15,7 @@ DESCRIPTION = """\
 Run the experiment a rigorbench.toml file describes: its versions (directories or git
 revisions), harness settings, benchmark selection and store, as randomized multiple
 interleaved trials, then compare every other version with the baseline. The file format is
-described in the README ("Experiments in a file"). Options given here override the file's
+described in docs/configuration.md. Options given here override the file's
 [compare] table.
 """
 

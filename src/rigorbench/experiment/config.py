@@ -1,6 +1,6 @@
 """``rigorbench.toml``: an experiment a team keeps in its repository.
 
-Every key the file may hold is in the README's example ("Experiments in a file"); the type of
+Every key the file may hold is in docs/configuration.md's example; the type of
 each is checked by :mod:`rigorbench.experiment.config_schema`. Unknown keys are errors (a typo
 must not silently fall back to a default).
 """
