@@ -149,3 +149,39 @@ def test_a_cluster_runs_a_record_shaped_run_of_one_version_with_warmup_auto(proj
 def store_executions(path: Path, run_id: int) -> list:
     with ResultStore.open(path, create=False) as store:
         return store.executions(run_id)
+
+
+def test_bisect_on_a_cluster_names_the_planted_commit_and_runs_every_probe_there(tmp_path, replay):
+    """bisect --cluster: every probe's trials run on the cluster's instances. Six commits whose
+    replay jar is v2's before commit 3 and v1's from there: countPrimes loses about a third of its
+    throughput (the recorded v2 has 1.44x v1's)."""
+    from rigorbench.analysis.bisect import Decision
+    from rigorbench.cluster.executor import ClusterExecutor
+    from rigorbench.experiment.address import ClusterOptions, TLSFiles
+    from rigorbench.experiment.bisect import BisectPlan, run_bisection
+    from rigorbench.harness.base import BuildSpec
+    from tests.e2e.projects import commit_all
+
+    harness, session = replay
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    commits = []
+    for k in range(6):
+        (repo / "replay.jar").write_bytes(("v2" if k < 3 else "v1").encode() * 64)
+        (repo / "NOTES.md").write_text(f"commit {k}\n")
+        commits.append(commit_all(repo, f"commit {k}"))
+    plan = BisectPlan(str(repo), "HEAD~5", "HEAD", BuildSpec(), RunSettings(forks=1, include=("PrimeCountBenchmark.countPrimes",)),
+                      first_trials=4, max_trials=8, seed=7, harness="replay",
+                      cluster=ClusterOptions(session.address, TLSFiles()))
+    out = io.StringIO()
+    with ResultStore.open(tmp_path / "r.db") as store:
+        executor = ClusterExecutor.on_session(session, plan.cluster, store, PlainReporter(out), ["good", "probe"])
+        bisection = run_bisection(plan, Settings(resamples=500, threshold=0.2), store, lambda: PlainReporter(out), build_cache=False,
+                                  executor=executor)
+        runs = [store.run(run_id) for run_id in store.run_ids()]
+        instances = {e.environment["instance"] for run in runs for e in store.executions(run.run_id)}
+    print("\n".join(line for line in out.getvalue().splitlines() if not line.startswith(("[", "    ", "trial ", "warning: instance", "info: instance"))))
+    assert bisection.culprit is not None and bisection.culprit.sha == commits[3]
+    assert bisection.probes[0].decision == Decision.SLOWER and len(runs) == len(bisection.probes)
+    assert all(run.status == "finished" and run.setup.cluster["instances"] == 2 for run in runs)
+    assert instances == set(session.instances()), "the probes' trials ran on both instances"
