@@ -11,7 +11,7 @@ and a 1 s iteration is 10.  Rules:
 - ``jmh-defaults``: JMH >= 1.21 defaults, 5 forks x (5 warmup + 5 measurement iterations of
   10 s) = forks 0-4, values [0, 500) warmup and [500, 1000) measured.
 - ``laaber-cov``, ``laaber-rciw``, ``laaber-kld``: dynamic reconfiguration with one of
-  Laaber et al.'s criteria (``rigorbench.stats.stopping``), with their prototype's settings:
+  Laaber et al.'s criteria (``benchmarks/laaber_criteria.py``), with their prototype's settings:
   1 s iterations (10 values; the criteria see the 10 values as the iteration's samples), at
   least 5 and at most 50 warmup iterations, then 50 measurement iterations, at least 2 and
   at most 5 forks (forks 0-4 in order).
@@ -61,8 +61,11 @@ from pathlib import Path
 import numpy as np
 
 from rigorbench.parallel import ordered_map, workers_for
-from rigorbench.stats.stopping import CRITERIA, auto_warmup, first_stable
+from rigorbench.stats.stopping import auto_warmup
 from rigorbench.terminal import printable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from laaber_criteria import CRITERIA, first_stable  # noqa: E402
 
 
 

@@ -1,7 +1,7 @@
 """A/A check of ``--until-decided``'s stopping rule on real trials (issue 18).
 
 For every benchmark case of each data set, A/A experiments are drawn from that case's real
-trials (``rigorbench.analysis.stopping_aa``): both versions' trials come from the same
+trials (``benchmarks/aa_simulation.py``): both versions' trials come from the same
 recorded ones, so every slower/faster is false. Three designs decide the same draws: the
 sequential rule (looks after trials 3..20 at Pocock's per-look level, ``t`` interval), the
 same with futility (``curtailed``: ``--futility 10%``, the default), the fixed design (one look
@@ -35,8 +35,10 @@ import numpy as np
 
 from rigorbench import api, parallel
 from rigorbench.analysis.dataset import iteration_observations
-from rigorbench.analysis.stopping_aa import DESIGNS, AAResult, Trial, simulate_aa, trials_from_levels
 from rigorbench.store import ResultStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from aa_simulation import DESIGNS, AAResult, Trial, simulate_aa, trials_from_levels  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "tests" / "testdata" / "stores" / "aa-demo.db.gz"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,11 +13,13 @@ from scipy.special import stdtr
 from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.stopping import Retirement, UntilDecided, look
-from rigorbench.analysis.stopping_aa import Trial, simulate_aa
 from rigorbench.analysis.settings import Settings
 from rigorbench.errors import UserError
 from rigorbench.model import BenchmarkCase, Metric, SampleTable
 from rigorbench.stats.group_sequential import looks_between, per_look_confidence
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from aa_simulation import Trial, simulate_aa  # noqa: E402
 
 TIME = Metric("time", "ns/op", higher_is_better=False, primary=True)
 
@@ -159,7 +163,7 @@ def test_aa_on_the_examples_real_trials_stays_within_the_fixed_design(tmp_path):
     from pathlib import Path
 
     from rigorbench.analysis.dataset import iteration_observations
-    from rigorbench.analysis.stopping_aa import trials_from_levels
+    from aa_simulation import trials_from_levels
     from rigorbench.store import ResultStore
 
     db = tmp_path / "aa.db"

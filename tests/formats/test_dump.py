@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rigorbench.formats.dump import dump_result_file
+from tests.formats.dump import dump_result_file
 from rigorbench.model import BenchmarkCase, Metric, ResultFile, SampleTable, Series
 
 

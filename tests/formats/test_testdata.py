@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 from rigorbench.formats import read_result_file
-from rigorbench.formats.dump import dump_result_file
+from tests.formats.dump import dump_result_file
 
 TESTDATA = Path(__file__).resolve().parents[1] / "testdata"
 

@@ -1,29 +1,30 @@
-"""Stopping rules (rigorbench.stats.stopping) on synthetic series with known truth."""
+"""Warmup from a pilot (rigorbench.stats.stopping) and Laaber et al.'s stoppage criteria
+(benchmarks/laaber_criteria.py, the baseline of benchmarks/replay_stopping.py) on synthetic
+series with known truth."""
 
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from rigorbench.stats.stopping import (
+from rigorbench.stats.stopping import MARGIN, MIN_MARGIN, WarmupChoice, auto_warmup, plateau_drifts, warmup_margin
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from laaber_criteria import (  # noqa: E402
     CRITERIA,
-    MARGIN,
-    MIN_MARGIN,
     CovCriterion,
     KldCriterion,
     RciwCriterion,
-    WarmupChoice,
-    auto_warmup,
     coefficient_of_variation,
     far_outliers,
     first_stable,
     kld_similarity,
-    plateau_drifts,
     relative_ci_width,
-    warmup_margin,
 )
 
 

@@ -20,7 +20,8 @@ of one version of one benchmark, so both sides come from the same distribution a
 The decision is compare's: the hierarchical bootstrap ratio (trials, then forks, then
 iterations; expanded for few trials) and the bootstrap rule against the threshold.
 ``benchmarks/stopping_aa.py`` runs it on the example's stored trials and on
-``shared/data``; ``tests/analysis/test_stopping_aa.py`` runs a small one.
+``shared/data``; ``tests/analysis/test_stopping.py`` runs a small one. It validates the rule and
+no command runs it, so it lives beside its script, not in the package.
 """
 
 from __future__ import annotations
