@@ -58,6 +58,30 @@ CASES = [
     ("final int knob = Integer.getInteger(\"knob\", 4);\n\n@Benchmark public double m() { return Math.log(knob); }", []),
     # FINAL: a constant whose initializer names another constant feeds the computation
     ("final int length = 16;\nfinal int top = length - 1;\n@Benchmark public double m() { return Math.log(top); }", [("FINAL", 2)]),
+    # PRINT (issue 34): a logging benchmark measures the logger; the log call is the subject
+    ("org.apache.logging.log4j.Logger logger; int a, b;\n"
+     "@Benchmark public void twoParams() { logger.info(\"p1={}, p2={}\", a, b); }", []),
+    ("org.slf4j.Logger log;\n@Benchmark public void guarded() {\nif (log.isDebugEnabled()) { log.debug(\"disabled\"); } }", []),
+    ("java.util.logging.Logger logger;\n@Benchmark public void record() {\n"
+     "java.util.logging.LogRecord r = new java.util.logging.LogRecord(java.util.logging.Level.INFO, \"m\");\n"
+     "r.getSourceClassName();\nlogger.log(r); }", []),
+    ("org.slf4j.Logger log;\n@Benchmark public void nested() { for (int i = 0; i < 10; i++) { log.info(\"n {}\", i); }\n"
+     "try (AutoCloseable c = Ctx.put(\"k\", \"v\")) { log.info(\"inner\"); } catch (Exception e) { } }", []),
+    # ... but a log call beside other measured work is still I/O added to it
+    ("org.slf4j.Logger log; double x, sink;\n@Benchmark public void work() {\nsink = Math.log(x);\nlog.info(\"done\"); }",
+     [("PRINT", 4)]),
+    ("org.slf4j.Logger log; double x;\n@Benchmark public double ret() {\nlog.info(\"x\");\nreturn Math.log(x); }",
+     [("PRINT", 3)]),
+    # TIMER (issue 34): a timestamp that is the input of the measured work is data, not hand timing
+    ("java.text.SimpleDateFormat fmt;\n@Benchmark public String format() {\n"
+     "final long now = System.currentTimeMillis();\nreturn fmt.format(now); }", []),
+    ("double[] h = new double[8];\n@Benchmark public double gate() {\nlong now = System.currentTimeMillis();\n"
+     "if (now % 199 == 0) { return h[0]; }\nreturn now; }", []),
+    ("long last;\n@Benchmark public long granularity() { long cur;\ndo { cur = System.nanoTime(); } while (cur == last);\n"
+     "last = cur; return cur; }", []),
+    # ... an elapsed time computed from it is hand timing, even when passed on
+    ("Recorder r;\n@Benchmark public long elapsed() {\nlong t0 = System.nanoTime();\n"
+     "long d = System.nanoTime() - t0;\nr.record(d); return d; }", [("TIMER", 3), ("TIMER", 4)]),
 ]
 
 
