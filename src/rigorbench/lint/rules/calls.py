@@ -200,7 +200,7 @@ def output_is_subject(bench: Benchmark) -> bool:
     then logged (a log record being prepared).
     ``System.out``/``System.err`` printing is never the subject: a benchmark of the console is
     rare and a leftover debug print common. The labelled corpus (benchmarks/lint_corpus) has
-    140 PRINT warnings on loggers of this shape in logging benchmarks, none a real problem."""
+    138 PRINT warnings on loggers of this shape in logging benchmarks, none a real problem."""
     if not bench.void or bench.body is None:
         return False
     calls = bench.source.within("method_invocation", bench.body)
