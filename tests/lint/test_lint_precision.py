@@ -23,6 +23,20 @@ def shown(tmp_path, members: str) -> list[tuple[str, int]]:
 
 
 CASES = [
+    # INVO with evidence of millisecond-scale calls (issue 34): a per-call fixture is then the
+    # documented way to get fresh state, and its timestamps are a small share (info at most)
+    ("int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[64]; }\n"
+     "@Benchmark public int m() { return Work.total(data); }\n"
+     "static class Work { static int total(int[] xs) { int s = 0; for (int x : xs) s += x; return s; } }", []),
+    ("int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[64]; }\n"
+     "@Benchmark @OutputTimeUnit(java.util.concurrent.TimeUnit.MILLISECONDS) public int m() { return data.length; }", []),
+    ("@Param({\"1000\", \"1000000\"}) int size; int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[size]; }\n"
+     "@Benchmark public int m() { return Arrays.hashCode(data); }", []),
+    ("java.util.concurrent.CountDownLatch done;\n@Setup(Level.Invocation) public void fresh() { done = new java.util.concurrent.CountDownLatch(1); }\n"
+     "@Benchmark public void m() throws Exception { new Thread(done::countDown).start(); done.await(); }", []),
+    # ... and without: a nanosecond getter with a small @Param stays a warning
+    ("@Param({\"16\", \"64\"}) int size; int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[size]; }\n"
+     "@Benchmark public int m() { return String.join(\",\", \"a\").length() + data.length; }", [("INVO", 2)]),
     # JMHSample_09: the result of a private side-effect-free helper is dropped
     ("double x1 = 1, x2 = 2;\nprivate double compute(double d) { for (int c = 0; c < 10; c++) d = d * d / Math.PI; return d; }\n"
      "@Benchmark public double wrong() { compute(x1); return compute(x2); }", [("RETU", 3)]),
