@@ -23,6 +23,15 @@ def shown(tmp_path, members: str) -> list[tuple[str, int]]:
 
 
 CASES = [
+    # FINAL (issue 34): a constant static final, string or primitive, as the only input of a
+    # static call whose result is returned or consumed: the JIT sees the call's whole input
+    ("static final String TEXT = \"  padded  \";\n@Benchmark public boolean m() {\nreturn Strings.isBlank(TEXT); }", [("FINAL", 3)]),
+    ("static final long STAMP = 1472470996199000L;\nstatic int size(long v) { int n = 1; while ((v >>>= 7) != 0) n++; return n; }\n"
+     "@Benchmark public void m(Blackhole bh) {\nbh.consume(size(STAMP)); }", [("FINAL", 4)]),
+    # ... not when the call has a receiver whose state varies, or its result is dropped
+    ("static final String KEY = \"k\"; Map<String, Integer> map = new HashMap<>();\n"
+     "@Benchmark public Integer m() { return map.get(KEY); }", []),
+    ("static final String MESSAGE = \"hello\";\n@Benchmark public void m() { Objects.requireNonNull(MESSAGE); }", []),
     # INVO with evidence of millisecond-scale calls (issue 34): a per-call fixture is then the
     # documented way to get fresh state, and its timestamps are a small share (info at most)
     ("int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[64]; }\n"
