@@ -23,6 +23,29 @@ def shown(tmp_path, members: str) -> list[tuple[str, int]]:
 
 
 CASES = [
+    # FINAL (issue 34): a constant static final, string or primitive, as the only input of a
+    # static call whose result is returned or consumed: the JIT sees the call's whole input
+    ("static final String TEXT = \"  padded  \";\n@Benchmark public boolean m() {\nreturn Strings.isBlank(TEXT); }", [("FINAL", 3)]),
+    ("static final long STAMP = 1472470996199000L;\nstatic int size(long v) { int n = 1; while ((v >>>= 7) != 0) n++; return n; }\n"
+     "@Benchmark public void m(Blackhole bh) {\nbh.consume(size(STAMP)); }", [("FINAL", 4)]),
+    # ... not when the call has a receiver whose state varies, or its result is dropped
+    ("static final String KEY = \"k\"; Map<String, Integer> map = new HashMap<>();\n"
+     "@Benchmark public Integer m() { return map.get(KEY); }", []),
+    ("static final String MESSAGE = \"hello\";\n@Benchmark public void m() { Objects.requireNonNull(MESSAGE); }", []),
+    # INVO with evidence of millisecond-scale calls (issue 34): a per-call fixture is then the
+    # documented way to get fresh state, and its timestamps are a small share (info at most)
+    ("int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[64]; }\n"
+     "@Benchmark public int m() { return Work.total(data); }\n"
+     "static class Work { static int total(int[] xs) { int s = 0; for (int x : xs) s += x; return s; } }", []),
+    ("int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[64]; }\n"
+     "@Benchmark @OutputTimeUnit(java.util.concurrent.TimeUnit.MILLISECONDS) public int m() { return data.length; }", []),
+    ("@Param({\"1000\", \"1000000\"}) int size; int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[size]; }\n"
+     "@Benchmark public int m() { return Arrays.hashCode(data); }", []),
+    ("java.util.concurrent.CountDownLatch done;\n@Setup(Level.Invocation) public void fresh() { done = new java.util.concurrent.CountDownLatch(1); }\n"
+     "@Benchmark public void m() throws Exception { new Thread(done::countDown).start(); done.await(); }", []),
+    # ... and without: a nanosecond getter with a small @Param stays a warning
+    ("@Param({\"16\", \"64\"}) int size; int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[size]; }\n"
+     "@Benchmark public int m() { return String.join(\",\", \"a\").length() + data.length; }", [("INVO", 2)]),
     # JMHSample_09: the result of a private side-effect-free helper is dropped
     ("double x1 = 1, x2 = 2;\nprivate double compute(double d) { for (int c = 0; c < 10; c++) d = d * d / Math.PI; return d; }\n"
      "@Benchmark public double wrong() { compute(x1); return compute(x2); }", [("RETU", 3)]),
@@ -46,9 +69,13 @@ CASES = [
     # overwrite-only loop over an object result: kept as info at most
     ("List<BitSet> sets = new ArrayList<>();\n@Benchmark public BitSet m() { BitSet last = null;\n"
      "for (BitSet b : sets) last = b.get(0, 10);\nreturn last; }", []),
-    # overwrite-only loop over primitive values: every value but the last is dead
+    # overwrite-only loop over an iterator: next() advances, so the call is the measured work and
+    # stays; only the unboxing of all values but the last may go (info at most, by the rubric)
     ("Set<Integer> set = new HashSet<>();\n@Benchmark public int m() { int last = 0; Iterator<Integer> it = set.iterator();\n"
-     "while (it.hasNext()) last = it.next();\nreturn last; }", [("RETU", 3)]),
+     "while (it.hasNext()) last = it.next();\nreturn last; }", []),
+    # overwrite-only loop over a side-effect-free call: every value but the last is dead
+    ("double[] xs = new double[64];\n@Benchmark public double m() { double last = 0;\n"
+     "for (int i = 0; i < xs.length; i++) last = Math.sqrt(xs[i]);\nreturn last; }", [("RETU", 3)]),
     # iteration state: the loop reads what it overwrites
     ("BitSet bits = new BitSet();\n@Benchmark public int m() { int b = 0; int n = 0;\n"
      "while (b >= 0) { b = bits.nextSetBit(b + 1); n++; }\nreturn n; }", []),
@@ -58,6 +85,30 @@ CASES = [
     ("final int knob = Integer.getInteger(\"knob\", 4);\n\n@Benchmark public double m() { return Math.log(knob); }", []),
     # FINAL: a constant whose initializer names another constant feeds the computation
     ("final int length = 16;\nfinal int top = length - 1;\n@Benchmark public double m() { return Math.log(top); }", [("FINAL", 2)]),
+    # PRINT (issue 34): a logging benchmark measures the logger; the log call is the subject
+    ("org.apache.logging.log4j.Logger logger; int a, b;\n"
+     "@Benchmark public void twoParams() { logger.info(\"p1={}, p2={}\", a, b); }", []),
+    ("org.slf4j.Logger log;\n@Benchmark public void guarded() {\nif (log.isDebugEnabled()) { log.debug(\"disabled\"); } }", []),
+    ("java.util.logging.Logger logger;\n@Benchmark public void record() {\n"
+     "java.util.logging.LogRecord r = new java.util.logging.LogRecord(java.util.logging.Level.INFO, \"m\");\n"
+     "r.getSourceClassName();\nlogger.log(r); }", []),
+    ("org.slf4j.Logger log;\n@Benchmark public void nested() { for (int i = 0; i < 10; i++) { log.info(\"n {}\", i); }\n"
+     "try (AutoCloseable c = Ctx.put(\"k\", \"v\")) { log.info(\"inner\"); } catch (Exception e) { } }", []),
+    # ... but a log call beside other measured work is still I/O added to it
+    ("org.slf4j.Logger log; double x, sink;\n@Benchmark public void work() {\nsink = Math.log(x);\nlog.info(\"done\"); }",
+     [("PRINT", 4)]),
+    ("org.slf4j.Logger log; double x;\n@Benchmark public double ret() {\nlog.info(\"x\");\nreturn Math.log(x); }",
+     [("PRINT", 3)]),
+    # TIMER (issue 34): a timestamp that is the input of the measured work is data, not hand timing
+    ("java.text.SimpleDateFormat fmt;\n@Benchmark public String format() {\n"
+     "final long now = System.currentTimeMillis();\nreturn fmt.format(now); }", []),
+    ("double[] h = new double[8];\n@Benchmark public double gate() {\nlong now = System.currentTimeMillis();\n"
+     "if (now % 199 == 0) { return h[0]; }\nreturn now; }", []),
+    ("long last;\n@Benchmark public long granularity() { long cur;\ndo { cur = System.nanoTime(); } while (cur == last);\n"
+     "last = cur; return cur; }", []),
+    # ... an elapsed time computed from it is hand timing, even when passed on
+    ("Recorder r;\n@Benchmark public long elapsed() {\nlong t0 = System.nanoTime();\n"
+     "long d = System.nanoTime() - t0;\nr.record(d); return d; }", [("TIMER", 3), ("TIMER", 4)]),
 ]
 
 

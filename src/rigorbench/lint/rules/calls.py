@@ -100,11 +100,53 @@ def _calls(ctx: FileContext) -> Iterator[tuple[Benchmark, Node, str, str]]:
 
 def check_timer(ctx: FileContext) -> Iterator[Issue]:
     for bench, node, receiver, name in _calls(ctx):
-        if (receiver, name) in _CLOCKS and not is_subject(bench, node):
+        if (receiver, name) in _CLOCKS and not is_subject(bench, node) \
+                and not _clock_is_data(bench, node):
             yield make_issue(ctx.source, node, "TIMER", "warning",
                              f"{receiver}.{name}() inside {bench.name}: hand timing inside JMH "
                              f"measures timer cost and noise", benchmark=bench.name,
                              hint="let JMH time the method; split timed parts into benchmarks")
+
+
+_COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">=", "%", "/"})
+
+
+def _clock_is_data(bench: Benchmark, clock: Node) -> bool:
+    """Is the clock reading an input of the measured work rather than a hand timing?
+
+    A timestamp passed to a call (``format(System.currentTimeMillis())``) or compared
+    (``now % 199 == 0``, a cache check, a granularity loop) is data; a reading that reaches a
+    subtraction or ``Duration.between`` is an elapsed time, i.e. hand timing. Readings used
+    neither way (``return nanoTime() + x``) stay reported."""
+    uses = [clock]
+    parent = clock.parent
+    target = None
+    if parent is not None and parent.type == "variable_declarator":
+        target = parent.child_by_field_name("name")
+    elif parent is not None and parent.type == "assignment_expression":
+        target = parent.child_by_field_name("left")
+    if target is not None and target.type == "identifier":
+        name = bench.source.text(target)
+        uses = [n for n in bench.source.within("identifier", bench.body)
+                if bench.source.text(n) == name and n != target]
+    elapsed = data = False
+    for use in uses:
+        up = use.parent
+        if up is None:
+            continue
+        op = up.child_by_field_name("operator")
+        op_text = bench.source.text(op) if op is not None else ""
+        if up.type == "binary_expression" and op_text == "-" or op_text == "-=":
+            elapsed = True
+        elif up.type == "argument_list":
+            call = up.parent
+            called = bench.source.text(call.child_by_field_name("name")) if call is not None \
+                and call.type == "method_invocation" else ""
+            elapsed |= called == "between"
+            data |= called != "between"
+        elif up.type == "binary_expression" and op_text in _COMPARISONS:
+            data = True
+    return data and not elapsed
 
 
 def is_subject(bench: Benchmark, node: Node) -> bool:
@@ -140,11 +182,69 @@ def _is_logger(bench: Benchmark, receiver: Node | None) -> bool:
     return text.lower() in _LOGGER_NAMES or declared in ("Logger", "Log")
 
 
+def _output_kind(bench: Benchmark, node: Node) -> str:
+    """``"prints"``, ``"logs"`` or ``""`` for a method invocation."""
+    obj = node.child_by_field_name("object")
+    receiver = bench.source.text(obj).removeprefix("java.lang.") if obj is not None else ""
+    name = bench.source.text(node.child_by_field_name("name"))
+    if receiver in ("System.out", "System.err") and name in _PRINTS:
+        return "prints"
+    return "logs" if name in _LOG_LEVELS and _is_logger(bench, obj) else ""
+
+
+def output_is_subject(bench: Benchmark) -> bool:
+    """Is output the whole work of the benchmark (a benchmark of a logger or of a stream)?
+
+    True for a void benchmark whose every call is a log call, a call inside a log call's
+    arguments or in a try-with-resources header (the message and the logging context are
+    part of logging), a level check (``logger.isDebugEnabled()``), or a call on a local that is
+    then logged (a log record being prepared).
+    ``System.out``/``System.err`` printing is never the subject: a benchmark of the console is
+    rare and a leftover debug print common. The labelled corpus (benchmarks/lint_corpus) has
+    138 PRINT warnings on loggers of this shape in logging benchmarks, none a real problem."""
+    if not bench.void or bench.body is None:
+        return False
+    calls = bench.source.within("method_invocation", bench.body)
+    kinds = {c: _output_kind(bench, c) for c in calls}
+    outputs = [c for c in calls if kinds[c]]
+    if not outputs or "prints" in kinds.values():
+        return False
+    logged = {bench.source.text(n) for c in outputs
+              for n in bench.source.within("identifier", c.child_by_field_name("arguments"))}
+    for call in calls:
+        if call in outputs or _inside_any(call, outputs) or _ancestor(call, "resource_specification"):
+            continue
+        obj = call.child_by_field_name("object")
+        name = bench.source.text(call.child_by_field_name("name"))
+        if name.startswith("is") and name.endswith("Enabled") and _is_logger(bench, obj):
+            continue  # the level check guarding the log call is part of logging
+        if obj is None or obj.type != "identifier" or bench.source.text(obj) not in logged:
+            return False
+    return True
+
+
+def _inside_any(node: Node, outer: list[Node]) -> bool:
+    return any(o.start_byte <= node.start_byte and node.end_byte <= o.end_byte and o != node
+               for o in outer)
+
+
+def _ancestor(node: Node, kind: str) -> bool:
+    up = node.parent
+    while up is not None and up.type != "method_declaration":
+        if up.type == kind:
+            return True
+        up = up.parent
+    return False
+
+
 def check_print(ctx: FileContext) -> Iterator[Issue]:
+    subject: dict[str, bool] = {}
     for bench, node, receiver, name in _calls(ctx):
         printing = receiver in ("System.out", "System.err") and name in _PRINTS
         logging = name in _LOG_LEVELS and _is_logger(bench, node.child_by_field_name("object"))
-        if printing or logging:
+        if (printing or logging) and bench.name not in subject:
+            subject[bench.name] = output_is_subject(bench)
+        if (printing or logging) and not subject[bench.name]:
             what = "prints" if printing else "logs"
             yield make_issue(ctx.source, node, "PRINT", "warning",
                              f"{receiver}.{name}(...) {what} inside {bench.name}; I/O can "

@@ -8,6 +8,7 @@ only right when one invocation really performs N operations (usually a loop).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -139,15 +140,17 @@ def _invo_verdict(ctx: FileContext, cls: ClassInfo) -> tuple[str, str] | None:
 
     Benchmarks that use the fixture are those of ``cls`` (or a subclass) and those taking it
     as a parameter, in this file. ``SingleShotTime`` is the mode where per-invocation fixtures
-    are the documented way; a body that loops or sorts may take well over 1 ms (``info``).
+    are the documented way; a body with evidence of millisecond-scale work (:func:`cost_evidence`)
+    may take well over 1 ms, where the fixture's overhead is small (``info``).
     """
     users = [b for b in ctx.benchmarks if any(c is cls for c in ctx.index.lineage(b.cls))
              or any(ctx.index.lookup(b.locals.get(p, ""), b.cls) is cls for p in b.params)]
     timed = [b for b in users if not _single_shot(ctx, b)]
     if users and not timed:
         return None
-    if timed and all(_heavy(b) for b in timed):
-        return "info", (f"; {timed[0].name} loops or sorts, so one call may take over 1 ms, "
+    evidence = [cost_evidence(ctx, b) for b in timed]
+    if timed and all(evidence):
+        return "info", (f"; {timed[0].name} {evidence[0]}, so one call may take over 1 ms, "
                         f"where this overhead is small")
     quick = f"; {timed[0].name} has no loop, so one call likely takes well under 1 ms" if timed else ""
     return "warning", quick
@@ -163,16 +166,86 @@ def _single_shot(ctx: FileContext, bench: Benchmark) -> bool:
     return False
 
 
-def _heavy(bench: Benchmark) -> bool:
-    """Does the body loop or sort (work that may take over 1 ms per call)?"""
-    stack = [bench.body] if bench.body is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type in LOOPS or (node.type == "method_invocation" and bench.source.text(
-                node.child_by_field_name("name")) in ("sort", "parallelSort")):
-            return True
-        stack.extend(node.named_children)
-    return False
+# Evidence that one call of a benchmark may take a millisecond or more (JMH's Level.Invocation
+# javadoc: the fixture's timestamps matter below about 1 ms). Names, not types, where the type
+# is usually not in the project: waiting on other threads, file or network I/O.
+_WAITS = frozenset({"await", "join", "awaitTermination", "invokeAll", "acquire"})
+_IO_OWNERS = frozenset({"Files", "FileChannel", "RandomAccessFile", "FileInputStream", "FileOutputStream",
+                        "FileReader", "FileWriter", "Socket", "ServerSocket", "SocketChannel", "HttpClient"})
+_SLOW_UNITS = ("MILLISECONDS", "SECONDS", "MINUTES", "HOURS", "DAYS")
+LARGE_PARAM = 10_000    # a @Param size from which a pass over the data takes about 10 us or more
+
+
+def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
+    """Why one call of ``bench`` may take a millisecond or more, or None: its body loops, sorts,
+    waits on other threads or does I/O, directly or in a project method it calls; it reports
+    in milliseconds or seconds; or its state has a @Param size of 10,000 or more."""
+    unit = _output_unit(ctx, bench)
+    if unit in _SLOW_UNITS:
+        return "reports in milliseconds or slower (@OutputTimeUnit)"
+    found = _heavy_node(bench, bench.body)
+    if found:
+        return found
+    for node in bench.own("method_invocation"):
+        call = bench.call(node)
+        if call.kind == "project" and call.method is not None and _heavy_node(bench, call.method.node.child_by_field_name("body")):
+            return f"calls {call.name}, which {_heavy_node(bench, call.method.node.child_by_field_name('body'))}"
+    # A large input size says little about one call when the author reports in ns or us: the
+    # call may touch one element of a large structure (a timer among 100,000 running tasks).
+    large = _large_param(ctx, bench) if unit not in ("NANOSECONDS", "MICROSECONDS") else None
+    return f"has @Param {large} (large inputs)" if large else None
+
+
+def _heavy_node(bench: Benchmark, body: Node | None) -> str | None:
+    for node in walk(body) if body is not None else ():
+        if node.type in LOOPS:
+            return "loops"
+        if node.type == "method_invocation":
+            name = bench.source.text(node.child_by_field_name("name"))
+            owner = node.child_by_field_name("object")
+            owner_text = last_name(owner) if owner is not None and owner.type != "method_invocation" else ""
+            if name in ("sort", "parallelSort"):
+                return "sorts"
+            if name in _WAITS and owner_text not in ("String", "Collectors"):   # String.join joins text
+                return f"waits for other threads ({name})"
+            if owner_text in _IO_OWNERS or (owner is not None and last_name_type_of(bench, owner) in _IO_OWNERS):
+                return "does file or network I/O"
+        if node.type == "object_creation_expression":
+            created = bench.source.text(node.child_by_field_name("type")).split("<")[0]
+            if created in _IO_OWNERS or created in ("Thread", "CountDownLatch", "CyclicBarrier"):
+                return f"creates a {created}"
+    return None
+
+
+def last_name_type_of(bench: Benchmark, node: Node) -> str:
+    found = bench.type_of(node) if node.type in ("identifier", "field_access") else None
+    return (found or "").split("<")[0].rsplit(".", 1)[-1]
+
+
+def _output_unit(ctx: FileContext, bench: Benchmark) -> str | None:
+    """The ``TimeUnit`` constant of the nearest ``@OutputTimeUnit`` (method, class, superclasses)."""
+    holders = [(bench.node, bench.source), *((c.node, c.source) for c in ctx.index.lineage(bench.cls))]
+    for holder, source in holders:
+        unit = annotation(holder, "OutputTimeUnit")
+        if unit is not None:
+            found = re.search(r"\b(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS|MINUTES|HOURS|DAYS)\b", source.text(unit))
+            return found.group(1) if found else None
+    return None
+
+
+def _large_param(ctx: FileContext, bench: Benchmark) -> int | None:
+    """The largest whole-number @Param value of the benchmark's class, its superclasses and the
+    @State classes it takes, when it is at least LARGE_PARAM."""
+    classes = [*ctx.index.lineage(bench.cls)]
+    classes += [c for p in bench.params if (c := ctx.index.lookup(bench.locals.get(p, ""), bench.cls)) is not None]
+    values = []
+    for cls in classes:
+        for info in cls.fields.values():
+            param = annotation(info.declaration, "Param")
+            if param is not None:
+                values += [int(v.replace("_", "")) for v in re.findall(r'"\s*([0-9][0-9_]*)\s*"', info.source.text(param))]
+    largest = max(values, default=0)
+    return largest if largest >= LARGE_PARAM else None
 
 
 def check_fork(ctx: FileContext) -> Iterator[Issue]:

@@ -21,6 +21,8 @@ arguments of calls rigorbench cannot see into (their result depends on heap stat
 passed as the only argument of a static pure JDK call or of a project method that returns a
 value (``Math.log(3.0)``, ``compute(42)``) is reported as a warning (not fixable); an
 instance call on a variable receiver (``text.charAt(0)``) is not, its result is not constant.
+So is a constant ``static final`` field that is the only argument of a static call whose result
+is returned or consumed (``return StringUtils.isBlank(TEXT);``): its whole input is constant.
 """
 
 from __future__ import annotations
@@ -84,8 +86,10 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             elif node.type == "method_invocation":
                 yield from _literal_argument(bench, node)
         for key, (info, first) in reads.items():
+            issue = next(filter(None, (_only_input(bench, info, u) for u in uses[key])), None)
             use = next((u for u in uses[key] if _is_input(bench, u)), None)
-            issue = _field_issue(bench, info, _via(bench, first), use) if use is not None else None
+            if issue is None and use is not None:
+                issue = _field_issue(bench, info, _via(bench, first), use)
             if issue is not None:
                 yield issue
 
@@ -153,6 +157,35 @@ def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None, use: 
                       f"is an input of '{where}' in {bench.name}; the JIT folds computations on it",
                       benchmark=bench.name, edits=_drop_final(info),
                       hint=f"remove 'final' from '{info.name}'")
+
+
+def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
+    """A constant static final field (a string or a primitive) that is the only argument of a
+    static call whose result the benchmark returns or consumes (``return isBlank(TEXT);``):
+    the call's whole input is known to the JIT, which can fold what it inlines of it (a
+    constant string's length and characters are constants too)."""
+    args = use.parent
+    call = args.parent if args is not None and args.type == "argument_list" else None
+    if call is None or call.type != "method_invocation" or args.named_children != [use]:
+        return None
+    if not (info.static and info.final and info.type in _CONSTANT_TYPES):
+        return None
+    value = info.declarator.child_by_field_name("value")
+    obj = call.child_by_field_name("object")
+    if value is None or not _constant(bench, value) or (obj is not None and bench.type_of(obj) is not None):
+        return None  # an instance call on a variable receiver depends on that object's state
+    kind = bench.call(call).kind
+    outer = call.parent
+    returned = outer is not None and outer.type == "return_statement"
+    consumed = outer is not None and outer.type == "argument_list" and outer.parent is not None \
+        and bench.call(outer.parent).kind == "blackhole"
+    if kind in ("blackhole", "unknown") and obj is None or not (returned or consumed):
+        return None
+    name = bench.source.text(call.child_by_field_name("name"))
+    return make_issue(bench.source, use, ID, "warning",
+                      f"static final '{info.name}' ({info.type}) is the only input of {name}() in "
+                      f"{bench.name}; the JIT can fold the call on a constant", benchmark=bench.name,
+                      hint=f"read '{info.name}' from a non-final @State field set in @Setup")
 
 
 def _statement(bench: Benchmark, node: Node) -> Node:

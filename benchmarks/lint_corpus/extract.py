@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Extract the JMH sources of the corpus projects from fetched git mirrors.
+
+usage: extract.py MIRRORS OUT [--project NAME ...]
+  MIRRORS  folder with one bare git directory per repository, named owner+name/repo
+           (what the fetch tool writes, e.g. /work/.mirror/apache+kafka/repo)
+  OUT      scratch folder OUTSIDE this repository; each project goes to OUT/<name>/<path>
+
+For every project of projects.toml that has a repository, copies the files at the pinned
+commit under its folders whose name ends in .java and whose text mentions org.openjdk.jmh
+(code JMH generated is not in the repositories). Projects read from lint-real-dev are linked:
+OUT/<name> -> ../shared/data/lint-real-dev/trees/<name>. Writes OUT/COMMITS.txt.
+The fetched code never enters this repository: OUT inside the repository is refused.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parent.parent
+DEV_TREES = Path("/work/shared/data/lint-real-dev/trees")
+
+
+def load_projects(path: Path = HERE / "projects.toml") -> list[dict]:
+    with path.open("rb") as f:
+        return tomllib.load(f)["project"]
+
+
+def git(git_dir: Path, *args: str) -> bytes:
+    return subprocess.run(["git", "--git-dir", str(git_dir), *args],
+                          check=True, capture_output=True).stdout
+
+
+def extract(project: dict, mirrors: Path, out: Path) -> int:
+    owner, name = project["repository"].split("/")
+    git_dir = mirrors / f"{owner}+{name}" / "repo"
+    if not git_dir.is_dir():
+        sys.exit(f"{git_dir}: no mirror of {project['repository']} (fetch it first)")
+    commit = project["commit"]
+    listing = git(git_dir, "ls-tree", "-r", "--name-only", commit, "--", *project["folders"])
+    count = 0
+    for path in listing.decode().splitlines():
+        if not path.endswith(".java"):
+            continue
+        text = git(git_dir, "show", f"{commit}:{path}")
+        if b"org.openjdk.jmh" not in text:
+            continue
+        target = out / project["name"] / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text)
+        count += 1
+    return count
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mirrors", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--project", action="append", help="only these projects")
+    a = ap.parse_args(argv)
+    out = a.out.resolve()
+    if out == REPO_ROOT or REPO_ROOT in out.parents:
+        sys.exit(f"{out}: inside the repository; extract to a scratch folder such as /tmp/lint-corpus")
+    out.mkdir(parents=True, exist_ok=True)
+    commits = []
+    for project in load_projects():
+        if a.project and project["name"] not in a.project:
+            continue
+        if project.get("source") == "lint-real-dev":
+            link = out / project["name"]
+            if not link.exists():
+                link.symlink_to(DEV_TREES / project["name"])
+            continue
+        n = extract(project, a.mirrors, out)
+        commits.append(f"{project['name']} {project['commit']}")
+        print(f"{project['name']}: {n} files")
+    (out / "COMMITS.txt").write_text("\n".join(commits) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
