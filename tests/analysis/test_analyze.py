@@ -4,6 +4,7 @@ does not. Data is synthetic with known truth (levels, warmup curves, modes, GC e
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -111,6 +112,34 @@ def warmup_curve(rng, n, steady_from, level=100.0, excess=0.8, sd=1.0):
     i = np.arange(n)
     curve = level * (1 + excess * np.clip(1 - i / steady_from, 0, None) ** 2)
     return curve + rng.normal(0, sd, n)
+
+
+def test_a_slow_first_measured_iteration_in_most_forks_is_warmup_too_short():
+    """One slow iteration is too short for the detector's segments; in most forks at once it is
+    warmup (tests/testdata/jmh/long-v2: sumCsv's first iteration 18-19% slower in every fork)."""
+    rng = np.random.default_rng(11)
+    forks = [100 + rng.normal(0, 1, 60) for _ in range(4)]
+    assert "warmup_too_short" not in codes(analyze(forks))
+    for fork in forks:
+        fork[0] *= 1.19
+    found = {d.code: d for d in analyze(forks).diagnostics}
+    assert "warmup too short in 4 of 4 forks (steady from iteration 1" in found["warmup_too_short"].message
+    two = [f.copy() for f in forks]
+    two[1][0] /= 1.19
+    two[2][0] /= 1.19             # two of four forks start slow: could be noise, nothing said
+    assert "warmup_too_short" not in codes(analyze(two))
+    steady = analyze(forks, settings=Settings(resamples=1000, steady_only=True))
+    assert steady.n == 4 * 59       # --steady-only leaves each fork's first iteration out
+
+
+def test_the_long_example_runs_say_sumcsv_starts_slow():
+    from rigorbench.analysis.dataset import load_dataset
+    from rigorbench.analysis.analyze import analyze_dataset
+
+    data = Path(__file__).resolve().parents[1] / "testdata" / "jmh"
+    dataset = load_dataset([data / "long-v2-trial1.json.gz", data / "long-v2-trial2.json.gz"], "long-v2")
+    (sum_csv,) = [a for a in analyze_dataset(dataset, SETTINGS).benchmarks if a.case.name.endswith("sumCsv") and a.metric.name == "time"]
+    assert "warmup_too_short" in codes(sum_csv)
 
 
 def test_warmup_too_short_and_steady_only():
