@@ -122,6 +122,28 @@ def test_file_errors_and_a_repeated_add(repo, tmp_path, monkeypatch):
         assert len(store.run_ids()) == 1  # the refused add stored no second run
 
 
+def test_a_copy_of_added_files_from_another_folder_is_refused(repo, tmp_path, monkeypatch):
+    """The source of a point is its files' path; a copy elsewhere is the same data, and its
+    points would count the same trials twice (issue 35)."""
+    monkeypatch.chdir(repo)
+    db = tmp_path / "h.db"
+    copy = tmp_path / "elsewhere" / "renamed.json"
+    copy.parent.mkdir()
+    copy.write_bytes((JMH / "v1-trial1.json").read_bytes())
+    assert rb("history", "add", JMH / "v1-trial1.json", "--commit", "HEAD", "--store", db)[0] == 0
+    code, out, err = rb("history", "add", copy, "--commit", "HEAD", "--store", db)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "the same files (by content) are in the history already" in err and "from run 1 (" in err
+    with ResultStore.read(db) as store:
+        points = len(store.history_points())
+        assert len(store.run_ids()) == 1
+    # the same content at another commit is another point, and other files at this commit too
+    assert rb("history", "add", copy, "--commit", "HEAD~1", "--store", db)[0] == 0
+    assert rb("history", "add", JMH / "v1-trial2.json", "--commit", "HEAD", "--store", db)[0] == 0
+    with ResultStore.read(db) as store:
+        assert len(store.history_points()) == 3 * points
+
+
 def test_import_csv_then_changes_from_the_store_find_the_planted_change(tmp_path):
     csv = write_history(tmp_path / "nightly.csv")
     db = tmp_path / "h.db"

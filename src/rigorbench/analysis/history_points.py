@@ -14,6 +14,7 @@ different kinds are different series: a history never mixes them without saying 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -150,9 +151,11 @@ def _trials_per_file(files: list[ResultFile]) -> list[int]:
     return counts
 
 
-def store_files_as_run(store: ResultStore, files: list[ResultFile], data: Dataset, origin: PointOrigin) -> int:
+def store_files_as_run(store: ResultStore, files: list[ResultFile], data: Dataset, origin: PointOrigin,
+                       digests: list[str] | None = None) -> int:
     """Keep imported result files' samples in the store: one finished run of one version
-    (labelled with the commit), one execution per trial, each with its file's environment."""
+    (labelled with the commit), one execution per trial, each with its file's environment;
+    ``digests``, the files' SHA-256 (sorted), let a copy of them be told apart later."""
     file_of_trial = [index for index, count in enumerate(_trials_per_file(files)) for _ in range(count)]
     label = data.label
     schedule = [Execution(trial, label, trial) for trial in range(len(file_of_trial))]
@@ -160,7 +163,8 @@ def store_files_as_run(store: ResultStore, files: list[ResultFile], data: Datase
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     run_id = store.create_run(
         harness=harness, project="(imported files)", order="sequential", seed=0,
-        settings={"imported": [f.path for f in files], "history": {"commit": origin.commit, "branch": origin.branch}},
+        settings={"imported": [f.path for f in files], "imported_sha256": digests or [],
+                  "history": {"commit": origin.commit, "branch": origin.branch, "time": origin.time}},
         versions=[VersionInfo(label, ", ".join(f.path for f in files), origin.commit, origin.dirty)],
         schedule=schedule, tool_version=__version__,
     )
@@ -249,11 +253,34 @@ def add_file_points(store_path: str, paths: Sequence[str], origin: PointOrigin) 
     files = [read_result_file(path) for path in paths]
     data = dataset_from_files(files, origin.commit)
     points = points_of(data, origin, ", ".join(paths))
+    digests = sorted(_sha256(path) for path in paths)
     with ResultStore.open(store_path) as store:
         store.add_points(points, dry_run=True)
-        run_id = store_files_as_run(store, files, data, origin)
+        _refuse_same_content(store, digests, origin, paths)
+        run_id = store_files_as_run(store, files, data, origin, digests)
         store.add_points(with_run(points, run_id, data.label))
     return points, run_id
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _refuse_same_content(store: ResultStore, digests: list[str], origin: PointOrigin, paths: Sequence[str]) -> None:
+    """The same files, by content, already added at this commit and time (a copy in another
+    folder, or the same file under another name): their points would count twice."""
+    for run_id in store.run_ids():
+        settings = store.run(run_id).settings
+        noted = settings.get("history") if isinstance(settings.get("history"), Mapping) else {}
+        if settings.get("imported_sha256") == digests and noted.get("commit") == origin.commit \
+                and noted.get("time", origin.time) == origin.time:
+            before = ", ".join(map(str, settings.get("imported") or ()))
+            raise UserError(f"{', '.join(paths)}: the same files (by content) are in the history already, at commit "
+                            f"{origin.commit} from run {run_id} ({before}); nothing was added")
 
 
 def add_version_points(store_path: str, run_id: int, label: str | None, commit: str | None,

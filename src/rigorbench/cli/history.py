@@ -63,7 +63,8 @@ Each benchmark case and metric of the files (the trials of one version) becomes 
 'rigorbench runs'). --commit is looked up in git (the repository of --repo, else of the
 current directory) for its full id and its time; outside git it is taken as named, at
 --time or now. A point already in the history (same series, commit, time and source) is
-refused, and then nothing is added.""",
+refused, and so are files whose content was added at that commit and time before (a copy in
+another folder); then nothing is added.""",
     "import": """\
 The CSV file is Apache Otava's layout: a time column, attribute columns such as commit and
 branch, and one column per metric, a row per run. Each row and metric becomes one point on
