@@ -207,3 +207,13 @@ def test_benchmarks_come_before_the_environment_whose_differences_come_first(tmp
     assert "fact00" not in shown and "governor" not in shown
     assert "31 facts the same throughout" in collapsed and "fact29" in collapsed
     assert "&lt;performance&gt;" in collapsed and "<performance>" not in text
+
+
+def test_plots_say_warmup_included_only_when_the_inputs_hold_warmup(example_html, long_html):
+    """JMH's JSON keeps no warmup iterations (tests/testdata/jmh/long-v2), its console log
+    does (v1-trial1.log): the iteration plots and the event counts say which (issue 35)."""
+    with_logs, json_only = example_html.read_text(), long_html.read_text()
+    assert "iteration within fork (warmup included)" in with_logs
+    assert "(warmup included)" not in json_only
+    assert "iteration within fork (measurement only)" in json_only
+    assert "JIT compilation in " in json_only       # the event counts are there, without the claim

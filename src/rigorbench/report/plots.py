@@ -128,10 +128,12 @@ def iteration_series(case: CasePage, prefix: str) -> str:
             ax.set_title(title, loc="left")
         if limits is not None:
             axes[0].set_ylim(limits.low, limits.high)   # the measurement phase sets the scale
-        axes[-1].set_xlabel("iteration within fork (warmup included)")
+        # JMH's JSON keeps no warmup iterations: say "included" only when there are some
+        warmup = any(f.warmup for v in views for f in v.forks)
+        axes[-1].set_xlabel("iteration within fork" + (" (warmup included)" if warmup else " (measurement only)"))
         axes[-1].xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
         handles = [Line2D([], [], color=_color(0), lw=1, label="one line per fork")]
-        if any(f.warmup for v in views for f in v.forks):
+        if warmup:
             handles.append(Patch(color=WARMUP_COLOR, label="warmup"))
         if any(f.steady_start is not None for v in views for f in v.forks):
             handles.append(Line2D([], [], ls="", marker="v", color=STEADY_COLOR, label="steady state starts"))

@@ -386,7 +386,8 @@ def _events(view) -> str:
         counts.append(f"GC in {sum(len(f.gc) for f in view.forks)} of {total} iterations")
     if JIT_EVENT in view.events_recorded:
         counts.append(f"JIT compilation in {sum(len(f.jit) for f in view.forks)} of {total} iterations")
-    return _e("; " + ", ".join(counts) + " (warmup included)")
+    warmup = " (warmup included)" if any(f.warmup for f in view.forks) else ""
+    return _e("; " + ", ".join(counts) + warmup)
 
 
 def _diagnostics(case: CasePage) -> str:
