@@ -59,6 +59,14 @@ def test_scaling_groups_vary_one_numeric_parameter_with_the_others_fixed():
     assert all(lo <= m <= hi for lo, m, hi in zip(line.low, line.mean, line.high))
 
 
+def test_two_values_of_a_parameter_are_plotted_without_a_growth_exponent():
+    """A line through two points fits them exactly, whatever the growth (issue 35)."""
+    cases = {BenchmarkCase.of("jmh", "Stats.standardize", {"size": str(n)}): float(n) for n in (100, 1000)}
+    (group,) = scaling_groups(build_page([_dataset("a", cases)], Settings(resamples=200)).cases)
+    (line,) = group.lines
+    assert line.x == (100.0, 1000.0) and line.exponent is None and line.intercept is None
+
+
 def test_traces_carry_steady_state_and_the_iterations_with_gc_and_jit():
     data = load_dataset([JMH / "long-v2-trial1.json.gz", JMH / "long-v2-trial2.json.gz"], "v2")
     report = build_page([data], Settings(resamples=200))

@@ -73,7 +73,7 @@ def test_example_report_has_every_part(example_html):
     kinds = re.findall(r'data-kind="(\w+)"', text)
     assert Counter(kinds) == {"iterations": 4, "distribution": 4, "ratio": 4, "allocation": 4}
     assert page.tags["svg"] == 4 * 4 + 1   # plus the scaling plot of StatsBenchmark over size
-    assert 'id="scaling"' in text and "exponent" in text
+    assert 'id="scaling"' in text and "(2 values: too few for a growth exponent (3 or more))" in text
     assert 'id="lint"' in text and "RETU" in text and "ParseBenchmark.java" in text
     assert "jdk_version" in text and "17.0.15" in text   # the environment JMH recorded
     assert "steady_state_unchecked" in text              # analyze's diagnostics, in words

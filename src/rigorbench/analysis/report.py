@@ -111,8 +111,8 @@ class ScalingLine:
     mean: tuple[float, ...]
     low: tuple[float, ...]
     high: tuple[float, ...]
-    exponent: float                 # slope of log(mean) against log(x), least squares
-    intercept: float                # log(mean) at log(x) = 0
+    exponent: float | None          # slope of log(mean) against log(x), least squares; None
+    intercept: float | None         # below MIN_EXPONENT_POINTS values; log(mean) at log(x) = 0
 
 
 @dataclass(frozen=True)
@@ -342,6 +342,11 @@ def _number(text: str) -> float | None:
     return value if math.isfinite(value) and value > 0 else None
 
 
+# A line through two points fits them exactly whatever the growth: two sizes are plotted, but
+# no exponent is claimed from them.
+MIN_EXPONENT_POINTS = 3
+
+
 def scaling_groups(cases: Sequence[CasePage]) -> tuple[ScalingGroup, ...]:
     """Every (benchmark, other parameters) with two or more positive numeric values of one
     parameter, in the order of ``cases``."""
@@ -365,7 +370,8 @@ def scaling_groups(cases: Sequence[CasePage]) -> tuple[ScalingGroup, ...]:
             means = [c.versions[position].analysis.mean for _, c in members]
             if any(not (m.estimate > 0) for m in means):
                 break
-            slope, intercept = growth_exponent(xs, [m.estimate for m in means])
+            slope, intercept = (growth_exponent(xs, [m.estimate for m in means]) if len(xs) >= MIN_EXPONENT_POINTS
+                                else (None, None))
             lines.append(ScalingLine(
                 members[0][1].versions[position].label, tuple(xs),
                 tuple(m.estimate for m in means), tuple(m.low for m in means), tuple(m.high for m in means),

@@ -291,10 +291,12 @@ def scaling(group: ScalingGroup, prefix: str) -> str:
             x, y = np.array(line.x), np.array(line.mean)
             err = np.vstack([y - np.array(line.low), np.array(line.high) - y]).clip(min=0)
             color = _color(position)
-            ax.errorbar(x, y, yerr=err, ls="", marker="o", ms=4, capsize=3, color=color,
-                        label=f"{_short(line.label)}: exponent {line.exponent:.2f}")
-            grid = np.geomspace(x.min(), x.max(), 50)
-            ax.plot(grid, np.exp(line.intercept) * grid ** line.exponent, color=color, ls="--", lw=0.9)
+            fitted = line.exponent is not None
+            ax.errorbar(x, y, yerr=err, ls="" if fitted else ":", marker="o", ms=4, capsize=3, color=color,
+                        label=f"{_short(line.label)}: exponent {line.exponent:.2f}" if fitted else _short(line.label))
+            if fitted:
+                grid = np.geomspace(x.min(), x.max(), 50)
+                ax.plot(grid, np.exp(line.intercept) * grid ** line.exponent, color=color, ls="--", lw=0.9)
         for axis, values in ((ax.xaxis, [x for line in group.lines for x in line.x]),
                              (ax.yaxis, [v for line in group.lines for v in line.low + line.high])):
             _log_axis(ax, axis, values)

@@ -261,10 +261,13 @@ def _scaling(report: ReportPage) -> str:
            "line through the log means (Sestoft, section 6). An exponent of 1 is linear growth, 2 quadratic.</p>",
            '<div class="figs">']
     for group in report.scaling:
-        exponents = "; ".join(f"{line.label}: {line.exponent:.2f}" for line in group.lines)
+        if all(line.exponent is not None for line in group.lines):
+            exponents = "exponent " + "; ".join(f"{line.label}: {line.exponent:.2f}" for line in group.lines)
+        else:
+            exponents = f"{len(group.lines[0].x)} values: too few for a growth exponent (3 or more)"
         out.append(
             f'<figure id="{group.anchor}"><figcaption><b>{_e(group.title)}</b> over <code>{_e(group.parameter)}</code> '
-            f'<span class="muted">(exponent {_e(exponents)})</span></figcaption>{plots.scaling(group, group.anchor)}</figure>'
+            f'<span class="muted">({_e(exponents)})</span></figcaption>{plots.scaling(group, group.anchor)}</figure>'
         )
     out.append("</div></section>")
     return "\n".join(out)

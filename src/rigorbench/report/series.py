@@ -105,7 +105,8 @@ def scaling_data(report: ReportPage, group: ScalingGroup) -> str:
     lines.append(f"# columns: {_comment(group.parameter)} mean ci_low ci_high; one block per version")
     blocks = []
     for position, line in enumerate(group.lines):
-        rows = [f"# index {position}: version {_comment(line.label)}: growth exponent {line.exponent:.4f}"]
+        growth = f"growth exponent {line.exponent:.4f}" if line.exponent is not None else f"no growth exponent ({len(line.x)} values)"
+        rows = [f"# index {position}: version {_comment(line.label)}: {growth}"]
         rows += [f"{_g(x)} {_g(m)} {_g(lo)} {_g(hi)}" for x, m, lo, hi in zip(line.x, line.mean, line.low, line.high)]
         blocks.append("\n".join(rows))
     return "\n".join(lines) + "\n" + "\n\n\n".join(blocks) + "\n"
