@@ -161,6 +161,21 @@ def test_paramu_silent_when_a_subclass_in_another_file_reads_the_base_param(tmp_
     assert findings(tmp_path, files)[0] == []
 
 
+def test_paramu_follows_an_abstract_getter_into_the_subclass_and_helper_chains(tmp_path):
+    files = {
+        "Base.java": state("    int[] data;\n    abstract int size();\n"
+                           "    @Setup public void setup() { data = new int[size()]; }\n"
+                           "    @Benchmark public int m() { return data.length; }\n",
+                           "@State(Scope.Thread)\npublic abstract class Base"),
+        "Sub.java": state('    @Param({"8", "64"}) int n;\n    @Param({"1", "2"}) int k;\n'
+                          "    int size() { return twice(); }\n    private int twice() { return 2 * n + k; }\n",
+                          "public class Sub extends Base"),
+    }
+    assert findings(tmp_path, files)[0] == []
+    (tmp_path / "Sub.java").write_text(files["Sub.java"].replace("2 * n + k", "2 * n"), encoding="utf-8")
+    assert findings(tmp_path, {})[0] == [("PARAMU", "warning", "Sub.java", 5)]
+
+
 def test_paramu_silent_when_the_benchmark_reads_the_state_parameter(tmp_path):
     files = {
         "S.java": state('    @Param({"2", "4"}) public int count;\n', "@State(Scope.Thread)\npublic class S"),

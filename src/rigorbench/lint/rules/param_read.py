@@ -103,10 +103,12 @@ def check(ctx: FileContext) -> Iterator[Issue]:
 
 def _visible(index: Index, cls: ClassInfo) -> bool:
     """A project benchmark sees the fields of ``cls``: its class or a @State parameter of a
-    benchmark or setup is ``cls`` or a subclass; abstract classes need a project subclass."""
-    family = {id(cls), *(id(c) for c in descendants(index, cls))}
-    if "abstract" in modifier_words(cls.node) and len(family) == 1:
+    benchmark or setup is ``cls``, a subclass, or a superclass (JMH runs an inherited
+    benchmark on the subclass); abstract classes need a project subclass."""
+    below = descendants(index, cls)
+    if "abstract" in modifier_words(cls.node) and not below:
         return False
+    family = {id(c) for c in [*index.lineage(cls), *below]}
     return bool(family & _seen(index))
 
 
