@@ -82,7 +82,8 @@ PARAMW_NEGATIVE = {
     "in_lambda": "    @Setup public void setup() { Runnable r = () -> size = 4; data = new int[size]; }\n",
     "constructor_default": "    public T() { size = 16; }\n    @Setup public void setup() { data = new int[size]; }\n",
     "read_before": "    @Setup public void setup() { data = new int[size]; size = 0; }\n",
-    "return_before": "    boolean warm;\n    @Setup public void setup() { if (warm) return; size = 3; data = new int[size]; }\n",
+    "return_before": ("    boolean warm;\n"
+                      "    @Setup public void setup() { if (warm) return; size = 3; data = new int[size]; }\n"),
     "earlier_level_reads": ("    @Setup(Level.Trial) public void build() { data = new int[size]; }\n"
                             "    @Setup(Level.Iteration) public void reset() { size = 0; }\n"),
     "helper_normalises": ("    private int clamp() { return Math.min(size, 4096); }\n"
@@ -142,7 +143,8 @@ def test_paramu_message_names_the_class_and_the_field(tmp_path):
 
 def test_paramu_on_a_state_parameter_and_an_abstract_base_in_another_file(tmp_path):
     files = {
-        "S.java": state('    @Param({"2", "4"}) public int count;\n    public int[] data = new int[8];\n', "@State(Scope.Thread)\npublic class S"),
+        "S.java": state('    @Param({"2", "4"}) public int count;\n    public int[] data = new int[8];\n',
+                        "@State(Scope.Thread)\npublic class S"),
         "B.java": state("    @Benchmark public int m(S s) { return s.data.length; }\n", "public class B"),
         "Base.java": state('    @Param({"10", "100"}) protected int size;\n',
                            "@State(Scope.Benchmark)\npublic abstract class Base"),
