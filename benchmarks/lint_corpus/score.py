@@ -39,6 +39,9 @@ def finding_keys(f: dict) -> set[str]:
     m = re.search(r"field '(\w+)'", f["message"]) if f["rule"] == "FINAL" else None
     if m:
         keys.add("field:" + m.group(1))
+    m = re.search(r"'(\w+)'", f["message"]) if f["rule"] in ("PARAMW", "PARAMU") else None
+    if m:
+        keys.add("field:" + m.group(1))
     if f["rule"] == "FORK":
         keys.add("*file*")
     return keys

@@ -29,8 +29,8 @@ def write(path, text, encoding="utf-8"):
 
 def test_rules_registry_metadata():
     assert list(RULES) == ["RETU", "LOOP", "FINAL", "INVO", "FORK", "TIMER", "SLEEP", "PRINT",
-                           "VOID", "OPINV", "SHARED", "GO-RESULT", "GO-SETUP", "GO-TIMER", "GO-BN",
-                           "GO-NOLOOP", "GO-BLOOP"]
+                           "VOID", "OPINV", "SHARED", "PARAMW", "PARAMU", "GO-RESULT", "GO-SETUP",
+                           "GO-TIMER", "GO-BN", "GO-NOLOOP", "GO-BLOOP"]
     assert {r.language for r in RULES.values()} == {"java", "go"}
     assert all(RULES[r].language == "go" for r in RULES if r.startswith("GO-"))
     for rule_id, rule in RULES.items():

@@ -216,6 +216,14 @@ def _collect_locals(source: SourceFile, method: Node) -> tuple[dict[str, str], t
     return types, tuple(params)
 
 
+def method_context(file: FileInfo, cls: ClassInfo, node: Node, index: Index) -> Benchmark:
+    """Any method or constructor of ``cls`` seen like a benchmark (locals typed, calls and
+    fields resolvable), for rules that follow setup methods and callees; ``file`` may be a
+    bare :class:`FileInfo` for a class of another file (no static imports then)."""
+    local_types, params = _collect_locals(file.source, node)
+    return Benchmark(file, cls, node, index, local_types, params)
+
+
 def is_benchmark(method: Node) -> bool:
     return annotation(method, "Benchmark") is not None
 

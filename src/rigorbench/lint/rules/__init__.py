@@ -1,14 +1,15 @@
 """The rule registry: the five bad practices of Costa et al. 2019 first, then ours.
 
 Order: RETU, LOOP, FINAL, INVO, FORK (Costa et al. 2019, Table 1), then TIMER, SLEEP,
-PRINT, VOID, OPINV, SHARED; then the Go rules (``GO-*``, :mod:`rigorbench.lint.go`).
+PRINT, VOID, OPINV, SHARED, PARAMW, PARAMU; then the Go rules (``GO-*``, :mod:`rigorbench.lint.go`).
 """
 
 from __future__ import annotations
 
 from rigorbench.lint.base import Rule
 from rigorbench.lint.go import go_rules
-from rigorbench.lint.rules import calls, config, final, loop, retu, shared, void
+from rigorbench.lint.rules import (calls, config, final, loop, param_read, param_write, retu,
+                                   shared, void)
 
 
 def _registry() -> dict[str, Rule]:
@@ -32,6 +33,10 @@ def _registry() -> dict[str, Rule]:
              config.OPINV_REFERENCE, False, config.check_opinv),
         Rule(shared.ID, "warning", shared.TITLE, shared.EXPLANATION, shared.REFERENCE, False,
              shared.check),
+        Rule(param_write.ID, "warning", param_write.TITLE, param_write.EXPLANATION,
+             param_write.REFERENCE, False, param_write.check),
+        Rule(param_read.ID, "warning", param_read.TITLE, param_read.EXPLANATION,
+             param_read.REFERENCE, False, param_read.check),
         *go_rules(),
     ]
     return {rule.id: rule for rule in rules}

@@ -1,0 +1,241 @@
+"""PARAMW and PARAMU on small benchmarks: @Param fields overwritten before, or never read by, the
+measured code. Each case is one or more Java files; the expected findings are (rule, severity,
+file, line) with lines counted in the file as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from rigorbench.lint import RULES, lint_paths
+
+HEADER = "import org.openjdk.jmh.annotations.*;\nimport org.openjdk.jmh.infra.Blackhole;\n"
+
+
+def state(members: str, decl: str = "@State(Scope.Thread)\npublic class T") -> str:
+    return f"{HEADER}{decl} {{\n{members}\n}}\n"
+
+
+def findings(tmp_path, files: dict[str, str]):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = lint_paths([tmp_path], rules=["PARAMW", "PARAMU"])
+    assert result.warnings == ()
+    return [(f.rule, f.severity, f.path.rsplit("/", 1)[-1], f.line) for f in result.findings], result
+
+
+# PARAMW ----------------------------------------------------------------------------------------
+
+SIZE = '    @Param({"16", "1024"}) int size;\n    int[] data;\n'
+READS = "    @Benchmark public int m() { return data.length + size; }\n"
+
+PARAMW_POSITIVE = {
+    "setup_trial": (SIZE + "    @Setup public void setup() {\n        size = 1024; data = new int[size];\n    }\n"
+                    + READS, 6),
+    "setup_iteration_this": (SIZE + "    @Setup(Level.Iteration) public void setup() {\n"
+                             "        this.size = 64;\n        data = new int[size];\n    }\n" + READS, 6),
+    "setup_invocation": (SIZE + "    @Setup(Level.Invocation) public void setup() { data = new int[4];\n"
+                         "        size = 3; }\n" + READS, 6),
+    "in_benchmark": (SIZE + "    @Benchmark public int m() {\n        size = 8;\n        return size * 2;\n    }\n", 6),
+    "inside_try": (SIZE + "    @Setup public void setup() {\n        try {\n            size = 10;\n"
+                   "        } finally { data = new int[size]; }\n    }\n" + READS, 7),
+    "from_other_param": ('    @Param({"1", "2"}) int other;\n' + SIZE
+                         + "    @Setup public void setup() {\n        size = other * 2; data = new int[size];\n    }\n"
+                         + READS, 7),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PARAMW_POSITIVE))
+def test_paramw_reports_an_unconditional_overwrite(tmp_path, case):
+    members, line = PARAMW_POSITIVE[case]
+    found, _ = findings(tmp_path, {"T.java": state(members)})
+    assert ("PARAMW", "warning", "T.java", line + 2) in found, found
+
+
+def test_paramw_message_names_the_field_the_value_and_the_fixture(tmp_path):
+    _, result = findings(tmp_path, {"T.java": state(PARAMW_POSITIVE["setup_trial"][0])})
+    (finding,) = [f for f in result.findings if f.rule == "PARAMW"]
+    assert finding.message.startswith("'size' is assigned 1024 in setup() before every trial")
+    assert "16, 1024" in finding.message and "Math.max(size, 1)" in finding.hint
+    assert not finding.fixable
+
+
+def test_paramw_on_a_state_parameter_and_in_an_abstract_base_class(tmp_path):
+    files = {
+        "S.java": state('    @Param({"2", "4"}) public int count;\n', "@State(Scope.Thread)\npublic class S"),
+        "B.java": state("    @Benchmark public int m(S s) {\n        s.count = 4;\n        return s.count;\n    }\n",
+                        "public class B"),
+        "Base.java": state('    @Param({"10", "100"}) protected int size;\n'
+                           "    @Setup public void init() {\n        size = 100;\n    }\n",
+                           "@State(Scope.Benchmark)\npublic abstract class Base"),
+        "Sub.java": state("    @Benchmark public int m() { return size; }\n", "public class Sub extends Base"),
+    }
+    found, _ = findings(tmp_path, files)
+    assert ("PARAMW", "warning", "B.java", 5) in found
+    assert ("PARAMW", "warning", "Base.java", 7) in found
+
+
+PARAMW_NEGATIVE = {
+    "normalise_max": "    @Setup public void setup() { size = Math.max(size, 1); data = new int[size]; }\n",
+    "normalise_self": "    @Setup public void setup() { size = size * 2; data = new int[size]; }\n",
+    "conditional": "    @Setup public void setup() { if (size > 512) size = 512; data = new int[size]; }\n",
+    "in_loop": "    @Setup public void setup() { for (int i = 0; i < 1; i++) size = 4; data = new int[size]; }\n",
+    "in_lambda": "    @Setup public void setup() { Runnable r = () -> size = 4; data = new int[size]; }\n",
+    "constructor_default": "    public T() { size = 16; }\n    @Setup public void setup() { data = new int[size]; }\n",
+    "read_before": "    @Setup public void setup() { data = new int[size]; size = 0; }\n",
+    "return_before": ("    boolean warm;\n"
+                      "    @Setup public void setup() { if (warm) return; size = 3; data = new int[size]; }\n"),
+    "earlier_level_reads": ("    @Setup(Level.Trial) public void build() { data = new int[size]; }\n"
+                            "    @Setup(Level.Iteration) public void reset() { size = 0; }\n"),
+    "helper_normalises": ("    private int clamp() { return Math.min(size, 4096); }\n"
+                          "    @Setup public void setup() { size = clamp(); data = new int[size]; }\n"),
+    "not_a_param": "    int other;\n    @Setup public void setup() { other = 5; data = new int[size]; }\n",
+    "benchmark_after_setup_read": ("    @Setup public void setup() { data = new int[size]; }\n"
+                                   "    @Benchmark public int n() { size = 0; return data.length; }\n"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PARAMW_NEGATIVE))
+def test_paramw_stays_silent_on_normalisations_defaults_and_conditions(tmp_path, case):
+    found, _ = findings(tmp_path, {"T.java": state(SIZE + PARAMW_NEGATIVE[case] + READS)})
+    assert [f for f in found if f[0] == "PARAMW"] == []
+
+
+def test_paramw_silent_on_jmh_sample_27_params(tmp_path):
+    found, _ = findings(tmp_path, {"T.java": state(SAMPLE_27)})
+    assert found == []
+
+
+# PARAMU ----------------------------------------------------------------------------------------
+
+SAMPLE_27 = """\
+    @Param({"1", "31", "65", "101", "103"}) public int arg;
+    @Param({"0", "1", "2", "4", "8", "16", "32"}) public int certainty;
+    @Benchmark public boolean bench() { return java.math.BigInteger.valueOf(arg).isProbablePrime(certainty); }
+"""
+
+MODE = '    @Param({"fast", "safe"}) String mode;\n'
+
+PARAMU_POSITIVE = {
+    "never_read": (SIZE + MODE + "    @Setup public void setup() { data = new int[size]; }\n" + READS, 5, "warning"),
+    "single_value": ('    @Param("1") int one;\n' + SIZE + READS, 3, "info"),
+    "only_in_teardown": (MODE + "    @TearDown public void done() { System.out.println(mode); }\n"
+                         "    @Benchmark public int m() { return 1; }\n", 3, "warning"),
+    "only_in_initializer": (SIZE.replace("int[] data;", "int[] data = new int[size];")
+                            + "    @Benchmark public int m() { return data.length; }\n", 3, "warning"),
+    "only_in_uncalled_helper": (MODE + "    String describe() { return mode; }\n"
+                                "    @Benchmark public int m() { return 2; }\n", 3, "warning"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PARAMU_POSITIVE))
+def test_paramu_reports_a_param_nothing_measured_reads(tmp_path, case):
+    members, line, severity = PARAMU_POSITIVE[case]
+    found, _ = findings(tmp_path, {"T.java": state(members)})
+    assert ("PARAMU", severity, "T.java", line + 2) in found, found
+
+
+def test_paramu_message_names_the_class_and_the_field(tmp_path):
+    _, result = findings(tmp_path, {"T.java": state(PARAMU_POSITIVE["never_read"][0])})
+    (finding,) = [f for f in result.findings if f.rule == "PARAMU"]
+    assert finding.message.startswith("no benchmark or setup of T reads 'mode'")
+    assert "every @Param case measures the same thing" in finding.message
+
+
+def test_paramu_on_a_state_parameter_and_an_abstract_base_in_another_file(tmp_path):
+    files = {
+        "S.java": state('    @Param({"2", "4"}) public int count;\n    public int[] data = new int[8];\n',
+                        "@State(Scope.Thread)\npublic class S"),
+        "B.java": state("    @Benchmark public int m(S s) { return s.data.length; }\n", "public class B"),
+        "Base.java": state('    @Param({"10", "100"}) protected int size;\n',
+                           "@State(Scope.Benchmark)\npublic abstract class Base"),
+        "Sub.java": state("    @Benchmark public int m() { return 3; }\n", "public class Sub extends Base"),
+    }
+    found, _ = findings(tmp_path, files)
+    assert sorted(found) == [("PARAMU", "warning", "Base.java", 5), ("PARAMU", "warning", "S.java", 5)]
+
+
+def test_paramu_silent_when_a_subclass_in_another_file_reads_the_base_param(tmp_path):
+    files = {
+        "Base.java": state('    @Param({"10", "100"}) protected int size;\n',
+                           "@State(Scope.Benchmark)\npublic abstract class Base"),
+        "Sub.java": state("    @Benchmark public int m() { return size * 2; }\n", "public class Sub extends Base"),
+    }
+    assert findings(tmp_path, files)[0] == []
+
+
+def test_paramu_follows_an_abstract_getter_into_the_subclass_and_helper_chains(tmp_path):
+    files = {
+        "Base.java": state("    int[] data;\n    abstract int size();\n"
+                           "    @Setup public void setup() { data = new int[size()]; }\n"
+                           "    @Benchmark public int m() { return data.length; }\n",
+                           "@State(Scope.Thread)\npublic abstract class Base"),
+        "Sub.java": state('    @Param({"8", "64"}) int n;\n    @Param({"1", "2"}) int k;\n'
+                          "    int size() { return twice(); }\n    private int twice() { return 2 * n + k; }\n",
+                          "public class Sub extends Base"),
+    }
+    assert findings(tmp_path, files)[0] == []
+    (tmp_path / "Sub.java").write_text(files["Sub.java"].replace("2 * n + k", "2 * n"), encoding="utf-8")
+    assert findings(tmp_path, {})[0] == [("PARAMU", "warning", "Sub.java", 5)]
+
+
+def test_paramu_silent_when_the_benchmark_reads_the_state_parameter(tmp_path):
+    files = {
+        "S.java": state('    @Param({"2", "4"}) public int count;\n', "@State(Scope.Thread)\npublic class S"),
+        "B.java": state("    @Benchmark public int m(S s) { return s.count; }\n", "public class B"),
+    }
+    assert findings(tmp_path, files)[0] == []
+
+
+PARAMU_NEGATIVE = {
+    "jmh_sample_27": SAMPLE_27,
+    "setup_trial_builds": SIZE + "    @Setup(Level.Trial) public void setup() { data = new int[size]; }\n"
+                          "    @Benchmark public int m() { return data.length; }\n",
+    "helper_called": MODE + "    private int cost() { return mode.length(); }\n"
+                     "    @Benchmark public int m() { return cost(); }\n",
+    "lambda_in_setup": SIZE + "    java.util.function.IntSupplier s;\n"
+                       "    @Setup public void setup() { s = () -> size; }\n"
+                       "    @Benchmark public int m() { return s.getAsInt(); }\n",
+    "inner_class": SIZE + "    class Worker implements java.util.function.IntSupplier {\n"
+                   "        public int getAsInt() { return size; }\n    }\n"
+                   "    java.util.function.IntSupplier w;\n"
+                   "    @Setup public void setup() { w = new Worker(); }\n"
+                   "    @Benchmark public int m() { return w.getAsInt(); }\n",
+    "this_escapes": MODE + "    @Setup public void setup() { Registry.register(this); }\n"
+                    "    @Benchmark public int m() { return 1; }\n",
+    "name_string": MODE + "    @Setup public void setup(org.openjdk.jmh.infra.BenchmarkParams p) {\n"
+                   "        data = new int[p.getParam(\"mode\").length()]; }\n    int[] data;\n"
+                   "    @Benchmark public int m() { return data.length; }\n",
+    "compound_read": SIZE + "    @Benchmark public int m() { size += 1; return data.length; }\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(PARAMU_NEGATIVE))
+def test_paramu_stays_silent_when_the_measured_path_reads_it(tmp_path, case):
+    found, _ = findings(tmp_path, {"T.java": state(PARAMU_NEGATIVE[case])})
+    assert [f for f in found if f[0] == "PARAMU"] == []
+
+
+def test_paramu_silent_where_the_reader_may_be_out_of_sight(tmp_path):
+    files = {   # an abstract class without project subclasses; a state no project benchmark takes;
+                # a class whose external superclass may call any of its methods
+        "A.java": state('    @Param({"1", "2"}) int size;\n', "@State(Scope.Thread)\npublic abstract class A"),
+        "U.java": state('    @Param({"1", "2"}) int size;\n', "@State(Scope.Thread)\npublic class U"),
+        "E.java": state('    @Param({"1", "2"}) int size;\n    protected int[] create() { return new int[size]; }\n'
+                        "    @Benchmark public int m() { return 1; }\n",
+                        "@State(Scope.Thread)\npublic class E extends org.example.ExternalBench"),
+        "Sub.java": state("    @Override public void init() { super.init(); }\n"
+                          "    @Benchmark public int m() { return data.length; }\n",
+                          "@State(Scope.Thread)\npublic class Sub extends Mid"),
+        "Mid.java": state('    @Param({"1", "2"}) int size;\n    int[] data;\n'
+                          "    @Setup public void init() { data = new int[size]; }\n",
+                          "public class Mid"),
+    }
+    assert findings(tmp_path, files)[0] == []
+
+
+def test_rules_are_registered_with_explanations():
+    for rule_id in ("PARAMW", "PARAMU"):
+        rule = RULES[rule_id]
+        assert rule.severity == "warning" and not rule.fixable
+        for part in ("What goes wrong", "Why", "How to fix", "Before:", "After:"):
+            assert part in rule.explanation, (rule_id, part)
