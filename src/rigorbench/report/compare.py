@@ -207,22 +207,50 @@ def summary_notes(report: ComparisonResult, options: TableOptions = TableOptions
     return notes
 
 
+_SIDES = ("baseline", "contender")
+
+
 def warning_lines(report: ComparisonResult, names: dict[str, str]) -> list[str]:
     """Input warnings, then each comparison warning once: a message several benchmarks share
-    is one line with their count and names ("baseline: all values come from one fork: 9
-    benchmarks (A, B, C, ...)")."""
+    is one line with their count and names ("baseline and contender: all values come from one
+    fork: 9 benchmarks (A, B, C, ...)"), the same message of both sides one line, and each kind's
+    hint once, after it."""
     lines = list(report.input_warnings)
-    groups: dict[str, list[str]] = {}
+    groups: dict[tuple[str, str], tuple[dict[str, list[str]], str]] = {}
     for c in ordered(report.comparisons):
         for w in c.warnings:
-            groups.setdefault(w.message, []).append(f"{row_label(c, names)} [{c.metric.name}]")
-    for message, where in groups.items():
-        if len(where) == 1:
-            lines.append(f"{where[0]}: {message}")
-        else:
-            listed = ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")
-            lines.append(f"{message}: {len(where)} benchmarks ({listed})")
+            side, rest = _side_of(w.message)
+            sides_of, _ = groups.setdefault((rest, w.code), ({}, w.hint))
+            sides = sides_of.setdefault(f"{row_label(c, names)} [{c.metric.name}]", [])
+            if side not in sides:
+                sides.append(side)
+    hinted: set[str] = set()
+    for (message, _), (sides_of, hint) in groups.items():
+        by_sides: dict[tuple[str, ...], list[str]] = {}
+        for where, sides in sides_of.items():
+            by_sides.setdefault(tuple(sides), []).append(where)
+        for sides, where in by_sides.items():
+            said = " and ".join(sides) + ": " if all(sides) else ""
+            if len(where) == 1:
+                lines.append(f"{where[0]}: {said}{message}")
+            else:
+                listed = ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")
+                lines.append(f"{said}{message}: {len(where)} benchmarks ({listed})")
+        if hint and hint not in hinted:
+            hinted.add(hint)
+            lines.append(f"{HINT}{hint}")
     return lines
+
+
+HINT = "hint: "
+
+
+def _side_of(message: str) -> tuple[str, str]:
+    """``("baseline", rest)`` for a message of one side ("baseline: ..."), else ``("", message)``."""
+    for side in _SIDES:
+        if message.startswith(side + ": "):
+            return side, message[len(side) + 2:]
+    return "", message
 
 
 def verdict_cell(c: Comparison) -> str:
@@ -255,7 +283,7 @@ def render_text(report: ComparisonResult, options: TableOptions = TableOptions()
     out += [line for note in summary_notes(report, options) for line in _wrapped(note, "")]
     warnings = warning_lines(report, short_names([c.case.name for c in report.comparisons]))
     if warnings:
-        out += ["warnings:"] + [line for w in warnings for line in _wrapped(w, "  ")]
+        out += ["warnings:"] + [line for w in warnings for line in _wrapped(w, "    " if w.startswith(HINT) else "  ")]
     return "\n".join(out) + "\n"
 
 
@@ -274,7 +302,7 @@ def render_markdown(report: ComparisonResult, options: TableOptions = TableOptio
     out += [f"{escape_markdown(note)}  " for note in summary_notes(report, options)]
     warnings = warning_lines(report, short_names([c.case.name for c in report.comparisons]))
     if warnings:
-        out += ["", "<details><summary>warnings</summary>", ""] + [f"- {escape_markdown(w)}" for w in warnings]
+        out += ["", "<details><summary>warnings</summary>", ""] + [f"{'  ' if w.startswith(HINT) else ''}- {escape_markdown(w)}" for w in warnings]
         out += ["", "</details>"]
     return "\n".join(out).rstrip() + "\n"
 
