@@ -208,6 +208,7 @@ def summary_notes(report: ComparisonResult, options: TableOptions = TableOptions
 
 
 _SIDES = ("baseline", "contender")
+HINT = "hint: "
 
 
 def warning_lines(report: ComparisonResult, names: dict[str, str]) -> list[str]:
@@ -241,8 +242,6 @@ def warning_lines(report: ComparisonResult, names: dict[str, str]) -> list[str]:
             lines.append(f"{HINT}{hint}")
     return lines
 
-
-HINT = "hint: "
 
 
 def _side_of(message: str) -> tuple[str, str]:

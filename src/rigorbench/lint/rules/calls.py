@@ -136,7 +136,7 @@ def _clock_is_data(bench: Benchmark, clock: Node) -> bool:
             continue
         op = up.child_by_field_name("operator")
         op_text = bench.source.text(op) if op is not None else ""
-        if up.type == "binary_expression" and op_text == "-" or op_text == "-=":
+        if (up.type == "binary_expression" and op_text == "-") or op_text == "-=":
             elapsed = True
         elif up.type == "argument_list":
             call = up.parent

@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from rigorbench.lint.base import Edit, Issue, make_issue
 from rigorbench.lint.context import Benchmark, FileContext, is_benchmark
-from rigorbench.lint.index import ClassInfo
+from rigorbench.lint.index import ClassInfo, last_name_of
 from rigorbench.lint.parse import (LOOPS, annotation, annotation_value, annotations, int_literal,
                                    last_name, walk)
 
@@ -156,14 +156,18 @@ def _invo_verdict(ctx: FileContext, cls: ClassInfo) -> tuple[str, str] | None:
     return "warning", quick
 
 
-def _single_shot(ctx: FileContext, bench: Benchmark) -> bool:
-    """``@BenchmarkMode`` of the method, else of its class or a project superclass."""
+def _nearest_annotation(ctx: FileContext, bench: Benchmark, name: str) -> str | None:
+    """The text of annotation ``name`` on the method, else on its class or a project superclass."""
     holders = [(bench.node, bench.source), *((c.node, c.source) for c in ctx.index.lineage(bench.cls))]
     for holder, source in holders:
-        mode = annotation(holder, "BenchmarkMode")
-        if mode is not None:
-            return "SingleShotTime" in source.text(mode)
-    return False
+        found = annotation(holder, name)
+        if found is not None:
+            return source.text(found)
+    return None
+
+
+def _single_shot(ctx: FileContext, bench: Benchmark) -> bool:
+    return "SingleShotTime" in (_nearest_annotation(ctx, bench, "BenchmarkMode") or "")
 
 
 # Evidence that one call of a benchmark may take a millisecond or more (JMH's Level.Invocation
@@ -188,8 +192,10 @@ def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
         return found
     for node in bench.own("method_invocation"):
         call = bench.call(node)
-        if call.kind == "project" and call.method is not None and _heavy_node(bench, call.method.node.child_by_field_name("body")):
-            return f"calls {call.name}, which {_heavy_node(bench, call.method.node.child_by_field_name('body'))}"
+        inside = _heavy_node(bench, call.method.node.child_by_field_name("body")) \
+            if call.kind == "project" and call.method is not None else None
+        if inside:
+            return f"calls {call.name}, which {inside}"
     # A large input size says little about one call when the author reports in ns or us: the
     # call may touch one element of a large structure (a timer among 100,000 running tasks).
     large = _large_param(ctx, bench) if unit not in ("NANOSECONDS", "MICROSECONDS") else None
@@ -208,29 +214,21 @@ def _heavy_node(bench: Benchmark, body: Node | None) -> str | None:
                 return "sorts"
             if name in _WAITS and owner_text not in ("String", "Collectors"):   # String.join joins text
                 return f"waits for other threads ({name})"
-            if owner_text in _IO_OWNERS or (owner is not None and last_name_type_of(bench, owner) in _IO_OWNERS):
+            owner_type = bench.type_of(owner) if owner is not None and owner.type in ("identifier", "field_access") else None
+            if owner_text in _IO_OWNERS or last_name_of(owner_type or "") in _IO_OWNERS:
                 return "does file or network I/O"
         if node.type == "object_creation_expression":
-            created = bench.source.text(node.child_by_field_name("type")).split("<")[0]
+            created = last_name_of(bench.source.text(node.child_by_field_name("type")))
             if created in _IO_OWNERS or created in ("Thread", "CountDownLatch", "CyclicBarrier"):
                 return f"creates a {created}"
     return None
 
 
-def last_name_type_of(bench: Benchmark, node: Node) -> str:
-    found = bench.type_of(node) if node.type in ("identifier", "field_access") else None
-    return (found or "").split("<")[0].rsplit(".", 1)[-1]
-
-
 def _output_unit(ctx: FileContext, bench: Benchmark) -> str | None:
     """The ``TimeUnit`` constant of the nearest ``@OutputTimeUnit`` (method, class, superclasses)."""
-    holders = [(bench.node, bench.source), *((c.node, c.source) for c in ctx.index.lineage(bench.cls))]
-    for holder, source in holders:
-        unit = annotation(holder, "OutputTimeUnit")
-        if unit is not None:
-            found = re.search(r"\b(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS|MINUTES|HOURS|DAYS)\b", source.text(unit))
-            return found.group(1) if found else None
-    return None
+    found = re.search(r"\b(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS|MINUTES|HOURS|DAYS)\b",
+                      _nearest_annotation(ctx, bench, "OutputTimeUnit") or "")
+    return found.group(1) if found else None
 
 
 def _large_param(ctx: FileContext, bench: Benchmark) -> int | None:

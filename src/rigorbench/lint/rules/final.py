@@ -179,7 +179,7 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
     returned = outer is not None and outer.type == "return_statement"
     consumed = outer is not None and outer.type == "argument_list" and outer.parent is not None \
         and bench.call(outer.parent).kind == "blackhole"
-    if kind in ("blackhole", "unknown") and obj is None or not (returned or consumed):
+    if (obj is None and kind == "unknown") or not (returned or consumed):   # an unresolved local call
         return None
     name = bench.source.text(call.child_by_field_name("name"))
     return make_issue(bench.source, use, ID, "warning",
