@@ -25,9 +25,9 @@ from rigorbench.model import BenchmarkCase, Metric
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
-# One writer: waits for the start signal, then stores a run of TRIALS trials of two versions,
-# each trial's samples all equal to WRITER * 1000 + trial, so that a sample in the wrong run
-# or trial shows.
+# One writer: waits for the start signal, creates its run, waits until the other writer's run
+# exists, then stores TRIALS trials of two versions, each trial's samples all equal to
+# WRITER * 1000 + trial, so that a sample in the wrong run or trial shows.
 WRITER = textwrap.dedent("""
     import os, sys, time
     import numpy as np
@@ -43,7 +43,13 @@ WRITER = textwrap.dedent("""
         run_id = store.create_run(harness="jmh", project=f"writer{writer}", order="rmit", seed=writer,
                                   settings={"trials": trials}, versions=[VersionInfo("a", "a", None, None), VersionInfo("b", "b", None, None)],
                                   schedule=plan, tool_version="test")
+        # Second barrier: both runs exist before either stores a trial, and each trial takes a
+        # few milliseconds, so the two writers' trials overlap even on a loaded machine.
+        open(f"{go}-created{writer}", "w").close()
+        while not os.path.exists(f"{go}-created{3 - writer}"):
+            time.sleep(0.005)
         for e in plan:
+            time.sleep(0.005)
             table = SampleTable.build(np.full(50, writer * 1000.0 + e.trial), fork=np.repeat([0, 1], 25),
                                       iteration=np.tile(np.arange(25), 2))
             store.record_execution(run_id, e, TrialRecord("done", "s", "e", 0.1, [Series(case, metric, table)],
