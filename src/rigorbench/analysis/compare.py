@@ -1,9 +1,19 @@
 """Compare two versions benchmark by benchmark and decide.
 
 For each benchmark case and metric present on both sides: a hierarchical bootstrap CI of
-each side's statistic, the bootstrap ratio contender/baseline with its CI (the two sides
-resampled independently), the Mann-Whitney U p-value and Cliff's delta over the measurement
-iterations, and a verdict from the configured decision rule (ARCHITECTURE.md, "Statistics").
+each side's statistic, the bootstrap ratio contender/baseline with its CI, the Mann-Whitney U
+p-value and Cliff's delta over the measurement iterations, and a verdict from the configured
+decision rule (ARCHITECTURE.md, "Statistics").
+
+The ratio is *paired* when the two sides' trials are matched -- the versions of one stored
+RMIT run, or result files under ``compare --paired`` (trial k of the baseline with trial k of
+the contender) -- and every trial (and instance) holds both versions: matched trials are
+resampled as blocks of both versions, so what a trial did to the machine cancels in the
+ratio (stats/bootstrap.py, ``bootstrap_paired_ratio``). A stored run's comparison keeps the
+unpaired interval of the same resamples where it is narrower (pairing costs degrees of
+freedom; ``narrower_of_paired_and_unpaired``); ``--paired`` always pairs. Otherwise the sides
+are resampled independently. Every comparison also gives the smallest change its interval could have
+called (:func:`detectable_change`).
 """
 
 from __future__ import annotations
@@ -28,8 +38,8 @@ from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, interval_of
 from rigorbench.stats import (
-    ConfidenceInterval, Evidence, Verdict, adjust_p_values, bootstrap_ratio, cliffs_delta, effect_magnitude,
-    mann_whitney_u, summarize,
+    ConfidenceInterval, Evidence, Verdict, adjust_p_values, bootstrap_paired_ratio, bootstrap_ratio, cliffs_delta,
+    effect_magnitude, mann_whitney_u, narrower_of_paired_and_unpaired, summarize,
 )
 
 # Below this many measurement values on a side, the rank test has almost no power and the
@@ -80,10 +90,18 @@ class Comparison:
     warnings: tuple[Diagnostic, ...] = ()
     # The bootstrap ratios the CI came from (the HTML report plots them); not part of JSON.
     distribution: np.ndarray | None = field(default=None, compare=False, repr=False)
+    paired: bool = False            # resampled in matched trials (see the module docstring)
+    detectable: float | None = None  # detectable_change(ratio, threshold), a fraction
 
     @property
     def change_pct(self) -> float:
         return (self.ratio.estimate - 1.0) * 100.0
+
+    @property
+    def mds_pct(self) -> float | None:
+        """The smallest change in percent this comparison could have called; None when its
+        interval reaches zero or infinity."""
+        return None if self.detectable is None else self.detectable * 100.0
 
     @property
     def verdict_supported(self) -> bool:
@@ -177,7 +195,9 @@ def compare_datasets(
     base_keys = [k for k in baseline.series if settings.wants_metric(k[1])]
     cont_keys = [k for k in contender_series if settings.wants_metric(k[1])]
     common = [k for k in base_keys if k in contender_series]
-    work = [(case, metric, baseline.series[(case, metric)], contender_series[(case, metric)], settings)
+    pairing = settings.paired if settings.paired is not None else (
+        "auto" if baseline.matched and baseline.matched == contender.matched else False)
+    work = [(case, metric, baseline.series[(case, metric)], contender_series[(case, metric)], settings, pairing)
             for case, metric in common]
     drafts = []
     for done, draft in enumerate(parallel.ordered_map(_compare_one, work, parallel.workers_for(len(work), jobs)), 1):
@@ -229,8 +249,9 @@ def series_seed(seed: int, case: BenchmarkCase, metric: Metric) -> int:
 
 
 def _compare_one(work: tuple) -> Comparison | None:
-    """One (case, metric) from ``(case, metric, baseline table, contender table, settings)``."""
-    case, metric, base_table, cont_table, settings = work
+    """One (case, metric) from ``(case, metric, baseline table, contender table, settings,
+    pairing)``; ``pairing``: True (required), "auto" (when the trials match) or False."""
+    case, metric, base_table, cont_table, settings, pairing = work
     notes: list[Diagnostic] = []
     if settings.steady_only:
         base_table, base_notes = select_steady(base_table, steady_report(base_table), "baseline")
@@ -241,11 +262,21 @@ def _compare_one(work: tuple) -> Comparison | None:
     if len(base.values) == 0 or len(cont.values) == 0:
         return None
     seed = series_seed(settings.seed, case, metric)
-    ratio = bootstrap_ratio(
-        base.values, base.levels, cont.values, cont.levels,
-        statistic=settings.statistic, confidence=settings.confidence,
-        resamples=settings.resamples, seed=seed, interval=settings.interval,
-    )
+    options = dict(statistic=settings.statistic, confidence=settings.confidence, resamples=settings.resamples,
+                   seed=seed, interval=settings.interval)
+    unmatched = _unmatched(base, cont) if pairing else None
+    if pairing is True and unmatched:
+        raise UserError(f"{case.display_name}: --paired needs two or more matched trials, but {unmatched}; "
+                        "give both sides' files in trial order, or compare without --paired")
+    if pairing and not unmatched:
+        ratio = bootstrap_paired_ratio(base.values, base.levels, cont.values, cont.levels, matched=2, **options)
+        if pairing == "auto":   # matched trials of a stored run: paired unless that is wider
+            ratio = narrower_of_paired_and_unpaired(ratio, seed)
+    else:
+        ratio = bootstrap_ratio(base.values, base.levels, cont.values, cont.levels, **options)
+        if pairing and unmatched != _SINGLE_TRIAL:
+            notes.append(Diagnostic("unpaired", f"trials not matched ({unmatched}): the versions were resampled "
+                                    "independently, so the interval is wider than a paired one", "info"))
     test = mann_whitney_u(base.values, cont.values)
     delta = cliffs_delta(base.values, cont.values)
     baseline = _side_summary(base, ratio.baseline_distribution, ratio.baseline_units, settings)
@@ -255,7 +286,42 @@ def _compare_one(work: tuple) -> Comparison | None:
     return Comparison(case=case, metric=metric, baseline=baseline, contender=contender, ratio=ratio.interval,
                       p_value=test.p_value, cliffs_delta=delta, effect_size=effect_magnitude(delta),
                       verdict=Verdict.INCONCLUSIVE, warnings=tuple(notes + warnings),
-                      distribution=ratio.distribution)
+                      distribution=ratio.distribution, paired=ratio.paired,
+                      detectable=detectable_change(ratio.interval, settings.threshold))
+
+
+_SINGLE_TRIAL = "each side has one trial"
+
+
+def _unmatched(base: Observations, cont: Observations) -> str | None:
+    """Why the two sides' trials cannot be paired, or None when every (instance, trial)
+    of each side holds the other version too and there are at least two of them."""
+    def units(obs: Observations) -> set[tuple[int, int]]:
+        return set(zip(obs.levels[0].tolist(), obs.levels[1].tolist()))
+
+    b, c = units(base), units(cont)
+    if b != c:
+        only_b, only_c = len(b - c), len(c - b)
+        return (f"the baseline has {len(b)} trials and the contender {len(c)}, "
+                f"{only_b + only_c} of them on one side only")
+    return _SINGLE_TRIAL if len(b) < 2 else None
+
+
+def detectable_change(ratio: ConfidenceInterval, threshold: float) -> float | None:
+    """The smallest change (a fraction) an interval as wide as ``ratio``'s could have called.
+
+    A verdict needs the interval to exclude 1 and the estimate to be at least ``threshold``
+    away. An interval ``[e / l, e x h]`` around an estimate ``e`` (``l``, ``h``: its
+    multiplicative distances) excludes 1 once ``e > l`` or ``e < 1 / h``; so, measured with
+    this spread, a change of ``max(l, h, 1 + threshold) - 1`` is where the interval just
+    clears 1 -- a change that size is decided about half the time, a larger one more often
+    (``rigorbench power`` gives the size decided 95% of the time). None when the interval
+    touches zero or is not finite.
+    """
+    e, low, high = ratio.estimate, ratio.low, ratio.high
+    if not all(np.isfinite((e, low, high))) or min(e, low, high) <= 0:
+        return None
+    return max(e / low, high / e, 1.0 + threshold) - 1.0
 
 
 def _side_summary(obs: Observations, distribution, units: int, settings: Settings) -> SideSummary:

@@ -45,6 +45,9 @@ class Dataset:
     instance_names: tuple[str, ...] = ()
     # Per result file counted, what tells its run from others' (see analysis/duplicates.py).
     fingerprints: tuple[RunFingerprint, ...] = ()
+    # The experiment whose trials ran every version together (an RMIT run in a store): two
+    # datasets with the same non-empty value are compared paired, trial k with trial k.
+    matched: str = ""
 
     @property
     def cases(self) -> list[BenchmarkCase]:
@@ -222,8 +225,10 @@ def dataset_from_store(store, run_id: int, label: str) -> Dataset:
         if execution.status != "done":
             failures.append(f"trial {execution.trial + 1}: {execution.status}" + (f" ({execution.message})" if execution.message else ""))
         failures.extend(execution.failures)
+    info = store.run(run_id)
     return Dataset(label, tables, (where,), environments, (), tuple(dict.fromkeys(failures)), origin="store",
-                   instance_names=stored_instance_names(store.run(run_id).settings))
+                   instance_names=stored_instance_names(info.settings),
+                   matched=where if info.order == "rmit" else "")
 
 
 def stored_instance_names(settings: Mapping) -> tuple[str, ...]:

@@ -44,6 +44,10 @@ class Settings:
     outlier_factor: float | None = 10.0
     steady_only: bool = False       # use only iterations at or after each fork's steady state
     allow_mismatch: bool = False    # compare sides that do not measure the same thing, loudly
+    # Resample matched trials as blocks of both versions (stats/bootstrap.py,
+    # bootstrap_paired_ratio): None pairs the versions of one stored RMIT run, True requires
+    # matched trials (compare --paired), False never pairs.
+    paired: bool | None = None
 
     def __post_init__(self) -> None:
         one_of("--statistic", self.statistic, STATISTICS)

@@ -74,7 +74,8 @@ def add_jobs_argument(group: argparse._ArgumentGroup) -> None:
     )
 
 
-def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = True, jobs: bool = False) -> None:
+def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = True, jobs: bool = False,
+                             paired: bool = False) -> None:
     stats = parser.add_argument_group("statistics")
     stats.add_argument("--statistic", choices=STATISTICS, default=None, help=f"statistic compared (default: {DEFAULTS.statistic})")
     add_resampling_arguments(stats)
@@ -85,6 +86,13 @@ def add_statistics_arguments(parser: argparse.ArgumentParser, *, metric: bool = 
     if metric:
         add_metric_argument(stats)
     stats.add_argument("--steady-only", action="store_true", help="use only iterations at or after each fork's detected steady state (forks of 20+ iterations; see 'rigorbench analyze')")
+    if paired:
+        stats.add_argument(
+            "--paired", action=argparse.BooleanOptionalAction, default=None,
+            help="pair trial k of the baseline with trial k of the contender (files in the order given, or the "
+            "trial and instance columns of pa CSV) and resample them as blocks, so that what a trial did to the "
+            "machine cancels in the ratio; refused when the trials do not match. Default: paired for the "
+            "versions of one stored RMIT run, unpaired for files; --no-paired: never")
     if jobs:
         add_jobs_argument(stats)
 
@@ -122,6 +130,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     }
     given["steady_only"] = bool(getattr(args, "steady_only", False))
     given["allow_mismatch"] = bool(getattr(args, "allow_mismatch", False))
+    given["paired"] = getattr(args, "paired", None)
     return Settings(**{field: value for field, value in given.items() if value is not None})
 
 

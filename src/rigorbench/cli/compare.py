@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_side_arguments(inputs)
     inputs.add_argument("--store", metavar="DB", help="read both versions from this results store, a file or a postgresql:// URL (see 'rigorbench runs')")
     inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run to read (default: the newest run with both labels)")
-    add_statistics_arguments(parser, jobs=True)
+    add_statistics_arguments(parser, jobs=True, paired=True)
     add_output_arguments(parser)
 
 

@@ -105,7 +105,20 @@ def _columns(report: ComparisonResult, options: TableOptions) -> list[Column]:
         columns.append(Column("p", RIGHT))
     if options.wide or wilcoxon or options.width is None:
         columns.append(Column("Cliff's d"))
+    if options.wide or options.width is None:   # in a terminal: a note for the inconclusive ones
+        columns.append(Column(DETECTS, RIGHT))
     return columns + [Column("verdict")]
+
+
+# The smallest change each comparison could have called (analysis/compare.detectable_change).
+DETECTS = "detects"
+
+
+def detects_cell(c: Comparison) -> str:
+    """``≥4.2%``: the smallest change this comparison's interval could have called."""
+    if c.mds_pct is None:
+        return "n/a"
+    return f"≥{c.mds_pct:.0f}%" if c.mds_pct >= 10 else f"≥{c.mds_pct:.1f}%"
 
 
 def _row(c: Comparison, label: str, statistic: str, headers: list[str]) -> list[str]:
@@ -114,6 +127,8 @@ def _row(c: Comparison, label: str, statistic: str, headers: list[str]) -> list[
         row.append(format_p(c.p_value))
     if "Cliff's d" in headers:
         row.append(f"{c.cliffs_delta:+.2f} {c.effect_size}")
+    if DETECTS in headers:
+        row.append(detects_cell(c))
     return row + [c.verdict.value]
 
 
@@ -166,10 +181,13 @@ def comparison_settings_line(report: ComparisonResult) -> str:
         else f"bootstrap CI vs threshold {s.threshold * 100:g}%"
     )
     correction = "" if s.correction == "none" else f", p adjusted by {s.correction}"
+    paired = sum(c.paired for c in report.comparisons)
+    pairing = ("" if not paired else " of matched trials" if paired == len(report.comparisons)
+               else f" ({paired} of {len(report.comparisons)} of matched trials)")
     return (
         f"{s.statistic} ratio {report.contender_label}/{report.baseline_label}, "
-        f"{round(s.confidence * 100, 2):g}% CI ({s.interval_label}) from {s.resamples} hierarchical bootstrap resamples "
-        f"(seed {s.seed}); verdict rule: {rule}{correction}"
+        f"{round(s.confidence * 100, 2):g}% CI ({s.interval_label}) from {s.resamples} hierarchical bootstrap resamples"
+        f"{pairing} (seed {s.seed}); verdict rule: {rule}{correction}"
     )
 
 
@@ -200,11 +218,26 @@ def summary_notes(report: ComparisonResult, options: TableOptions = TableOptions
     notes = [verdict_counts(report), comparison_settings_line(report)]
     if report.sequential is not None:
         notes.append(sequential_note(report.sequential))
+    if not (options.wide or options.width is None):
+        notes += [note] if (note := _detects_note(report)) else []
     if options.only_changed:
         notes.append("only slower and faster benchmarks are shown (--only-changed)")
     if any(not c.verdict_supported for c in report.comparisons):
         notes.append(f"{CAVEAT_MARK} a verdict the design cannot carry as printed: see its warning")
     return notes
+
+
+def _detects_note(report: ComparisonResult) -> str | None:
+    """What each inconclusive comparison could have seen, where the table has no room for
+    the column: "inconclusive, as these runs could only call changes of at least: sumCsv
+    40%, ..." (every comparison's figure: --wide, markdown, JSON)."""
+    names = short_names([c.case.name for c in report.comparisons])
+    seen = [f"{row_label(c, names)} {detects_cell(c)[1:]}" for c in ordered(report.comparisons)
+            if c.verdict == Verdict.INCONCLUSIVE and c.mds_pct is not None]
+    if not seen:
+        return None
+    listed = ", ".join(seen[:6]) + (f" and {len(seen) - 6} more" if len(seen) > 6 else "")
+    return f"inconclusive, as these runs could only call changes of at least: {listed} (--wide: every benchmark's)"
 
 
 _SIDES = ("baseline", "contender")

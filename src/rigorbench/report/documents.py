@@ -64,6 +64,8 @@ def comparison_object(c: Comparison) -> dict:
         "contender": _side(c.contender),
         "ratio": {"estimate": json_number(c.ratio.estimate), "ci_low": json_number(c.ratio.low), "ci_high": json_number(c.ratio.high)},
         "change_pct": json_number(c.change_pct),
+        "mds_pct": None if c.mds_pct is None else json_number(c.mds_pct),
+        "paired": c.paired,
         "p_value": json_number(c.p_value),
         "cliffs_delta": json_number(c.cliffs_delta),
         "effect_size": c.effect_size,
@@ -135,7 +137,7 @@ CSV_COLUMNS = (
     "baseline_n", "baseline_mean", "baseline_median", "baseline_ci_low", "baseline_ci_high", "baseline_cv",
     "contender_n", "contender_mean", "contender_median", "contender_ci_low", "contender_ci_high", "contender_cv",
     "ratio", "ratio_ci_low", "ratio_ci_high", "change_pct", "p_value", "cliffs_delta", "effect_size", "verdict",
-    "verdict_supported", "mismatch",
+    "verdict_supported", "mismatch", "mds_pct", "paired",
 )
 
 
@@ -160,6 +162,6 @@ def render_csv(report: ComparisonResult) -> str:
             row += [obj[side][k] for k in ("n", "mean", "median", "ci_low", "ci_high", "cv")]
         row += [obj["ratio"]["estimate"], obj["ratio"]["ci_low"], obj["ratio"]["ci_high"]]
         row += [obj["change_pct"], obj["p_value"], obj["cliffs_delta"], c.effect_size, c.verdict.value]
-        row += [c.verdict_supported, csv_safe(mismatch)]
+        row += [c.verdict_supported, csv_safe(mismatch), obj["mds_pct"], c.paired]
         writer.writerow(["" if v is None else v for v in row])
     return buffer.getvalue()

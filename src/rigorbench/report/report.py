@@ -27,7 +27,7 @@ from rigorbench.report.analyze import summary_text
 from rigorbench.report.lint import summary_line
 from rigorbench.report.compare import (
     alert_lines, change_cell, comparison_settings_line, format_number, format_p, format_pct, row_label, short_names,
-    side_cell, verdict_cell,
+    detects_cell, side_cell, verdict_cell,
 )
 
 # Above this many cases, only the first ones (regressions first) start expanded.
@@ -210,13 +210,16 @@ def _overview_compare(report: ReportPage) -> str:
             f'<td class="num" data-sort="{_sort_value(c.change_pct)}">{_e(change_cell(c))}</td>'
             f'<td class="num" data-sort="{_sort_value(c.p_value)}">{_e(format_p(c.p_value))}</td>'
             f'<td class="num" data-sort="{_sort_value(c.cliffs_delta)}">{c.cliffs_delta:+.2f} {_e(c.effect_size)}</td>'
+            f'<td class="num" data-sort="{_sort_value(c.mds_pct)}">{_e(detects_cell(c))}</td>'
             f'<td class="verdict-cell" data-sort="{rank:06d}"><span class="verdict v-{c.verdict.value}">{_e(verdict_cell(c))}</span></td>'
             f"{_worst(case)}</tr>"
         )
     head = (
         "<tr><th>benchmark</th><th>unit</th>"
         f"<th data-num>{_e(base)}</th><th data-num>{_e(cont)}</th><th data-num>change [{report.settings.confidence:.0%} CI]</th>"
-        "<th data-num>p</th><th data-num>Cliff's delta</th><th>verdict</th><th data-num>diagnostics</th></tr>"
+        "<th data-num>p</th><th data-num>Cliff's delta</th>"
+        "<th data-num title=\"the smallest change the interval could have called\">detects</th>"
+        "<th>verdict</th><th data-num>diagnostics</th></tr>"
     )
     return _overview_table(head, rows)
 

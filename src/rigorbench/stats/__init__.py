@@ -13,7 +13,7 @@ from rigorbench.lazy import lazy_exports
 
 # Every public name, by the submodule that defines it.
 _WHERE, __getattr__, __dir__ = lazy_exports(__name__, {
-    "rigorbench.stats.bootstrap": "ConfidenceInterval RatioEstimate bootstrap_distribution bootstrap_ratio hierarchical_bootstrap "
+    "rigorbench.stats.bootstrap": "ConfidenceInterval RatioEstimate bootstrap_distribution bootstrap_paired_ratio bootstrap_ratio hierarchical_bootstrap narrower_of_paired_and_unpaired "
                                   "percentile_interval",
     "rigorbench.stats.changepoints": "ChangePoint change_points",
     "rigorbench.stats.decision": "BootstrapRule DecisionRule Evidence Verdict WilcoxonRule",

@@ -100,20 +100,42 @@ def _draw_below(rng: np.random.Generator, bounds: np.ndarray) -> np.ndarray:
     return out
 
 
-def choose_leaves(h: Hierarchy, rng: np.random.Generator, b: int):
-    """Resample the levels of ``b`` resamples.
+@dataclass(frozen=True, eq=False)
+class Chosen:
+    """The levels drawn so far for ``b`` resamples: the chosen node of every slot at
+    ``depth`` and the resample it belongs to."""
 
-    Returns ``(leaves, rows)``: the chosen leaf of every slot and the resample (0..b-1) it
-    belongs to; slots are ordered by resample.
-    """
-    nodes = np.zeros(b, dtype=np.intp)  # every resample starts at the root
-    rows = np.arange(b, dtype=np.intp)
-    for first, count in h.children:
+    nodes: np.ndarray
+    rows: np.ndarray
+    depth: int
+
+
+def choose_levels(h: Hierarchy, rng: np.random.Generator, b: int, depth: int) -> Chosen:
+    """Resample the outermost ``depth`` levels of ``b`` resamples. A paired comparison draws
+    these once and hands them to both versions' samplers (their nodes at these depths must
+    be the same units; ``stats/bootstrap.py`` checks it)."""
+    return _descend(h, rng, Chosen(np.zeros(b, dtype=np.intp), np.arange(b, dtype=np.intp), 0), depth)
+
+
+def _descend(h: Hierarchy, rng: np.random.Generator, chosen: Chosen, depth: int) -> Chosen:
+    nodes, rows = chosen.nodes, chosen.rows
+    for first, count in h.children[chosen.depth:depth]:
         k = count[nodes]
         picks = _draw_below(rng, np.repeat(k, k))
         nodes = np.repeat(first[nodes], k) + picks
         rows = np.repeat(rows, k)
-    return nodes, rows
+    return Chosen(nodes, rows, depth)
+
+
+def choose_leaves(h: Hierarchy, rng: np.random.Generator, b: int, start: Chosen | None = None):
+    """Resample the levels of ``b`` resamples (below ``start``, the levels already drawn,
+    when given).
+
+    Returns ``(leaves, rows)``: the chosen leaf of every slot and the resample (0..b-1) it
+    belongs to; slots are ordered by resample.
+    """
+    chosen = _descend(h, rng, start or choose_levels(h, rng, b, 0), len(h.children))
+    return chosen.nodes, chosen.rows
 
 
 def size_groups(h: Hierarchy, leaves: np.ndarray):

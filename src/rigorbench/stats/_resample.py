@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from rigorbench.stats._hierarchy import Hierarchy, choose_leaves, index_dtype, size_groups
+from rigorbench.stats._hierarchy import Chosen, Hierarchy, choose_leaves, index_dtype, size_groups
 
 _PAIR_TABLE_LIMIT = 1 << 20  # pair sums kept per version (8 MiB of float64)
 
@@ -97,9 +97,9 @@ class MeanSampler:
     def of(cls, h: Hierarchy) -> "MeanSampler":
         return cls(h, _sum_table(h))
 
-    def __call__(self, rng: np.random.Generator, b: int) -> np.ndarray:
+    def __call__(self, rng: np.random.Generator, b: int, start: Chosen | None = None) -> np.ndarray:
         h, t = self.h, self.table
-        leaves, rows = choose_leaves(h, rng, b)
+        leaves, rows = choose_leaves(h, rng, b, start)
         width = t.pairs[leaves] + t.singles[leaves]  # matrix entries per slot
         slot_end = np.cumsum(width)
         columns = np.empty(int(slot_end[-1]), dtype=np.int32)
@@ -212,9 +212,9 @@ class MedianSampler:
     def of(cls, h: Hierarchy) -> "MedianSampler":
         return cls(h, _Ranks.of(h.values))
 
-    def __call__(self, rng: np.random.Generator, b: int) -> np.ndarray:
+    def __call__(self, rng: np.random.Generator, b: int, start: Chosen | None = None) -> np.ndarray:
         h = self.h
-        leaves, rows = choose_leaves(h, rng, b)
+        leaves, rows = choose_leaves(h, rng, b, start)
         sizes = h.leaves[1][leaves]
         slot_start = np.cumsum(sizes) - sizes  # where each slot's values go, in order
         pooled = None if h.uniform_leaves else np.empty(int(sizes.sum()), dtype=self.ranks.of_value.dtype)
@@ -311,9 +311,9 @@ class BisectionMedianSampler:
         ranks = _Ranks.of(h.values)
         return cls(h, ranks, _LeafRanks.of(h, ranks))
 
-    def __call__(self, rng: np.random.Generator, b: int) -> np.ndarray:
+    def __call__(self, rng: np.random.Generator, b: int, start: Chosen | None = None) -> np.ndarray:
         h = self.h
-        leaves, rows = choose_leaves(h, rng, b)
+        leaves, rows = choose_leaves(h, rng, b, start)
         draws = h.leaves[1][leaves].astype(np.int64)
         pooled = np.bincount(rows, weights=draws, minlength=b).astype(np.int64)
         # Jobs 0..b-1 search both middle elements of resample j; job b + j, created when a
@@ -468,9 +468,9 @@ class NormalLeafMeanSampler:
             return None
         return cls(h, sums, np.sqrt(count * variance))
 
-    def __call__(self, rng: np.random.Generator, b: int) -> np.ndarray:
+    def __call__(self, rng: np.random.Generator, b: int, start: Chosen | None = None) -> np.ndarray:
         h = self.h
-        leaves, rows = choose_leaves(h, rng, b)
+        leaves, rows = choose_leaves(h, rng, b, start)
         sums = self.sums[leaves] + self.spread[leaves] * rng.standard_normal(leaves.size)
         counts = np.bincount(rows, weights=h.leaves[1][leaves], minlength=b)
         return np.bincount(rows, weights=sums, minlength=b) / counts
