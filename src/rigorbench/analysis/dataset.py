@@ -228,7 +228,7 @@ def dataset_from_store(store, run_id: int, label: str) -> Dataset:
     info = store.run(run_id)
     return Dataset(label, tables, (where,), environments, (), tuple(dict.fromkeys(failures)), origin="store",
                    instance_names=stored_instance_names(info.settings),
-                   matched=where if info.order == "rmit" else "")
+                   matched=where if info.order != "sequential" else "")
 
 
 def stored_instance_names(settings: Mapping) -> tuple[str, ...]:
