@@ -87,6 +87,41 @@ def test_a_trials_executions_overlap_on_disjoint_cpu_sets_that_swap_every_trial(
         assert environments["v1"][trial]["design"] == "duet"
 
 
+def test_one_usable_cpu_is_refused_in_one_line_before_anything_runs(project, fake, tmp_path, monkeypatch):
+    from rigorbench.cli import main
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3})
+    err = io.StringIO()
+    code = main(["ab", str(project), "--base", "v1", "--contender", "v2", "--design", "duet",
+                 "--store", str(tmp_path / "r.db")], io.StringIO(), err)
+    assert code == 2 and fake.calls == []
+    assert err.getvalue().count("\n") == 1 and "at least 2 usable CPUs" in err.getvalue() and "may use 1" in err.getvalue()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--order", "sequential"], "--design duet runs both versions of a trial at once; it does not go with --order sequential"),
+    (["--cluster", "local:2"], "--design duet runs both versions at once on this machine's CPUs; it does not go with --cluster"),
+])
+def test_duet_refuses_what_it_cannot_be(project, fake, tmp_path, argv, message):
+    from rigorbench.cli import main
+
+    err = io.StringIO()
+    code = main(["ab", str(project), "--base", "v1", "--contender", "v2", "--design", "duet", *argv,
+                 "--store", str(tmp_path / "r.db")], io.StringIO(), err)
+    assert code == 2 and err.getvalue().strip().endswith(message) and err.getvalue().count("\n") == 1
+
+
+def test_record_does_not_offer_duet_and_three_versions_are_refused(project, tmp_path):
+    from rigorbench.cli import main
+
+    err = io.StringIO()
+    assert main(["record", str(project), "--design", "duet", "--commit", "abc"], io.StringIO(), err) == 2
+    assert "invalid choice: 'duet'" in err.getvalue()
+    versions = tuple(VersionSpec(label, "v1") for label in ("a", "b", "c"))
+    with pytest.raises(UserError, match="two versions side by side; this experiment has 3"):
+        ExperimentPlan(str(project), "jmh", versions, 2, "duet", 5, RunSettings())
+
+
 @two_cpus
 def test_a_stopped_duet_run_resumes_without_losing_or_repeating_an_execution(project, fake, tmp_path):
     fake.interrupt_at = 3           # the fourth harness run: trial 2's second execution
@@ -155,12 +190,3 @@ def test_the_stored_design_is_kept_on_resume_on_any_machine(project, fake, tmp_p
         api.resume_experiment(1, store, PlainReporter(out))
         assert "duet: trial 1, v1 on CPUs 0, v2 on CPUs 1" in out.getvalue()
         assert store.run(1).order == "duet" and store.finished(1) == {(0, "v1"), (0, "v2")}
-
-
-def test_one_usable_cpu_or_three_versions_are_refused(project, monkeypatch):
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3})
-    with pytest.raises(UserError, match="at least 2 usable CPUs, one per version; this process may use 1"):
-        duet.cpu_sets(duet.usable_cpus())
-    versions = tuple(VersionSpec(label, "v1") for label in ("a", "b", "c"))
-    with pytest.raises(UserError, match="two versions side by side; this experiment has 3"):
-        ExperimentPlan(str(project), "jmh", versions, 2, "duet", 5, RunSettings())
