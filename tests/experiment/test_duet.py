@@ -71,12 +71,14 @@ def test_the_schedule_lists_every_trial_baseline_first_and_cpu_sets_are_disjoint
 @two_cpus
 def test_a_trials_executions_overlap_on_disjoint_cpu_sets_that_swap_every_trial(project, side_by_side, tmp_path):
     with ResultStore.open(tmp_path / "r.db") as store:
-        result = api.run_experiment(duet_plan(project), store, PlainReporter(io.StringIO()))
+        out = io.StringIO()
+        result = api.run_experiment(duet_plan(project), store, PlainReporter(out))
         run = store.run(result.run_id)
         assert run.order == "duet" and run.setup.executor["design"] == "duet"
         assert result.executed == 8 and result.failed == 0 and len(side_by_side) == 8
         sets = duet.cpu_sets(os.sched_getaffinity(0))
         environments = {label: store.environments(result.run_id, label) for label in ("v1", "v2")}
+    assert out.getvalue().count("    version v1: done in") == 4, "a pair's finished lines say whose they are"
     for trial in range(4):
         (a, a_cpus, a_start, a_end), (b, b_cpus, b_start, b_end) = sorted(side_by_side[2 * trial:2 * trial + 2])
         assert max(a_start, b_start) < min(a_end, b_end), f"trial {trial}: the two executions overlap"
