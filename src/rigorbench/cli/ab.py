@@ -29,7 +29,8 @@ modules, Google Benchmark and pyperf projects: see --harness and docs/harnesses.
 are cached next to the store, so a second run of the same revisions does not rebuild. Benchmarks that only one version has are reported and not run (--list shows
 them before anything runs). Then every trial runs every version once, in
 a fresh random order (randomized multiple interleaved trials), so slow drifts of a noisy
-machine hit both alike. Every finished trial is committed to the results store at once:
+machine hit both alike (--design duet runs a trial's two versions at the same time instead,
+each on its own half of the CPUs: docs/duet.md). Every finished trial is committed to the results store at once:
 Ctrl-C or a crash loses at most the running trial, and --resume continues where it stopped.
 At the end the two versions are compared as by 'rigorbench compare'.
 
