@@ -78,7 +78,8 @@ def test_a_trials_executions_overlap_on_disjoint_cpu_sets_that_swap_every_trial(
         assert result.executed == 8 and result.failed == 0 and len(side_by_side) == 8
         sets = duet.cpu_sets(os.sched_getaffinity(0))
         environments = {label: store.environments(result.run_id, label) for label in ("v1", "v2")}
-    assert out.getvalue().count("    version v1: done in") == 4, "a pair's finished lines say whose they are"
+    assert out.getvalue().count("    version v2: done in") == 4, "a pair's finished lines say whose they are"
+    assert "trial 1/4, version v2\n[1/8] trial 1/4, version v1\n" in out.getvalue(), "the lead (whose progress shows) last"
     for trial in range(4):
         (a, a_cpus, a_start, a_end), (b, b_cpus, b_start, b_end) = sorted(side_by_side[2 * trial:2 * trial + 2])
         assert max(a_start, b_start) < min(a_end, b_end), f"trial {trial}: the two executions overlap"

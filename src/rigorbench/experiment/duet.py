@@ -205,9 +205,9 @@ class DuetExecutor(LocalExecutor):
             self.reporter.message(f"duet: trial {jobs[0].execution.trial + 1}, " + ", ".join(
                 f"{job.execution.label} on CPUs {cpu_list(job.cpus)}" + ("" if job.stored else " (stored already: not kept)")
                 for job in jobs))
+            for job in sorted((job for job in jobs if job.stored), key=lambda job: job is jobs[lead]):
+                self.reporter.execution_started(job.execution)    # the lead's last: the progress shown is its
             for job in jobs:
-                if job.stored:
-                    self.reporter.execution_started(job.execution)
                 _, build = self.builds[job.execution.label]
                 side.start(job.cpus, lambda progress, job=job, build=build: run_execution(
                     self.harness, build, spec, job.work_dir, job.environment, progress))
