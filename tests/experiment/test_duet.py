@@ -193,3 +193,16 @@ def test_the_stored_design_is_kept_on_resume_on_any_machine(project, fake, tmp_p
         api.resume_experiment(1, store, PlainReporter(out))
         assert "duet: trial 1, v1 on CPUs 0, v2 on CPUs 1" in out.getvalue()
         assert store.run(1).order == "duet" and store.finished(1) == {(0, "v1"), (0, "v2")}
+
+
+@two_cpus
+def test_a_pinned_thread_knows_its_cpus_so_pyperf_is_told_to_keep_its_workers_there():
+    from rigorbench.harness.process import pinned_cpus
+    from rigorbench.harness.pyperf import affinity_arguments
+
+    cpus = duet.cpu_sets(os.sched_getaffinity(0))[1]
+    assert pinned_cpus() is None and affinity_arguments(None) == []
+    with duet.SideBySide() as side:
+        side.start(cpus, lambda progress: affinity_arguments(pinned_cpus()))
+        (_, _, arguments), = [event for event in side.events() if event[0] == "done"]
+    assert arguments == ["--affinity", duet.cpu_list(cpus)]

@@ -58,6 +58,16 @@ class ProcessResult:
     timed_out: bool = False
 
 
+def pinned_cpus() -> frozenset[int] | None:
+    """The CPUs the calling thread is pinned to when they are fewer than its process's (a duet
+    run's execution thread: what it starts inherits them), else None. For a harness that would
+    pin its workers elsewhere of its own accord (pyperf, to isolated CPUs)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    mine = os.sched_getaffinity(0)
+    return frozenset(mine) if mine < os.sched_getaffinity(os.getpid()) else None
+
+
 def strip_ansi(text: str) -> str:
     """``text`` without terminal colour codes (Maven prints them even with ``-B`` at times)."""
     return _ANSI.sub("", text)
