@@ -68,7 +68,7 @@ _LAZY_MODULES = {
                                      "PILOT_WARMUP QUICK_SETTINGS QUICK_TRIALS fraction:parse_fraction "
                                      "iteration_time:parse_iteration_time jmh_time:parse_jmh_time parse_params "
                                      "seconds:parse_seconds settings_with",
-    "rigorbench.experiment.plan": "ORDERS ExperimentPlan VersionSpec",
+    "rigorbench.experiment.plan": "DUET ORDERS ExperimentPlan VersionSpec",
     "rigorbench.experiment.progress": "make_reporter",
     "rigorbench.files": "safe_name",
     "rigorbench.harness": "detect_harness",
@@ -437,9 +437,15 @@ def _executor_for(plan: ExperimentPlan, store: ResultStore, reporter: Reporter):
 
 
 def _local(harness: str, reporter: Reporter, order: str):
+    """This machine's executor of a run in ``order`` (a duet run's, refused on one CPU)."""
     from rigorbench.experiment.executor import LocalExecutor
+    from rigorbench.experiment.plan import DUET
     from rigorbench.harness import get_harness
 
+    if order == DUET:
+        from rigorbench.experiment.duet import DuetExecutor
+
+        return DuetExecutor.on_this_machine(get_harness(harness), reporter)
     return LocalExecutor(get_harness(harness), reporter, order)
 
 

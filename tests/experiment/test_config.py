@@ -220,6 +220,8 @@ def test_a_cluster_in_the_file(tmp_path):
     ('cluster = "ftp://x:1"\n', 6, "is not a scheduler address"),
     ('cluster = "local:2"\ntls_cert = "missing.pem"\n', 7, "tls_cert needs tls_ca_file and tls_key"),
     ('cluster = "local:2"\ndesign = "random"\n', 7, "design must be one of trial-based, instance-based"),
+    ('design = "duet"\norder = "sequential"\n', 6, 'design = "duet" runs both versions of a trial at once; it does not go with order'),
+    ('cluster = "local:2"\ndesign = "duet"\n', 7, "it does not go with cluster"),
     ('futility = "5%"\n', 6, "futility go with until_decided = true"),
     ('until_decided = true\nfutility = "often"\n', 7, "not a number or percentage"),
     ('until_decided = true\nfutility = 10\n', 7, "is not a fraction"),
@@ -229,6 +231,11 @@ def test_cluster_and_adaptive_errors_name_the_line(tmp_path, added, line, messag
     with pytest.raises(InputError) as caught:
         load_config(write(tmp_path, text))
     assert str(caught.value).startswith(f"{tmp_path / 'rigorbench.toml'}:{line}: ") and message in str(caught.value)
+
+
+def test_a_duet_design_in_the_file_runs_on_this_machine(tmp_path):
+    plan = load_config(write(tmp_path, GOOD.replace('baseline = "old"\n', 'baseline = "old"\ndesign = "duet"\n'))).plan
+    assert plan.order == "duet" and plan.cluster is None
 
 
 def test_an_adaptive_design_in_the_file_with_its_futility(tmp_path):

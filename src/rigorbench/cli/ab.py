@@ -29,7 +29,8 @@ modules, Google Benchmark and pyperf projects: see --harness and docs/harnesses.
 are cached next to the store, so a second run of the same revisions does not rebuild. Benchmarks that only one version has are reported and not run (--list shows
 them before anything runs). Then every trial runs every version once, in
 a fresh random order (randomized multiple interleaved trials), so slow drifts of a noisy
-machine hit both alike. Every finished trial is committed to the results store at once:
+machine hit both alike (--design duet runs a trial's two versions at the same time instead,
+each on its own half of the CPUs: docs/duet.md). Every finished trial is committed to the results store at once:
 Ctrl-C or a crash loses at most the running trial, and --resume continues where it stopped.
 At the end the two versions are compared as by 'rigorbench compare'.
 
@@ -78,7 +79,7 @@ def add_experiment_arguments(parser: argparse.ArgumentParser, *, single: bool = 
     add_warmup_arguments(exp)
     if not single:
         add_sequential_arguments(parser)
-    add_cluster_arguments(parser)
+    add_cluster_arguments(parser, duet=not single)
     add_lint_arguments(exp)
 
 
@@ -90,8 +91,9 @@ def add_warmup_arguments(exp: argparse._ArgumentGroup) -> None:
     exp.add_argument("--pilot-warmup", type=positive_int, metavar="N", help=f"warmup iterations of the pilot fork of --warmup auto (default: {api.PILOT_WARMUP})")
 
 
-def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--cluster`` and its options (ab, run, record and bisect)."""
+def add_cluster_arguments(parser: argparse.ArgumentParser, *, duet: bool = False) -> None:
+    """``--cluster`` and its options (ab, run, record and bisect); ``duet``: --design offers
+    duet too (ab and run: two versions on this machine)."""
     group = parser.add_argument_group(
         "cluster",
         "Run the trials on a Dask cluster, one trial per machine at a time: start 'rigorbench worker "
@@ -101,9 +103,13 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler (tcp://HOST:8786, tls://HOST:8786), or local:N "
                        "for N workers on this machine (to try it out: they take turns, one trial at a time); on --resume, another address "
                        "of the run's cluster")
-    group.add_argument("--design", choices=("trial-based", "instance-based"), help="trial-based: every instance runs every "
+    group.add_argument("--design", choices=("trial-based", "instance-based", *(("duet",) if duet else ())),
+                       help="trial-based: every instance runs every "
                        "version in a random order in each of its trials (default; Laaber et al.'s recommendation); "
-                       "instance-based: the instances are split between the versions")
+                       "instance-based: the instances are split between the versions" + (
+                           "; duet (without --cluster): both versions of a trial at once on this machine, each pinned "
+                           "to its own half of the CPUs, swapped every trial (Bulej et al. 2020; needs 2 usable CPUs; "
+                           "docs/duet.md)" if duet else ""))
     group.add_argument("--instances", type=positive_int, metavar="N", help="instances to use (default: every benchmarking "
                        "worker connected at the start; N of local:N); --trials is then per instance")
     group.add_argument("--build-on-workers", action="store_true", help="ship the sources and build them on every worker "
@@ -114,8 +120,13 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
 def cluster_options_from(args: argparse.Namespace, *, resume: bool = False):
     """The ClusterOptions of --cluster, or None; its options alone are refused."""
     address = getattr(args, "cluster", None)
+    if getattr(args, "design", None) == api.DUET:
+        if resume:
+            raise UsageError("--resume keeps the run's --design; leave out --design duet")
+        if address is not None:
+            raise UsageError("--design duet runs both versions at once on this machine's CPUs; it does not go with --cluster")
     given = [f"--{name.replace('_', '-')}" for name in ("design", "instances", "build_on_workers", "tls_ca_file", "tls_cert", "tls_key")
-             if getattr(args, name, None) not in (None, False)]
+             if getattr(args, name, None) not in (None, False, api.DUET)]
     if address is None:
         if given:
             raise UsageError(f"{given[0]} goes with --cluster")
@@ -126,6 +137,15 @@ def cluster_options_from(args: argparse.Namespace, *, resume: bool = False):
     parsed = api.parse_cluster(address)
     tls.check(parsed)
     return api.ClusterOptions(parsed, tls, args.design or "trial-based", args.instances, bool(args.build_on_workers))
+
+
+def order_from(args: argparse.Namespace) -> str:
+    """The run's order: --order's, or duet for --design duet (which has no order to choose)."""
+    if getattr(args, "design", None) != api.DUET:
+        return args.order
+    if args.order == "sequential":
+        raise UsageError("--design duet runs both versions of a trial at once; it does not go with --order sequential")
+    return api.DUET
 
 
 def add_sequential_arguments(parser: argparse.ArgumentParser) -> None:
@@ -237,7 +257,7 @@ def _plan(args: argparse.Namespace) -> api.ExperimentPlan:
     design = sequential_design_from(args)
     if design is not None:
         trials = design.min_trials
-    return api.ExperimentPlan(args.path, harness, versions, trials, args.order, seed, run_settings_from(args), until_decided=design,
+    return api.ExperimentPlan(args.path, harness, versions, trials, order_from(args), seed, run_settings_from(args), until_decided=design,
                           pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
 
 

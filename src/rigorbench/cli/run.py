@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="build, list the benchmarks and @Param values of each version (and those only some have), estimate the run's duration, and stop")
     parser.add_argument("--no-build-cache", action="store_true", help="always build (the file's [build] cache = false does the same)")
     add_sequential_arguments(parser)
-    add_cluster_arguments(parser)
+    add_cluster_arguments(parser, duet=True)
     add_lint_arguments(parser.add_argument_group("lint"))
     add_statistics_arguments(parser)
     add_output_arguments(parser)
@@ -88,6 +88,10 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         return print_listing(config.plan, config.store, use_cache, stdout, reporter)
     config = replace(config, plan=_adaptive(config, args))
     cluster = cluster_options_from(args, resume=args.resume is not None)
+    if args.design == api.DUET and args.resume is None:   # the command line's --design duet over the file's order
+        if config.plan.order == "sequential":
+            raise UsageError(f"{args.config}: --design duet runs both versions of a trial at once; it does not go with order = \"sequential\"")
+        config = replace(config, plan=replace(config.plan, order=api.DUET))
     if cluster is not None and args.resume is None:   # the command line's --cluster over the file's
         config = replace(config, plan=replace(config.plan, cluster=cluster))
     labels = [v.label for v in config.plan.versions]

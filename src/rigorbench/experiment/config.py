@@ -16,7 +16,7 @@ from pathlib import Path
 from rigorbench.analysis.settings import DEFAULT_SEED
 from rigorbench.errors import InputError, UserError
 from rigorbench.experiment.options import DEFAULT_SETTINGS, DEFAULT_TRIALS, PILOT_WARMUP, fraction, iteration_time, jmh_time, parse_params, seconds, settings_with
-from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
+from rigorbench.experiment.plan import DUET, ExperimentPlan, VersionSpec
 from rigorbench.experiment.config_schema import ConfigKeyError, check_table, check_top, key_line
 from rigorbench.files import read_input
 from rigorbench.harness.base import BuildSpec
@@ -87,7 +87,7 @@ def _build(path: Path, data: dict) -> ExperimentConfig:
         raise ConfigKeyError("pilot_warmup", "pilot_warmup goes with warmup = \"auto\"", "jmh")
     plan = ExperimentPlan(
         str(project), str(experiment.get("harness", "jmh")), tuple(specs),
-        int(experiment.get("trials", DEFAULT_TRIALS)), str(experiment.get("order", "rmit")),
+        int(experiment.get("trials", DEFAULT_TRIALS)), _order(experiment),
         int(experiment.get("seed", DEFAULT_SEED)), settings,
         pilot_warmup=int(jmh.get("pilot_warmup", PILOT_WARMUP)) if jmh.get("warmup") == "auto" else None,
         cluster=_cluster(experiment, base_dir),
@@ -113,6 +113,18 @@ def _fraction(value: object, key: str, table: str) -> float:
         raise ConfigKeyError(key, str(error), table) from None
 
 
+def _order(experiment: dict) -> str:
+    """``order``, or duet for ``design = "duet"`` on this machine (no order to choose then)."""
+    order = str(experiment.get("order", "rmit"))
+    if experiment.get("design") != DUET:
+        return order
+    if "cluster" in experiment:
+        raise ConfigKeyError("design", "design = \"duet\" runs both versions at once on this machine's CPUs; it does not go with cluster", "experiment")
+    if order == "sequential":
+        raise ConfigKeyError("design", "design = \"duet\" runs both versions of a trial at once; it does not go with order = \"sequential\"", "experiment")
+    return DUET
+
+
 def _cluster(experiment: dict, base_dir: Path):
     """The ClusterOptions of ``cluster = ...`` (None without it; its options alone are errors)."""
     from rigorbench.experiment.address import TLSFiles, parse_cluster
@@ -120,7 +132,7 @@ def _cluster(experiment: dict, base_dir: Path):
 
     keys = ("design", "instances", "build_on_workers", "tls_ca_file", "tls_cert", "tls_key")
     if "cluster" not in experiment:
-        given = [key for key in keys if key in experiment]
+        given = [key for key in keys if key in experiment and (key, experiment[key]) != ("design", DUET)]
         if given:
             raise ConfigKeyError(given[0], f"{given[0]} goes with cluster = \"tcp://HOST:8786\"", "experiment")
         return None

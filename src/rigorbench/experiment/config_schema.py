@@ -93,7 +93,7 @@ TABLES: dict[str, dict[str, Check]] = {
         "store": string, "baseline": string, "harness": string,
         "until_decided": boolean, "min_trials": integer(3), "max_trials": integer(3), "max_time": string,
         "futility": string_or_number,
-        "cluster": string, "design": one_of("trial-based", "instance-based"), "instances": integer(1),
+        "cluster": string, "design": one_of("trial-based", "instance-based", "duet"), "instances": integer(1),
         "build_on_workers": boolean, "tls_ca_file": string, "tls_cert": string, "tls_key": string,
     },
     "build": {"command": command, "jar": string, "module": string, "java_home": string, "cache": boolean},

@@ -4,7 +4,9 @@ Randomized multiple interleaved trials (RMIT; Laaber et al., ``shared/reference/
 sections 3.3 and 5.2.2, "trial-based sampling"): every trial runs every version once, in a
 fresh random order, so a slow drift of a noisy machine hits all versions alike. The
 ``sequential`` order (all trials of one version, then the next) exists to compare against;
-it is what a naive before/after measurement does.
+it is what a naive before/after measurement does. A ``duet`` run (``--design duet``;
+:mod:`rigorbench.experiment.duet`) runs the two versions of a trial at the same time, so its
+schedule lists every trial's versions in the plan's order, the baseline first.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ if TYPE_CHECKING:
     from rigorbench.analysis.stopping import UntilDecided
     from rigorbench.experiment.address import ClusterOptions
 
-ORDERS = ("rmit", "sequential")
+ORDERS = ("rmit", "sequential")     # --order
+DUET = "duet"                        # --design duet: stored as the run's order
+LOCAL_DESIGNS = (*ORDERS, DUET)
 
 
 @dataclass(frozen=True)
@@ -65,13 +69,22 @@ class ExperimentPlan:
             raise UserError(f"version labels must differ; repeated: {', '.join(duplicates)}")
         if self.trials < 1:
             raise UserError(f"--trials must be at least 1, got {self.trials}")
-        one_of("--order", self.order, ORDERS)
+        one_of("--order", self.order, LOCAL_DESIGNS)
+        if self.order == DUET:
+            self._check_duet(labels)
         if self.cluster is not None and self.order != "rmit":
             raise UserError("--cluster needs --order rmit: --design says how trials are spread over instances")
-        if self.until_decided is not None and self.order != "rmit":
+        if self.until_decided is not None and self.order == "sequential":
             raise UserError("--until-decided needs --order rmit: every trial must run every version")
         if self.settings.forks < 1:
             raise UserError("--forks must be at least 1: with 0 forks JMH measures inside its own JVM (Costa et al.'s FORK bad practice)")
+
+    def _check_duet(self, labels: list[str]) -> None:
+        """A duet run is two versions side by side on this machine."""
+        if self.cluster is not None:
+            raise UserError("--design duet runs both versions at once on this machine's CPUs; it does not go with --cluster")
+        if len(labels) != 2:
+            raise UserError(f"--design duet runs two versions side by side; this experiment has {len(labels)}")
 
     def schedule(self) -> list[Execution]:
         return make_schedule([v.label for v in self.versions], self.trials, self.order, self.seed)
@@ -82,6 +95,8 @@ def make_schedule(labels: list[str], trials: int, order: str, seed: int) -> list
     pairs: list[tuple[int, str]] = []
     if order == "sequential":
         pairs = [(trial, label) for label in labels for trial in range(trials)]
+    elif order == DUET:     # a trial's versions run at once: no order to randomize
+        pairs = [(trial, label) for trial in range(trials) for label in labels]
     else:
         rng = np.random.default_rng(seed)
         for trial in range(trials):

@@ -70,6 +70,7 @@ class PlainReporter:
         self.clock: EtaClock | None = None
         self.trials = 0
         self.benchmark: str | None = None
+        self.running: Execution | None = None
 
     def message(self, text: str) -> None:
         self.stream.write(text + "\n")
@@ -85,6 +86,7 @@ class PlainReporter:
 
     def execution_started(self, execution: Execution) -> None:
         self.benchmark = None
+        self.running = execution
         position = (self.clock.finished_executions + 1) if self.clock else execution.position + 1
         total = self.clock.executions if self.clock else "?"
         self.message(f"[{position}/{total}] trial {execution.trial + 1}/{self.trials}, version {execution.label}{self._eta()}")
@@ -107,7 +109,8 @@ class PlainReporter:
             self.message(f"    failed: {failure}")
 
     def _finished_prefix(self, execution: Execution) -> str:
-        return "    "
+        # Under its header line, unless another execution started since (a duet run's pair).
+        return "    " if execution == self.running else f"    version {execution.label}: "
 
     def _eta(self) -> str:
         eta = self.clock.eta_seconds() if self.clock and self.clock.finished_executions else None

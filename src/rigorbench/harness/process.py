@@ -7,10 +7,15 @@ one process group, which a timeout or Ctrl-C stops as a whole - SIGTERM first, S
 after a grace period - so that no orphaned JVM keeps burning a core of the next trial.
 Output (stdout and stderr merged) is read line by line as it comes, handed to a callback
 and appended to a log file at once, so a killed trial leaves everything it printed.
+
+A harness process started outside the main thread (a duet run's executions, two at a time)
+does not see the main thread's Ctrl-C: the code that started that thread learns of every
+process it starts through :func:`announcing_starts` and stops them itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -18,15 +23,29 @@ import signal
 import subprocess
 import threading
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from rigorbench.harness.base import HarnessError
 
 DEFAULT_GRACE_S = 5.0
 _POLL_S = 0.05
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Told of every process run_streamed starts in this context (see announcing_starts).
+_ON_START: ContextVar[Callable[[subprocess.Popen], None] | None] = ContextVar("rigorbench_on_start", default=None)
+
+
+@contextlib.contextmanager
+def announcing_starts(on_start: Callable[[subprocess.Popen], None]) -> Iterator[None]:
+    """Call ``on_start`` with every process :func:`run_streamed` starts in the body (in this
+    thread): whoever runs a harness in a thread of its own can then stop its processes."""
+    token = _ON_START.set(on_start)
+    try:
+        yield
+    finally:
+        _ON_START.reset(token)
 
 
 @dataclass(frozen=True)
@@ -37,6 +56,16 @@ class ProcessResult:
     lines: tuple[str, ...]    # merged stdout/stderr, without line ends
     seconds: float            # wall time from start to exit of the child
     timed_out: bool = False
+
+
+def pinned_cpus() -> frozenset[int] | None:
+    """The CPUs the calling thread is pinned to when they are fewer than its process's (a duet
+    run's execution thread: what it starts inherits them), else None. For a harness that would
+    pin its workers elsewhere of its own accord (pyperf, to isolated CPUs)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    mine = os.sched_getaffinity(0)
+    return frozenset(mine) if mine < os.sched_getaffinity(os.getpid()) else None
 
 
 def strip_ansi(text: str) -> str:
@@ -82,6 +111,8 @@ def run_streamed(command: Sequence[str], *, cwd: Path, on_line: Callable[[str], 
         )
     except OSError as error:
         raise HarnessError(f"cannot run {describe_command(command)}: {error.strerror or error}") from None
+    if (on_start := _ON_START.get()) is not None:
+        on_start(process)
     watchdog = _Watchdog(process, timeout_s, grace_s)
     lines: list[str] = []
     try:

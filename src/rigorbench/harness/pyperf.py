@@ -32,7 +32,7 @@ from rigorbench.errors import InputError, UserError
 from rigorbench.formats.pyperf import PyperfJsonReader
 from rigorbench.harness.base import DONE, FAILED, TIMEOUT, Build, BuildSpec, HarnessError, ListedBenchmark, Progress, RunSettings, TrialOutcome
 from rigorbench.harness.cache import BuildCache, sources_hash
-from rigorbench.harness.process import describe_command, output_tail, run_streamed, tail
+from rigorbench.harness.process import describe_command, output_tail, pinned_cpus, run_streamed, tail
 from rigorbench.harness.repetitions import progress_of, read_or_empty, run_checked
 from rigorbench.units import parse_duration
 
@@ -100,7 +100,8 @@ class PyperfHarness:
         result_path = work_dir / RESULT_FILE
         result_path.unlink(missing_ok=True)
         python = Path(build.tool_versions["venv"]) / "bin" / "python"
-        command = [str(python), str(build.artifact), *trial_arguments(settings), "--output", str(result_path)]
+        command = [str(python), str(build.artifact), *trial_arguments(settings), *affinity_arguments(pinned_cpus()),
+                   "--output", str(result_path)]
         (work_dir / "command.txt").write_text(describe_command(command) + "\n", encoding="utf-8")
         started = time.monotonic()
         run = run_streamed(command, cwd=build.project_dir, log_path=work_dir / "console.log", timeout_s=settings.timeout_s,
@@ -147,6 +148,12 @@ def build_identity(project_dir: Path, script: Path, package: bool, cache: BuildC
     return {"harness": "pyperf", "python": sys.version, "python_path": str(Path(sys.executable).resolve()),
             "requirements": ["pyperf", *(["the version's package"] if package else [])],
             "script": cache.relative(script), "path": cache.relative(project_dir), "sources": sources_hash(project_dir)}
+
+
+def affinity_arguments(cpus: frozenset[int] | None) -> list[str]:
+    """``--affinity`` for a pinned trial (a duet run's): without it pyperf pins its workers to
+    the machine's isolated CPUs, when it has some, out of the set the trial was given."""
+    return ["--affinity", ",".join(str(cpu) for cpu in sorted(cpus))] if cpus else []
 
 
 def trial_arguments(settings: RunSettings) -> list[str]:
