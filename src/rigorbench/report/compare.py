@@ -182,8 +182,8 @@ def comparison_settings_line(report: ComparisonResult) -> str:
     )
     correction = "" if s.correction == "none" else f", p adjusted by {s.correction}"
     paired = sum(c.paired for c in report.comparisons)
-    pairing = ("" if not paired else " of matched trials" if paired == len(report.comparisons)
-               else f" ({paired} of {len(report.comparisons)} of matched trials)")
+    pairing = ("" if not paired else ", paired by trial" if paired == len(report.comparisons)
+               else f", paired by trial for {paired} of {len(report.comparisons)}")
     return (
         f"{s.statistic} ratio {report.contender_label}/{report.baseline_label}, "
         f"{round(s.confidence * 100, 2):g}% CI ({s.interval_label}) from {s.resamples} hierarchical bootstrap resamples"
