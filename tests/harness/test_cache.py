@@ -122,3 +122,23 @@ def test_a_build_in_place_is_found_once_complete_and_an_interrupted_one_is_empti
     assert (entry / "venv").is_dir() and BuildCache(tmp_path / "builds", None).in_place(identity) is None
     # The environment went away but its metadata stayed: a miss, and the entry is emptied.
     assert cache.in_place(identity, required="venv/bin/python") == (entry, None) and not (entry / "venv").exists()
+
+
+def test_two_git_worktrees_of_one_commit_have_one_sources_hash(tmp_path):
+    """A worktree's ``.git`` is a file naming its own admin folder; it is not a source."""
+    import subprocess
+
+    from rigorbench.harness.cache import sources_hash
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.go").write_text("package a\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@e", "-C", str(repo)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "a.go"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "one"], check=True)
+    trees = [tmp_path / "wt1", tmp_path / "wt2"]
+    for tree in trees:
+        subprocess.run([*git, "worktree", "add", "-q", "--detach", str(tree), "HEAD"], check=True)
+    assert (trees[0] / ".git").is_file() and (trees[0] / ".git").read_text() != (trees[1] / ".git").read_text()
+    assert sources_hash(trees[0]) == sources_hash(trees[1])

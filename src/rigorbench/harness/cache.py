@@ -56,7 +56,8 @@ def cache_key(*parts: object) -> str:
 
 def sources_hash(folder: Path) -> str:
     """SHA-256 over every file under ``folder`` (path, mode and bytes; a symbolic link's
-    target), leaving out version control, rigorbench's own build folders (``.rigorbench*``),
+    target), leaving out version control (folders, and a worktree's ``.git`` file), rigorbench's
+    own build folders (``.rigorbench*``),
     Python caches and CMake build trees (a folder holding a ``CMakeCache.txt``)."""
     digest = hashlib.sha256()
     folder = Path(folder)
@@ -64,7 +65,9 @@ def sources_hash(folder: Path) -> str:
         here = Path(directory)
         subdirs[:] = sorted(d for d in subdirs if d not in _NOT_SOURCES and not d.startswith(".rigorbench")
                             and not (here / d / "CMakeCache.txt").is_file())
-        for name in sorted(files):
+        # A git worktree's ".git" is a file naming its (randomly named) admin folder: leave it
+        # out too, or no two checkouts of one commit share a cache entry.
+        for name in sorted(f for f in files if f not in _NOT_SOURCES):
             path = here / name
             digest.update(str(path.relative_to(folder)).encode("utf-8", "surrogateescape") + b"\0")
             if path.is_symlink():
