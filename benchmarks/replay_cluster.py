@@ -80,7 +80,7 @@ class ReplayHarness:
         return [ListedBenchmark(name, tuple((p, tuple(sorted(v))) for p, v in sorted(found.items())))
                 for name, found in params.items()]
 
-    def exact_includes(self, names) -> tuple[str, ...]:
+    def exact_includes(self, names, within=()) -> tuple[str, ...]:
         return tuple(names)
 
     def label(self, build: Build) -> str:

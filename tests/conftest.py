@@ -43,7 +43,7 @@ class FakeHarness:
     def build(self, project_dir: Path, spec, log, cache=None) -> Build:
         return Build(project_dir, project_dir / "fake.jar", {"jmh": "fake"}, 0.0)
 
-    def exact_includes(self, names) -> tuple[str, ...]:
+    def exact_includes(self, names, within=()) -> tuple[str, ...]:
         from rigorbench.harness.jmh import jmh_exact_includes
         return jmh_exact_includes(names)
 

@@ -133,3 +133,22 @@ def test_exact_includes_select_a_benchmark_with_all_its_sub_benchmarks_and_no_ot
     (pattern,) = get_harness("go").exact_includes(["BenchmarkAdler32"])
     assert first_level(pattern) == pattern                  # one level: sub-benchmarks (its cases) all run
     assert re.search(pattern, "BenchmarkAdler32") and not re.search(pattern, "BenchmarkAdler32Slow")
+
+
+def test_exact_includes_keep_the_sub_benchmarks_the_user_selected():
+    """``--bench 'Encode/^best$'`` with --until-decided: the trials of the benchmarks still open
+    run only the ``best`` cases, as the first trials did (found on klauspost/compress)."""
+    import re
+
+    from rigorbench.experiment.trial import TrialSpec
+    from rigorbench.harness.base import RunSettings
+
+    harness = get_harness("go")
+    (pattern,) = harness.exact_includes(["BenchmarkEncode", "BenchmarkDecode"], ["Encode/^best$"])
+    top = first_level(pattern)
+    assert pattern[len(top) + 1:] == "^best$"
+    assert re.search(top, "BenchmarkDecode") and not re.search(top, "BenchmarkDecodeAll")
+    assert harness.exact_includes(["BenchmarkEncode"], ["Encode"]) == ("^BenchmarkEncode$",)
+    spec = TrialSpec(RunSettings(include=("Encode/^best$",)).as_dict(), open=("BenchmarkEncode",))
+    (settings,) = spec.invocations(harness)
+    assert settings.include == ("(?:^BenchmarkEncode$)/^best$",)

@@ -162,7 +162,7 @@ class _Prober:
         labels = [self.good.short, self.commits[index].short]
         run_settings = self.plan.settings
         if selection.partial:
-            run_settings = replace(run_settings, include=self.harness.exact_includes(selection.common))
+            run_settings = replace(run_settings, include=self.harness.exact_includes(selection.common, run_settings.include))
         run_id, seed = None, self.plan.seed + len(self.probes)
         self.executor.attach(builds, self.store.work_dir, {label: self.plan.build for label in labels}, self.plan.harness)
         warmups = None

@@ -108,7 +108,7 @@ def select(builds: dict, harness: Harness, settings: RunSettings, reporter: Repo
     for name, difference in selection.param_differences.items():
         reporter.message(f"warning: {name} has other @Param values per version ({difference}); unmatched cases are not compared")
     if selection.partial:
-        settings = replace(settings, include=harness.exact_includes(selection.common))
+        settings = replace(settings, include=harness.exact_includes(selection.common, settings.include))
     return settings, selection
 
 

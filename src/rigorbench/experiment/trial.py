@@ -35,7 +35,7 @@ class TrialSpec:
         """The harness runs of one execution, each selecting its benchmarks in ``harness``'s syntax."""
         settings = RunSettings.from_dict(self.settings)
         if self.open is not None:
-            settings = replace(settings, include=harness.exact_includes(self.open))
+            settings = replace(settings, include=harness.exact_includes(self.open, settings.include))
         names = self.open if self.open is not None else list(self.warmups or ())
         return invocations(settings, self.warmups, names, harness)
 

@@ -45,7 +45,7 @@ def run_pilots(pilot: Pilot, labels: Sequence[str], settings: RunSettings, names
     ``{name: {"warmup": n, "reached": bool, "starts": {label: start or None}}}``)."""
     from rigorbench.stats.stopping import auto_warmup
 
-    pilot_settings = replace(settings, forks=1, warmup_iterations=pilot_warmup, include=harness.exact_includes(names))
+    pilot_settings = replace(settings, forks=1, warmup_iterations=pilot_warmup, include=harness.exact_includes(names, settings.include))
     choices: dict[str, dict] = {name: {"warmup": 0, "reached": True, "starts": {}} for name in names}
     for label in labels:
         reporter.message(f"warmup auto: pilot fork of {label} ({pilot_warmup} warmup + {settings.iterations} iterations per benchmark)")
@@ -97,7 +97,7 @@ def invocations(settings: RunSettings, choices: Mapping[str, Mapping] | None, na
     groups: dict[int, list[str]] = {}
     for name in names:
         groups.setdefault(int(choices[name]["warmup"]) if name in choices else settings.warmup_iterations, []).append(name)
-    return [replace(settings, warmup_iterations=w, include=harness.exact_includes(group)) for w, group in sorted(groups.items())]
+    return [replace(settings, warmup_iterations=w, include=harness.exact_includes(group, settings.include)) for w, group in sorted(groups.items())]
 
 
 def merged(outcomes: Sequence[TrialOutcome]) -> TrialOutcome:

@@ -167,9 +167,10 @@ class Harness(Protocol):
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """The benchmarks ``settings`` selects, with their parameters."""
 
-    def exact_includes(self, names: Sequence[str]) -> tuple[str, ...]:
+    def exact_includes(self, names: Sequence[str], within: Sequence[str] = ()) -> tuple[str, ...]:
         """Include patterns (``RunSettings.include``) that select exactly ``names`` as
-        ``list_benchmarks`` names them; UserError when the harness cannot run a subset."""
+        ``list_benchmarks`` names them, keeping what the user's patterns ``within`` select
+        inside a benchmark (Go's sub-benchmarks); UserError when the harness cannot run a subset."""
 
     def run_trial(self, build: Build, settings: RunSettings, work_dir: Path,
                   on_progress: Callable[[Progress], None]) -> TrialOutcome:

@@ -101,7 +101,7 @@ class GbenchHarness:
         """The built benchmark targets (the CMakeLists name them; the build folder holds them)."""
         return [found for name in _targets(Path(build.project_dir)) if (found := _find(Path(build.artifact), name))]
 
-    def exact_includes(self, names) -> tuple[str, ...]:
+    def exact_includes(self, names, within=()) -> tuple[str, ...]:
         """A filter per family that matches its every instance (``BM_Sum`` and ``BM_Sum/size:8``)
         and nothing else: the family name with the regex characters escaped (POSIX extended)."""
         return tuple("^" + re.sub(r"([.\[\](){}*+?|^$\\])", r"\\\1", name) + "(/.*)?$" for name in names)

@@ -113,10 +113,18 @@ class GoHarness:
         module = _go(["list", "-m", "-f", "{{.Path}} (go {{.GoVersion}})"], project_dir, "go list -m")
         return Build(project_dir, out, {"go": version, "go_module": " ".join(module).strip()}, time.monotonic() - started)
 
-    def exact_includes(self, names) -> tuple[str, ...]:
+    def exact_includes(self, names, within=()) -> tuple[str, ...]:
         """``^Name$`` per benchmark: ``-test.bench`` matches it against the first level of the
-        name, so every sub-benchmark of ``Name`` runs (they are its parameter cases)."""
-        return tuple(f"^{re.escape(name)}$" for name in names)
+        name, so every sub-benchmark of ``Name`` runs (they are its parameter cases) -- unless
+        the user's pattern (``within``) selects sub-benchmarks (``Encode/^best$``): then one
+        pattern, the names as alternatives at the first level and the user's levels below."""
+        exact = [f"^{re.escape(name)}$" for name in names]
+        below = list(dict.fromkeys(p[len(first_level(p)) + 1:] for p in within if first_level(p) != p))
+        if not exact or not below:
+            return tuple(exact)
+        if len(below) > 1:
+            raise UserError("several benchmark patterns with a '/' cannot be joined for go test -bench; give one pattern")
+        return (f"(?:{'|'.join(exact)})/{below[0]}",)
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:
         """``-test.list ^Benchmark`` of every binary, filtered by the include patterns."""

@@ -158,7 +158,7 @@ class JmhHarness:
         java = list(build.java_command or self.java_command)
         return [*java, "-cp", jar, build.main_class] if build.main_class else [*java, "-jar", jar]
 
-    def exact_includes(self, names) -> tuple[str, ...]:
+    def exact_includes(self, names, within=()) -> tuple[str, ...]:
         return jmh_exact_includes(names)
 
     def list_benchmarks(self, build: Build, settings: RunSettings) -> list[ListedBenchmark]:

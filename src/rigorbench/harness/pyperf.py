@@ -76,7 +76,7 @@ class PyperfHarness:
             log(f"virtual environment kept in the build cache: {venv}")
         return Build(project_dir, script, versions, seconds)
 
-    def exact_includes(self, names) -> tuple[str, ...]:
+    def exact_includes(self, names, within=()) -> tuple[str, ...]:
         raise UserError("pyperf scripts run all their benchmarks (pyperf has no filter of its own), so "
                         "this needs a subset rigorbench cannot select: select benchmarks in the script, "
                         "or leave out --until-decided and --warmup auto")
