@@ -3,6 +3,7 @@ failures, and the arguments a trial passes."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -152,3 +153,28 @@ def test_exact_includes_keep_the_sub_benchmarks_the_user_selected():
     spec = TrialSpec(RunSettings(include=("Encode/^best$",)).as_dict(), open=("BenchmarkEncode",))
     (settings,) = spec.invocations(harness)
     assert settings.include == ("(?:^BenchmarkEncode$)/^best$",)
+
+
+@pytest.mark.e2e   # the go toolchain
+def test_a_package_folder_of_a_module_builds_that_package_alone(tmp_path):
+    """``ab golang.org/x/net/dns/dnsmessage``'s way: PATH inside a module selects the packages
+    under it, and the build is identified by the whole module's sources."""
+    from rigorbench.harness.cache import BuildCache
+
+    (tmp_path / "go.mod").write_text("module example.com/two\n\ngo 1.21\n")
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / f"{name}_test.go").write_text(
+            f"package {name}\n\nimport \"testing\"\n\nfunc Benchmark{name.upper()}(b *testing.B) {{\n"
+            "\tfor i := 0; i < b.N; i++ {\n\t}\n}\n")
+    assert detect_harness(tmp_path / "b") == "go"
+    harness = get_harness("go")
+    build = harness.build(tmp_path / "b", BuildSpec(), log=lambda line: None)
+    assert [p["package"] for p in json.loads((Path(build.artifact) / "manifest.json").read_text())] == ["example.com/two/b"]
+    names = [b.name for b in harness.list_benchmarks(build, settings())]
+    assert names == ["BenchmarkB"]
+    cache = BuildCache(tmp_path / "cache", "c0ffee")
+    from rigorbench.harness.gotest import build_identity
+    before = build_identity(tmp_path / "b", cache)
+    (tmp_path / "a" / "a_test.go").write_text("package a\n")   # another package of the module changed
+    assert build_identity(tmp_path / "b", cache)["sources"] != before["sources"]

@@ -24,7 +24,7 @@ _JMH_BUILDS = ("pom.xml", "build.gradle", "build.gradle.kts")
 
 def detect_harness(project: Path, version: str | None = None) -> str:
     """``go`` when the project (or the version's folder in it, ``ab PATH --base v1``) has a
-    go.mod, ``gbench`` when it has a CMakeLists.txt that links Google Benchmark, ``pyperf`` when
+    go.mod or is a package folder of a module, ``gbench`` when it has a CMakeLists.txt that links Google Benchmark, ``pyperf`` when
     it has a bench.py that uses pyperf, and no Maven or Gradle build; else ``jmh``."""
     folders = [project] + ([project / version] if version and (project / version).is_dir() else [])
     for folder in folders:
@@ -36,6 +36,8 @@ def detect_harness(project: Path, version: str | None = None) -> str:
             return "gbench"
         if is_pyperf_project(folder):
             return "pyperf"
+        if any(folder.glob("*_test.go")) and any((above / "go.mod").is_file() for above in folder.parents):
+            return "go"   # a package folder of a module: its benchmarks alone
     return "jmh"
 
 

@@ -70,8 +70,7 @@ class GoHarness:
     def build(self, project_dir: Path, spec: BuildSpec, log: Callable[[str], None], cache: BuildCache | None = None) -> Build:
         """Build the test binaries of ``project_dir`` (or take them from ``cache``)."""
         project_dir = Path(project_dir).resolve()
-        if not (project_dir / "go.mod").is_file():
-            raise HarnessError(f"{project_dir}: no go.mod here; the Go harness builds a module")
+        module_root(project_dir)   # refused outside a module
         if spec.command or spec.jar or spec.module or spec.java_home:
             raise UserError("the Go harness takes no build command, jar, module or java_home")
         identity = build_identity(project_dir, cache) if cache is not None else {}
@@ -247,18 +246,29 @@ def _failures(lines) -> list[str]:
     return found
 
 
+def module_root(folder: Path) -> Path:
+    """The module ``folder`` is in: itself or the nearest folder above with a go.mod. A
+    folder inside a module selects the packages under it (``go list ./...`` there), so a
+    large module's one package is built without the others' test binaries."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / "go.mod").is_file():
+            return candidate
+    raise HarnessError(f"{folder}: no go.mod here or in a folder above; the Go harness builds a module's packages")
+
+
 def build_identity(project_dir: Path, cache: BuildCache) -> dict:
     """What, besides the commit, decides the test binaries: the toolchain and the environment
-    it builds in (``GOFLAGS`` with its ``-tags``, cgo, the target), the module's place in the
-    checkout, and the sources of the module and of the local directories its go.mod
-    ``replace`` directives name."""
+    it builds in (``GOFLAGS`` with its ``-tags``, cgo, the target), the packages' place in the
+    checkout, and the sources of the whole module (the packages built may import any of it)
+    and of the local directories its go.mod ``replace`` directives name."""
+    root = module_root(project_dir)
     settings = _go(["env", *_GO_ENV], project_dir, "go env")
     replaced = {}
-    for target in _LOCAL_REPLACE.findall(read_or_empty(project_dir / "go.mod")):
-        folder = (project_dir / target).resolve()
+    for target in _LOCAL_REPLACE.findall(read_or_empty(root / "go.mod")):
+        folder = (root / target).resolve()
         replaced[target] = sources_hash(folder) if folder.is_dir() else "missing"
     return {"harness": "go", "go_env": dict(zip(_GO_ENV, settings)), "go_path": shutil.which("go") or "go",
-            "path": cache.relative(project_dir), "sources": sources_hash(project_dir), "replaced": replaced}
+            "path": cache.relative(project_dir), "sources": sources_hash(root), "replaced": replaced}
 
 
 def _relative_dir(directory: Path, project_dir: Path) -> str:
