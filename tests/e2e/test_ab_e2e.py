@@ -84,6 +84,13 @@ def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(projec
     code, out, _ = run_cli(["compare", "--store", str(db), "--baseline", "v1", "--contender", "v2", "--format", "json",
                             "--resamples", "1000"])
     assert code == 0 and len(json.loads(out)["comparisons"]) == len(doc["comparisons"])
+    # A stored RMIT run can be read paired by trial; every comparison says which it used and
+    # the smallest change it could have called.
+    code, out, _ = run_cli(["compare", "--store", str(db), "--baseline", "v1", "--contender", "v2", "--format", "json",
+                            "--resamples", "1000", "--paired"])
+    paired = json.loads(out)["comparisons"]
+    assert code == 0 and all(c["paired"] is True and c["mds_pct"] > 0 for c in paired)
+    assert all(isinstance(c["paired"], bool) and c["mds_pct"] > 0 for c in doc["comparisons"])
     export = tmp_path / "export"
     code, out, _ = run_cli(["export", "--store", str(db), "--format", "jmh-json", "--output-dir", str(export)])
     assert code == 0 and len(list(export.glob("*.json"))) == 10
