@@ -17,7 +17,8 @@ EXIT_FOUND, EXIT_NOT_SLOWER, EXIT_INCONCLUSIVE = 0, 3, 4
 FIRST_TRIALS, MAX_TRIALS = 5, 20
 
 DESCRIPTION = f"""\
-Find the first commit between --good and --bad where a benchmark got slower.
+Find the first commit between --good and --bad where a benchmark got slower (or, with
+--find faster, faster).
 
 The commits are those of 'git rev-list --first-parent --ancestry-path GOOD..BAD' (oldest
 first). First the premise is checked: bad against good, as an A/B experiment like 'rigorbench
