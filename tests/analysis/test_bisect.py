@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 
 from rigorbench.analysis.bisect import (
-    Decision, Status, bounds, case_decision, confidence_per_look, looks, next_probe, probe_decision, search,
+    Decision, Direction, Status, bounds, case_decision, confidence_per_look, looks, next_probe, probe_decision, search, tracked,
 )
-from rigorbench.analysis.compare import Comparison, SideSummary
+from rigorbench.analysis.compare import Comparison, ComparisonResult, SideSummary
+from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Metric
 from rigorbench.stats import ConfidenceInterval, Verdict
 
 SLOWER, NOT_SLOWER, INCONCLUSIVE, UNTESTABLE = Decision.SLOWER, Decision.NOT_SLOWER, Decision.INCONCLUSIVE, Decision.UNTESTABLE
+FASTER, NOT_FASTER = Decision.FASTER, Decision.NOT_FASTER
 
 
 def step(culprit: int, undecided=()):
@@ -148,3 +150,78 @@ def test_probe_decision_over_several_cases():
     assert probe_decision([NOT_SLOWER, NOT_SLOWER]) == NOT_SLOWER
     assert probe_decision([NOT_SLOWER, INCONCLUSIVE]) == INCONCLUSIVE
     assert probe_decision([]) == UNTESTABLE
+
+
+# -- --find faster: the mirror image ---------------------------------------------------------
+
+
+def test_case_decision_for_faster_uses_the_verdict_and_a_ci_that_rules_out_the_improvement():
+    faster = Direction.FASTER
+    assert case_decision(comparison(Verdict.FASTER, 0.4, 0.6), 0.1, faster) == FASTER
+    assert case_decision(comparison(Verdict.UNCHANGED, 0.995, 1.005), 0.1, faster) == NOT_FASTER
+    assert case_decision(comparison(Verdict.SLOWER, 1.5, 2.5), 0.1, faster) == NOT_FASTER
+    # time: better is lower, so the better end is the low one. An improvement of 10% or
+    # more is ruled out when it is above 0.9, whatever the worse end says:
+    assert case_decision(comparison(Verdict.INCONCLUSIVE, 0.92, 1.2), 0.1, faster) == NOT_FASTER
+    assert case_decision(comparison(Verdict.INCONCLUSIVE, 0.88, 1.05), 0.1, faster) == INCONCLUSIVE
+    # ... the interval that decides 'not slower' does not decide 'not faster', and back:
+    assert case_decision(comparison(Verdict.INCONCLUSIVE, 0.88, 1.05), 0.1) == NOT_SLOWER
+    assert case_decision(comparison(Verdict.INCONCLUSIVE, 0.92, 1.2), 0.1) == INCONCLUSIVE
+    # throughput: better is higher, so the better end is the high one
+    assert case_decision(comparison(Verdict.INCONCLUSIVE, 0.8, 1.05, THRPT), 0.1, faster) == NOT_FASTER
+    assert case_decision(comparison(Verdict.INCONCLUSIVE, 0.95, 1.12, THRPT), 0.1, faster) == INCONCLUSIVE
+    # compare's verdict is already in the user's sense: a throughput case faster is faster
+    assert case_decision(comparison(Verdict.FASTER, 1.5, 2.5, THRPT), 0.1, faster) == FASTER
+    # too few trials: nothing is decided
+    assert case_decision(comparison(Verdict.FASTER, 0.4, 0.6, trials=2), 0.1, faster) == INCONCLUSIVE
+
+
+def test_probe_decision_for_faster_over_several_cases():
+    faster = Direction.FASTER
+    assert probe_decision([NOT_FASTER, FASTER], faster) == FASTER
+    assert probe_decision([NOT_FASTER, NOT_FASTER], faster) == NOT_FASTER
+    assert probe_decision([NOT_FASTER, INCONCLUSIVE], faster) == INCONCLUSIVE
+    assert probe_decision([], faster) == UNTESTABLE
+    # the other direction's decisions decide nothing here
+    assert probe_decision([NOT_SLOWER, NOT_SLOWER], faster) == INCONCLUSIVE
+    assert probe_decision([SLOWER], faster) == INCONCLUSIVE
+
+
+def test_tracked_keeps_the_premise_cases_that_changed_the_way_sought():
+    slow = comparison(Verdict.SLOWER, 1.5, 2.5)
+    quick = comparison(Verdict.FASTER, 0.4, 0.6)
+    quick_thrpt = comparison(Verdict.FASTER, 1.5, 2.5, THRPT)
+    same = comparison(Verdict.UNCHANGED, 0.99, 1.01)
+    result = ComparisonResult("good", "bad", Settings(), (slow, quick, quick_thrpt, same))
+    assert tracked(result, 0.1) == [slow]
+    assert tracked(result, 0.1, Direction.FASTER) == [quick, quick_thrpt]
+
+
+def faster_step(culprit: int, undecided=()):
+    probed = []
+
+    def probe(index: int) -> Decision:
+        probed.append(index)
+        if index in undecided:
+            return INCONCLUSIVE
+        return FASTER if index >= culprit else NOT_FASTER
+
+    return probe, probed
+
+
+@pytest.mark.parametrize("culprit", range(16))
+def test_the_search_finds_the_first_faster_commit_the_same_way(culprit):
+    probe, probed = faster_step(culprit)
+    result = search(16, probe)
+    assert result.status == Status.FOUND and result.candidates == (culprit,)
+    slower, slower_probed = step(culprit)
+    search(16, slower)
+    assert probed == slower_probed
+
+
+def test_premise_not_faster_stops_after_one_probe_and_an_undecided_probe_leaves_a_range():
+    probe, probed = faster_step(99)
+    assert search(16, probe).status == Status.NOT_FASTER and probed == [15]
+    probe, probed = faster_step(11, undecided={9})
+    result = search(16, probe)
+    assert result.status == Status.INCONCLUSIVE and result.candidates == (8, 9, 10, 11)

@@ -96,3 +96,42 @@ def test_exit_status_says_whether_a_culprit_was_found(repo, monkeypatch, tmp_pat
     assert out.splitlines()[-1].startswith(last)
     if code == 0:
         assert f"culprit: {commits[11][:12]}  commit 11: sumCsv checks its input with a checksum" in out
+
+
+def test_an_unknown_find_is_refused_with_exit_2(repo):
+    root, _ = repo
+    code, out, err = run(str(root), "--good", "HEAD~15", "--bad", "HEAD", "--bench", "Csv", "--find", "sideways")
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "--find" in err and "sideways" in err
+    assert not (root / ".rigorbench").exists()
+
+
+@pytest.mark.parametrize("decisions, code, last", [
+    ({14: "faster", 7: "not faster", 11: "faster", 9: "not faster", 10: "faster"}, 0, "parent:           "),
+    ({14: "not faster"}, 3, "not faster: bad "),
+    ({14: "inconclusive"}, 4, "inconclusive: could not decide whether bad "),
+    ({14: "faster", 7: "inconclusive"}, 4, "more --max-trials, longer iterations or a larger --threshold may decide them"),
+])
+def test_find_faster_exit_status_and_conclusion_say_faster(repo, monkeypatch, tmp_path, decisions, code, last):
+    from rigorbench.analysis.bisect import Bisection, Decision, Direction, Probe
+    from rigorbench.experiment import bisect as experiment
+
+    def fake(plan, settings, store, reporters, build_cache=True, commits=None, executor=None):
+        assert plan.find is Direction.FASTER
+        good, range_ = commits
+        probes = tuple(Probe(i, Decision(d), (), 5) for i, d in decisions.items())
+        return Bisection(good, range_, probes, settings, (5, 10, 20), store.path, plan.find)
+
+    monkeypatch.setattr(experiment, "run_bisection", fake)
+    root, commits = repo
+    got, out, err = run(str(root), "--good", "HEAD~15", "--bad", "HEAD", "--bench", "Csv", "--find", "faster",
+                        "--store", str(tmp_path / "r.db"))
+    assert got == code, err
+    assert out.startswith("bisect (the first faster commit): ")
+    assert out.splitlines()[-1].startswith(last)
+    if code == 0:
+        assert f"culprit (faster): {commits[11][:12]}  commit 11: sumCsv checks its input with a checksum" in out
+    if decisions == {14: "inconclusive"}:
+        assert f"is faster than good {commits[0][:12]} within 20 trials" in out
+    if 7 in decisions and decisions[7] == "inconclusive":
+        assert "inconclusive: the first faster commit is one of these 15 (oldest first)" in out

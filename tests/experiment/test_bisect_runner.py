@@ -4,6 +4,7 @@ generated repository, a real SQLite store, no Maven or JMH (the end-to-end test 
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,15 +23,17 @@ CASE = BenchmarkCase("jmh", "demo.Bench.a", (("size", "1"),))
 
 @dataclass
 class CommitHarness(FakeHarness):
-    """Times per commit: 100 ns before the planted checksum, 300 after; ``noisy`` trials of
-    every commit add alternating +-40%, so only many trials decide."""
+    """Times per commit: 100 ns before the planted checksum, 300 after (``faster``: 30 after,
+    the planted commit is an improvement); ``noisy`` trials of every commit add alternating
+    +-40%, so only many trials decide."""
 
     noisy: bool = False
+    faster: bool = False
 
     def run_trial(self, build, settings, work_dir, on_progress) -> TrialOutcome:
         planted = "checksum" in (build.project_dir / bisect_repo.NUMBERS).read_text()
         self.calls.append(build.project_dir)
-        mean = 300.0 if planted else 100.0
+        mean = (30.0 if self.faster else 300.0) if planted else 100.0
         if self.noisy:
             mean *= 1.4 if len(self.calls) % 4 < 2 else 0.6
         table = SampleTable.build(mean + np.arange(6) * 0.1, fork=[0, 0, 0, 1, 1, 1], iteration=[0, 1, 2] * 2)
@@ -115,3 +118,57 @@ def test_bisect_with_warmup_auto_chooses_each_probes_warmups_from_its_pilots(rep
     assert all(run.setup.executor == {"kind": "local"} and run.setup.rule == {"kind": "fixed", "trials": 5} for run in runs)
     # 2 pilot forks and 10 executions per probe
     assert len(harness.calls) == 5 * (2 + 10)
+
+
+def test_find_faster_names_the_planted_improvement_and_stores_the_direction(repo, monkeypatch, tmp_path):
+    root, commits = repo
+    code, out, err = bisect(CommitHarness(faster=True), monkeypatch, root, tmp_path / "r.db", "--find", "faster")
+    assert code == 0, out + err
+    planted = commits[bisect_repo.PLANTED][:12]
+    assert f"culprit (faster): {planted}  commit 11: sumCsv checks its input with a checksum" in out
+    assert f"parent:           {commits[bisect_repo.PLANTED - 1][:12]}  commit 10: " in out
+    assert out.startswith("bisect (the first faster commit): good ")
+    decisions = [re.search(r"\]  +(not faster|faster)  ", line).group(1) for line in out.splitlines()
+                 if line.startswith(("bad ", "1 ", "2 ", "3 ", "4 "))]
+    assert decisions == ["faster", "not faster", "faster", "not faster", "not faster"]
+    assert "looking for the first faster commit" in err
+    assert f"premise: bad: {commits[15][:12]} faster after 5 trials" in err
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        runs = [store.run(i) for i in store.run_ids()]
+    assert len(runs) == 5 and all(run.settings["bisect"]["find"] == "faster" for run in runs)
+
+
+def test_find_faster_json_says_the_direction_in_its_decisions(repo, monkeypatch, tmp_path):
+    import json
+
+    root, commits = repo
+    code, out, err = bisect(CommitHarness(faster=True), monkeypatch, root, tmp_path / "r.db", "--find", "faster",
+                            "--format", "json")
+    assert code == 0, out + err
+    doc = json.loads(out)
+    assert doc["find"] == "faster" and doc["status"] == "found"
+    assert doc["culprit"]["commit"] == commits[bisect_repo.PLANTED]
+    assert [p["decision"] for p in doc["probes"]] == ["faster", "not_faster", "faster", "not_faster", "not_faster"]
+    assert doc["probes"][0]["cases"][0]["decision"] == "faster"
+
+
+def test_find_faster_when_bad_is_slower_is_exit_3_after_one_probe(repo, monkeypatch, tmp_path):
+    """The regression of the default fake is no improvement: bad is not faster than good."""
+    root, commits = repo
+    code, out, err = bisect(CommitHarness(), monkeypatch, root, tmp_path / "r.db", "--find", "faster")
+    assert code == 3, out + err
+    assert out.splitlines()[-1] == (f"not faster: bad {commits[15][:12]} is not faster than good {commits[0][:12]} on the "
+                                    "selected benchmarks (beyond the threshold); there is no improvement to bisect")
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        assert len(store.run_ids()) == 1
+        assert store.run(store.run_ids()[0]).settings["bisect"]["find"] == "faster"
+
+
+def test_the_default_finds_slower_and_stores_that_too(repo, monkeypatch, tmp_path):
+    """An improvement is not a regression: the default bisection refuses it with exit 3."""
+    root, commits = repo
+    code, out, err = bisect(CommitHarness(faster=True), monkeypatch, root, tmp_path / "r.db")
+    assert code == 3, out + err
+    assert out.splitlines()[-1].startswith(f"not slower: bad {commits[15][:12]} is not slower than good")
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        assert store.run(store.run_ids()[0]).settings["bisect"]["find"] == "slower"

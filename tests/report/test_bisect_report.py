@@ -84,6 +84,7 @@ def test_json_document():
     for key in ("confidence", "resamples", "seed", "statistic", "threshold"):
         assert key in doc
     assert doc["status"] == "found" and doc["commits"] == 15 and doc["looks"] == [6, 12]
+    assert doc["find"] == "slower"
     assert doc["parent"] == {"commit": commit(10).sha, "subject": "commit 10"}
     first = doc["probes"][0]
     assert first["role"] == "premise" and first["decision"] == "slower" and first["trials"] == 6 and first["run_id"] == 1

@@ -17,6 +17,11 @@ added while it is undecided). Every look is a chance of a false verdict, so the 
 the confidence level: each uses ``1 - (1 - C) / looks`` (Bonferroni over the planned looks),
 which keeps a probe's chance of any false verdict at most ``1 - C``.
 
+``--find faster`` bisects an improvement the same way, mirrored: the premise is that bad is
+faster than good, a probe decides ``faster``, ``not faster`` or nothing, and the search
+looks for the first ``faster`` commit. The search itself only knows that a decision is the
+change sought (:data:`FOUND`) or rules it out (:data:`RULED_OUT`).
+
 Everything here is pure: the experiment (``experiment/bisect.py``) runs the probes.
 """
 
@@ -37,45 +42,77 @@ class Decision(str, enum.Enum):
 
     SLOWER = "slower"               # slower than good: the regression is in by this commit
     NOT_SLOWER = "not slower"       # rules out a slowdown of the threshold or more
+    FASTER = "faster"               # --find faster: faster than good, the improvement is in
+    NOT_FASTER = "not faster"       # --find faster: rules out an improvement of the threshold or more
     INCONCLUSIVE = "inconclusive"   # the budget of trials did not decide
     UNTESTABLE = "untestable"       # the commit could not be built or lacks the benchmark
+
+
+FOUND = frozenset({Decision.SLOWER, Decision.FASTER})            # the change sought is in by this commit
+RULED_OUT = frozenset({Decision.NOT_SLOWER, Decision.NOT_FASTER})  # the change sought is not
+
+
+class Direction(str, enum.Enum):
+    """What a bisection looks for (``--find``): the first slower commit, or the first faster."""
+
+    SLOWER = "slower"
+    FASTER = "faster"
+
+    @property
+    def found(self) -> Decision:
+        """A probe's decision that the change is in."""
+        return Decision.SLOWER if self is Direction.SLOWER else Decision.FASTER
+
+    @property
+    def ruled_out(self) -> Decision:
+        """A probe's decision that rules the change out."""
+        return Decision.NOT_SLOWER if self is Direction.SLOWER else Decision.NOT_FASTER
+
+    @property
+    def verdict(self) -> Verdict:
+        return Verdict.SLOWER if self is Direction.SLOWER else Verdict.FASTER
 
 
 # -- one probe ----------------------------------------------------------------------------
 
 
-def case_decision(c: Comparison, threshold: float) -> Decision:
+def case_decision(c: Comparison, threshold: float, find: Direction = Direction.SLOWER) -> Decision:
     """The decision one benchmark case's comparison with good supports.
 
     ``slower`` is compare's verdict. ``not slower`` is compare's ``unchanged`` or ``faster``,
     or an interval that rules out a slowdown of ``threshold`` or more (its worse end is
     closer to 1), which is all a bisection needs to know. Too few trials or forks for a
-    trustworthy interval decide nothing."""
+    trustworthy interval decide nothing. With ``find`` faster, the mirror: ``faster`` is
+    compare's verdict, ``not faster`` its ``unchanged`` or ``slower``, or an interval whose
+    better end is closer to 1 than ``threshold``."""
     if min(top_units(c.baseline)[0], top_units(c.contender)[0]) < MIN_EXPANDED_UNITS or not c.verdict_supported:
         return Decision.INCONCLUSIVE
-    if c.verdict == Verdict.SLOWER:
-        return Decision.SLOWER
-    if c.verdict in (Verdict.UNCHANGED, Verdict.FASTER):
-        return Decision.NOT_SLOWER
-    worse_end = 1 - c.ratio.low if c.metric.higher_is_better else c.ratio.high - 1
-    return Decision.NOT_SLOWER if worse_end < threshold else Decision.INCONCLUSIVE
+    if c.verdict == find.verdict:
+        return find.found
+    if c.verdict in (Verdict.UNCHANGED, Verdict.FASTER, Verdict.SLOWER):
+        return find.ruled_out
+    if find is Direction.SLOWER:
+        end = 1 - c.ratio.low if c.metric.higher_is_better else c.ratio.high - 1       # the worse end
+    else:
+        end = c.ratio.high - 1 if c.metric.higher_is_better else 1 - c.ratio.low       # the better end
+    return find.ruled_out if end < threshold else Decision.INCONCLUSIVE
 
 
-def probe_decision(decisions: Sequence[Decision]) -> Decision:
-    """One commit's decision over the tracked cases: slower when any case is, not slower
-    when every case is, else undecided."""
+def probe_decision(decisions: Sequence[Decision], find: Direction = Direction.SLOWER) -> Decision:
+    """One commit's decision over the tracked cases: slower (faster) when any case is, not
+    slower (not faster) when every case is, else undecided."""
     if not decisions:
         return Decision.UNTESTABLE
-    if Decision.SLOWER in decisions:
-        return Decision.SLOWER
-    if all(d == Decision.NOT_SLOWER for d in decisions):
-        return Decision.NOT_SLOWER
+    if find.found in decisions:
+        return find.found
+    if all(d == find.ruled_out for d in decisions):
+        return find.ruled_out
     return Decision.INCONCLUSIVE
 
 
-def tracked(result: ComparisonResult, threshold: float) -> list[Comparison]:
-    """The comparisons of the premise (bad vs good) that are slower: what is bisected."""
-    return [c for c in result.comparisons if case_decision(c, threshold) == Decision.SLOWER]
+def tracked(result: ComparisonResult, threshold: float, find: Direction = Direction.SLOWER) -> list[Comparison]:
+    """The comparisons of the premise (bad vs good) that are slower (faster): what is bisected."""
+    return [c for c in result.comparisons if case_decision(c, threshold, find) == find.found]
 
 
 def looks(first: int, most: int) -> tuple[int, ...]:
@@ -96,10 +133,10 @@ def confidence_per_look(confidence: float, planned_looks: int) -> float:
 
 def bounds(count: int, decisions: Mapping[int, Decision]) -> tuple[int, int]:
     """``(lo, hi)`` over candidate indices ``0..count-1`` (oldest first): ``lo`` the newest
-    commit known not slower (-1: good itself), ``hi`` the oldest known slower after it
-    (``count - 1``, bad, when none is)."""
-    lo = max((i for i, d in decisions.items() if d == Decision.NOT_SLOWER), default=-1)
-    hi = min((i for i, d in decisions.items() if d == Decision.SLOWER and i > lo), default=count - 1)
+    commit known not slower (not faster; -1: good itself), ``hi`` the oldest known slower
+    (faster) after it (``count - 1``, bad, when none is)."""
+    lo = max((i for i, d in decisions.items() if d in RULED_OUT), default=-1)
+    hi = min((i for i, d in decisions.items() if d in FOUND and i > lo), default=count - 1)
     return lo, hi
 
 
@@ -113,7 +150,7 @@ def next_probe(count: int, decisions: Mapping[int, Decision]) -> int | None:
 
 
 def candidates(count: int, decisions: Mapping[int, Decision]) -> tuple[int, ...]:
-    """Indices that may still be the first slower commit: ``lo+1..hi``; one is the culprit."""
+    """Indices that may still be the first slower (faster) commit: ``lo+1..hi``; one is the culprit."""
     lo, hi = bounds(count, decisions)
     return tuple(range(lo + 1, hi + 1))
 
@@ -122,6 +159,7 @@ class Status(str, enum.Enum):
     FOUND = "found"                     # one culprit
     INCONCLUSIVE = "inconclusive"       # a range of candidates remains
     NOT_SLOWER = "not slower"           # the premise failed: bad is not slower than good
+    NOT_FASTER = "not faster"           # --find faster: bad is not faster than good
     PREMISE_INCONCLUSIVE = "premise inconclusive"
 
 
@@ -139,6 +177,8 @@ class Search:
             return Status.PREMISE_INCONCLUSIVE
         if premise == Decision.NOT_SLOWER:
             return Status.NOT_SLOWER
+        if premise == Decision.NOT_FASTER:
+            return Status.NOT_FASTER
         return Status.FOUND if len(candidates(self.count, self.decisions)) == 1 else Status.INCONCLUSIVE
 
     @property
@@ -148,12 +188,12 @@ class Search:
 
 def search(count: int, probe: Callable[[int], Decision]) -> Search:
     """Bisect candidates ``0..count-1`` (the last is bad): first the premise, that bad is
-    slower than good, then probes until one culprit is left, an inconclusive probe stops
+    slower (faster) than good, then probes until one culprit is left, an inconclusive probe stops
     the search, or only untestable commits are left between the ends."""
     if count < 1:
         raise ValueError("nothing to bisect: no commit between good and bad")
     decisions = {count - 1: probe(count - 1)}
-    if decisions[count - 1] != Decision.SLOWER:
+    if decisions[count - 1] not in FOUND:
         return Search(count, decisions)
     while (index := next_probe(count, decisions)) is not None:
         decisions[index] = probe(index)
@@ -199,6 +239,7 @@ class Bisection:
     settings: Settings
     looks: tuple[int, ...]          # trial counts at which each probe is decided
     store: str
+    find: Direction = Direction.SLOWER   # the first slower commit, or (--find faster) the first faster
 
     @property
     def search(self) -> Search:

@@ -36,7 +36,7 @@ COMMANDS = {
     "record": ("rigorbench.cli.record", "run one version of a project, store it, and add its results to the per-commit history"),
     "history": ("rigorbench.cli.history", "the per-commit history: add, import, list, show, and the commits where a benchmark changed"),
     "worker": ("rigorbench.cli.worker", "start this machine's benchmarking worker for a Dask cluster (ab --cluster): one trial at a time"),
-    "bisect": ("rigorbench.cli.bisect", "find the first commit where a benchmark got slower: an A/B against --good per probed commit"),
+    "bisect": ("rigorbench.cli.bisect", "find the first commit where a benchmark got slower (or faster): an A/B against --good per probed commit"),
 }
 
 

@@ -1,4 +1,5 @@
-"""``rigorbench bisect``: find the first commit where a benchmark got slower."""
+"""``rigorbench bisect``: find the first commit where a benchmark got slower (or, with
+``--find faster``, faster)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ EXIT_FOUND, EXIT_NOT_SLOWER, EXIT_INCONCLUSIVE = 0, 3, 4
 FIRST_TRIALS, MAX_TRIALS = 5, 20
 
 DESCRIPTION = f"""\
-Find the first commit between --good and --bad where a benchmark got slower.
+Find the first commit between --good and --bad where a benchmark got slower (or, with
+--find faster, faster).
 
 The commits are those of 'git rev-list --first-parent --ancestry-path GOOD..BAD' (oldest
 first). First the premise is checked: bad against good, as an A/B experiment like 'rigorbench
@@ -31,12 +33,17 @@ still inconclusive at --max-trials stops the bisection; the commits that may sti
 culprit are then listed instead of a culprit. Set --threshold to about half the slowdown
 you are chasing: unchanged commits then decide in a few trials.
 
+--find faster bisects an improvement instead, the mirror image: the premise is that bad is
+faster than good, a probe decides 'faster' (compare's verdict), 'not faster' (unchanged or
+slower, or its interval rules out an improvement of --threshold or more) or nothing, and the
+first faster commit is the culprit.
+
 Good is built once and each probed commit once (builds are cached next to the store). Every
 probe is stored as an ordinary run (see 'rigorbench runs'; 'rigorbench compare --store DB
 --baseline GOOD --contender COMMIT' with the short hashes shown). Progress goes to standard
 error, the probes and the culprit to standard output.
 
-exit status: {EXIT_FOUND} the culprit was found; {EXIT_NOT_SLOWER} bad is not slower than good (nothing to bisect);
+exit status: {EXIT_FOUND} the culprit was found; {EXIT_NOT_SLOWER} bad is not slower (--find faster: not faster) than good (nothing to bisect);
 {EXIT_INCONCLUSIVE} inconclusive (the premise or a range of candidates could not be decided); 2 bad usage or input.
 """
 
@@ -45,6 +52,7 @@ examples:
   rigorbench bisect . --good v1.4.0 --bad main --bench 'ParseBenchmark.parseLine' --threshold 10%
   rigorbench bisect bench --module bench --good HEAD~30 --bad HEAD --bench Queue.offer --max-trials 20 --format json
   rigorbench bisect . --harness go --good v0.9.0 --bad HEAD --bench BenchmarkParse --iteration-time 100ms
+  rigorbench bisect . --good v1.4.0 --bad v1.5.0 --bench 'ParseBenchmark.parseLine' --find faster --threshold 10%
 """
 
 
@@ -53,7 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     versions.add_argument("path", metavar="PATH", help="the benchmark project inside a git repository: a Maven or Gradle project with JMH "
                           "benchmarks, a Go module, a CMake project linking Google Benchmark, or a pyperf bench.py (see --harness)")
     versions.add_argument("--good", required=True, metavar="REV", help="a commit where the benchmark was fast (an ancestor of --bad on its first-parent history)")
-    versions.add_argument("--bad", required=True, metavar="REV", help="a commit where it is slower")
+    versions.add_argument("--bad", required=True, metavar="REV", help="a commit where it is slower (--find faster: faster)")
+    versions.add_argument("--find", choices=("slower", "faster"), default="slower",
+                          help="the change to bisect: the first commit where the benchmark got slower (default), "
+                               "or the first where it got faster (an improvement)")
     add_build_arguments(parser, listing=False)
     exp = parser.add_argument_group("experiment")
     exp.add_argument("--bench", required=True, action="append", metavar="REGEX", help="the benchmark(s) to bisect: an include regex as 'ab --bench' takes it (repeatable); must match at least one benchmark at --good")
@@ -87,7 +98,8 @@ def _plan(args: argparse.Namespace):
         raise UsageError(f"--max-trials ({most}) must be at least --trials ({first})")
     seed = args.seed if args.seed is not None else api.DEFAULT_SEED
     return api.BisectPlan(args.path, args.good, args.bad, build_spec_from(args), run_settings_from(args), first, most, seed,
-                      harness=harness_from(args), pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args))
+                      harness=harness_from(args), pilot_warmup=pilot_warmup_from(args), cluster=cluster_options_from(args),
+                      find=args.find)
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
@@ -102,4 +114,5 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
                                build_cache=not args.no_build_cache, commits=commits)
     write_output(api.render_bisect(bisection, args.format), args.output, stdout)
     status = bisection.search.status
-    return {api.Status.FOUND: EXIT_FOUND, api.Status.NOT_SLOWER: EXIT_NOT_SLOWER}.get(status, EXIT_INCONCLUSIVE)
+    return {api.Status.FOUND: EXIT_FOUND, api.Status.NOT_SLOWER: EXIT_NOT_SLOWER,
+            api.Status.NOT_FASTER: EXIT_NOT_SLOWER}.get(status, EXIT_INCONCLUSIVE)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 
 from rigorbench import __version__
 from rigorbench.analysis.bisect import (
-    Bisection, Commit, Decision, Probe, case_decision, confidence_per_look, looks, probe_decision, search,
+    Bisection, Commit, Decision, Direction, Probe, case_decision, confidence_per_look, looks, probe_decision, search,
 )
 from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import dataset_from_store
@@ -60,8 +60,10 @@ class BisectPlan:
     harness: str = "jmh"            # a name of rigorbench.harness.HARNESSES
     pilot_warmup: int | None = None  # --warmup auto: each probe's pilot forks' warmup
     cluster: "ClusterOptions | None" = None   # --cluster: where the probes' trials run (the API's executor)
+    find: Direction = Direction.SLOWER   # --find: the first slower commit, or the first faster
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "find", Direction(self.find))   # the API may pass "faster"
         if self.first_trials < 1 or self.max_trials < self.first_trials:
             raise UserError(f"--max-trials ({self.max_trials}) must be at least --trials ({self.first_trials})")
         if self.settings.forks < 1:
@@ -126,7 +128,8 @@ class _Prober:
         self.harness = get_harness(plan.harness)
         self.say = reporters().message
         self.looks = looks(plan.first_trials, plan.max_trials)
-        self.tracked: set | None = None          # (case, metric) keys the premise found slower
+        self.find = plan.find
+        self.tracked: set | None = None          # (case, metric) keys the premise found slower (faster)
         self.probes: list[Probe] = []
 
     def __call__(self, index: int) -> Decision:
@@ -189,7 +192,8 @@ class _Prober:
             settings = {
                 "run": run_settings.as_dict(), "trials": trials, "build": {label: self.plan.build.as_dict() for label in labels},
                 "not_run": {}, "build_cache": self.cache_dir is not None, SETUP_KEY: setup.as_dict(),
-                "bisect": {"good": self.good.sha, "bad": self.commits[-1].sha, "commit": self.commits[index].sha},
+                "bisect": {"good": self.good.sha, "bad": self.commits[-1].sha, "commit": self.commits[index].sha,
+                           "find": self.find.value},
             }
             return self.store.create_run(
                 harness=self.plan.harness, project=str(self.plan.project), order=self.plan.order, seed=seed, settings=settings,
@@ -208,15 +212,15 @@ class _Prober:
         base, contender = (dataset_from_store(self.store, run_id, label) for label in labels)
         result = compare_datasets(base, contender, settings)
         threshold = self.settings.threshold
-        found = [(c, case_decision(c, threshold)) for c in result.comparisons]
-        if self.tracked is None:   # the premise: what got slower is what is bisected
-            slower = [(c, d) for c, d in found if d == Decision.SLOWER]
-            if slower:
-                self.tracked = {(c.case, c.metric) for c, _ in slower}
-                found = slower
+        found = [(c, case_decision(c, threshold, self.find)) for c in result.comparisons]
+        if self.tracked is None:   # the premise: what got slower (faster) is what is bisected
+            changed = [(c, d) for c, d in found if d == self.find.found]
+            if changed:
+                self.tracked = {(c.case, c.metric) for c, _ in changed}
+                found = changed
         else:
             found = [(c, d) for c, d in found if (c.case, c.metric) in self.tracked]
-        decision = probe_decision([d for _, d in found])
+        decision = probe_decision([d for _, d in found], self.find)
         reason = "the benchmark measured nothing in one of the versions (see 'rigorbench runs')" if not found else ""
         return Probe(index, decision, tuple(found), trials, run_id, confidence, reason=reason)
 
@@ -237,7 +241,8 @@ def run_bisection(
         harness.exact_includes(())   # refused where a harness cannot run a subset (pyperf)
     executor = executor or LocalExecutor(harness, reporter, plan.order)
     executor.check(plan.settings)
-    reporter.message(f"bisect: {len(commits)} commits after good {good.short}, up to bad {commits[-1].short}")
+    looking = "" if plan.find is Direction.SLOWER else f"; looking for the first {plan.find.value} commit"
+    reporter.message(f"bisect: {len(commits)} commits after good {good.short}, up to bad {commits[-1].short}{looking}")
     cache_dir = build_cache_dir(store) if build_cache else None
     spec = VersionSpec(good.short, good.sha, plan.build)
     with built_versions(project, (spec,), harness, reporter, cache_dir=cache_dir) as good_builds:
@@ -246,4 +251,4 @@ def run_bisection(
             raise UserError(f"no benchmark matches --bench {' '.join(plan.settings.include)} at good {good.short}")
         prober = _Prober(plan, settings, store, reporters, good, commits, good_builds, cache_dir, executor)
         search(len(commits), prober)
-    return Bisection(good, commits, tuple(prober.probes), settings, prober.looks, store.path)
+    return Bisection(good, commits, tuple(prober.probes), settings, prober.looks, store.path, plan.find)

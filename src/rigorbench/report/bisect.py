@@ -1,20 +1,23 @@
 """Renderers of ``rigorbench bisect``: the probes in the order run, then the culprit (or the
 range of candidates that is left, or why there was nothing to bisect).
 
-JSON: after the common head, ``good`` and ``bad`` (``{commit, subject}``), ``commits`` (how
-many between them), ``looks`` (trial counts a probe is decided at), ``confidence_per_look``,
-``status`` (``found``, ``inconclusive``, ``not_slower``, ``premise_inconclusive``),
-``probes`` (``[{role, commit, subject, decision, trials, run_id, seconds, reason, cases:
-[{benchmark, params, metric, unit, verdict, decision, ratio: {estimate, ci_low, ci_high},
-change_pct}]}]``), ``culprit`` and ``parent`` (``{commit, subject}`` or null), and
-``candidates`` (the commits that may still be the first slower one, oldest first).
+JSON: after the common head, ``find`` (``slower``, or ``faster`` for ``--find faster``),
+``good`` and ``bad`` (``{commit, subject}``), ``commits`` (how many between them), ``looks``
+(trial counts a probe is decided at), ``confidence_per_look``, ``status`` (``found``,
+``inconclusive``, ``not_slower`` (``not_faster`` with ``--find faster``),
+``premise_inconclusive``), ``probes`` (``[{role, commit, subject, decision, trials, run_id,
+seconds, reason, cases: [{benchmark, params, metric, unit, verdict, decision, ratio:
+{estimate, ci_low, ci_high}, change_pct}]}]``; a decision is ``slower``, ``not_slower``
+(``faster``, ``not_faster`` with ``--find faster``), ``inconclusive`` or ``untestable``),
+``culprit`` and ``parent`` (``{commit, subject}`` or null), and ``candidates`` (the commits
+that may still be the first slower (faster) one, oldest first).
 """
 
 from __future__ import annotations
 
 import json
 
-from rigorbench.analysis.bisect import Bisection, Commit, Decision, Probe, Status, confidence_per_look
+from rigorbench.analysis.bisect import Bisection, Commit, Decision, Direction, Probe, Status, confidence_per_look
 from rigorbench.model import short_name
 from rigorbench.report.compare import change_cell
 from rigorbench.report.documents import document_head, json_number
@@ -32,8 +35,9 @@ def _pct(value: float) -> str:
 def settings_line(b: Bisection) -> str:
     s = b.settings
     per_look = confidence_per_look(s.confidence, len(b.looks))
+    looking = "" if b.find is Direction.SLOWER else f" (the first {b.find.value} commit)"
     return (
-        f"bisect: good {b.good.short}, bad {b.commits[-1].short}, {len(b.commits)} commits; "
+        f"bisect{looking}: good {b.good.short}, bad {b.commits[-1].short}, {len(b.commits)} commits; "
         f"each probe against good at {', '.join(map(str, b.looks))} trials until decided, "
         f"threshold {_pct(s.threshold)}, {_pct(s.confidence)} confidence over the looks ({_pct(per_look)} each), "
         f"{s.statistic}, seed {s.seed}; store {b.store}"
@@ -74,22 +78,25 @@ def _rows(b: Bisection) -> list[list[str]]:
 def conclusion_lines(b: Bisection) -> list[str]:
     found = b.search
     bad = b.commits[-1]
-    if found.status == Status.NOT_SLOWER:
-        return [f"not slower: bad {bad.short} is not slower than good {b.good.short} on the selected benchmarks "
-                "(beyond the threshold); there is no regression to bisect"]
+    way = b.find.value
+    if found.status in (Status.NOT_SLOWER, Status.NOT_FASTER):
+        change = "regression" if b.find is Direction.SLOWER else "improvement"
+        return [f"not {way}: bad {bad.short} is not {way} than good {b.good.short} on the selected benchmarks "
+                f"(beyond the threshold); there is no {change} to bisect"]
     if found.status == Status.PREMISE_INCONCLUSIVE:
         premise = b.probes[0] if b.probes else None
         if premise is not None and premise.decision == Decision.UNTESTABLE:
             return [f"inconclusive: bad {bad.short} could not be measured against good {b.good.short} "
                     "(see the reason above); nothing was bisected"]
-        return [f"inconclusive: could not decide whether bad {bad.short} is slower than good {b.good.short} "
+        return [f"inconclusive: could not decide whether bad {bad.short} is {way} than good {b.good.short} "
                 f"within {b.looks[-1]} trials; nothing was bisected (more --max-trials, longer iterations, or a larger --threshold)"]
     if found.status == Status.FOUND:
         index = found.candidates[0]
         culprit, parent = b.commits[index], b.parent_of(index)
-        return [f"culprit: {culprit.short}  {printable(culprit.subject)}",
-                f"parent:  {parent.short}  {printable(parent.subject)}"]
-    lines = [f"inconclusive: the first slower commit is one of these {len(found.candidates)} (oldest first); "
+        label = "culprit:" if b.find is Direction.SLOWER else f"culprit ({way}):"   # the first faster commit
+        return [f"{label} {culprit.short}  {printable(culprit.subject)}",
+                f"{'parent:':<{len(label)}} {parent.short}  {printable(parent.subject)}"]
+    lines = [f"inconclusive: the first {way} commit is one of these {len(found.candidates)} (oldest first); "
              "probes that could not decide are not guessed:"]
     decided = {p.index: p for p in b.probes}
     for index in found.candidates:
@@ -137,13 +144,14 @@ def render_json(b: Bisection) -> str:
     parent = b.parent_of(found.candidates[0]) if culprit is not None else None
     document = {
         **document_head("bisect", b.settings),
+        "find": b.find.value,
         "good": _commit(b.good), "bad": _commit(b.commits[-1]), "commits": len(b.commits),
         "looks": list(b.looks), "confidence_per_look": confidence_per_look(b.settings.confidence, len(b.looks)),
         "store": b.store,
         "status": found.status.value.replace(" ", "_"),
         "probes": [_probe_object(b, p) for p in b.probes],
         "culprit": _commit(culprit), "parent": _commit(parent),
-        "candidates": [b.commits[i].sha for i in found.candidates] if found.status != Status.NOT_SLOWER else [],
+        "candidates": [b.commits[i].sha for i in found.candidates] if found.status not in (Status.NOT_SLOWER, Status.NOT_FASTER) else [],
     }
     return json.dumps(document, indent=2) + "\n"
 
