@@ -32,6 +32,7 @@ Run: ``python benchmarks/steady_full.py DATA [--grid] [--sample K]`` or with
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -82,6 +83,21 @@ def held_out_names(data: Path, dev: Path = DEV, sample: int | None = None, seed:
         members = by_project[project]
         picked += [members[i] for i in sorted(rng.choice(len(members), min(sample, len(members)), replace=False))]
     return sorted(picked)
+
+
+def convert(study_data: Path, out: Path) -> int:
+    """Write the study's ``data/timeseries/all/<name>.json`` and ``data/classification/<name>.json``
+    (a checkout of SEALABQualityGroup/steady-state) in the layout of ``steady-state-dev``."""
+    (out / "timeseries").mkdir(parents=True, exist_ok=True)
+    (out / "classification").mkdir(parents=True, exist_ok=True)
+    count = 0
+    for path in sorted((study_data / "classification").glob("*.json")):
+        series = json.loads((study_data / "timeseries" / "all" / path.name).read_text())
+        with gzip.open(out / "timeseries" / f"{path.stem}.json.gz", "wt") as handle:
+            json.dump(series, handle)
+        (out / "classification" / path.name).write_text(path.read_text())
+        count += 1
+    return count
 
 
 def _cached(cache: Path, kind: str, name: str, compute):
@@ -208,7 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=None, help="at most K benchmarks per project")
     parser.add_argument("--seed", type=int, default=20261127)
     parser.add_argument("--grid", action="store_true", help="also (b): the grid chosen per fold")
+    parser.add_argument("--convert", type=Path, metavar="STUDY_DATA",
+                        help="first write the study's data/ folder (a checkout) into DATA")
     args = parser.parse_args(argv)
+    if args.convert and args.data:
+        print(f"converted {convert(args.convert, Path(args.data))} benchmarks into {args.data}")
     if not args.data or not Path(args.data).is_dir():
         print("give the data folder (or set RIGORBENCH_STEADY_DATA)", file=sys.stderr)
         return 1
