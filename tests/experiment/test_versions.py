@@ -65,3 +65,17 @@ def test_a_revision_outside_git_is_a_clear_error(tmp_path):
     (tmp_path / "plain").mkdir()
     with pytest.raises(UserError, match="not in a git repository"):
         prepare_version(tmp_path / "plain", VersionSpec("x", "HEAD"), tmp_path)
+
+
+def test_a_checkout_that_fails_names_gits_cause(repo, tmp_path):
+    """A clone missing a blob (a partial mirror) cannot check the revision out: the error names
+    the file git could not read, not only git's last line."""
+    blob = git(repo, "rev-parse", "HEAD~1:bench/Lib.java")
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    with pytest.raises(UserError) as raised:
+        prepare_version(repo / "bench", VersionSpec("old", "HEAD~1"), scratch)
+    everything = " ".join([str(raised.value), *raised.value.details])
+    assert "git worktree add failed: error:" in str(raised.value) and "bench/Lib.java" in everything
+    assert "old" not in git(repo, "worktree", "list") and len(git(repo, "worktree", "list").splitlines()) == 1

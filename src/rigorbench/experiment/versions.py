@@ -66,7 +66,13 @@ def _checkout_revision(project: Path, spec: VersionSpec, scratch: Path) -> Prepa
     target = Path(tempfile.mkdtemp(prefix=f"wt-{commit[:10]}-", dir=scratch))
     added = _git(["worktree", "add", "--detach", "--force", str(target), commit], root)
     if added.returncode != 0:
-        raise UserError(f"{spec.source}: git worktree add failed: {added.stderr.strip().splitlines()[-1:]}")
+        # git's last line ("Could not reset index file") is rarely the cause; its error: lines
+        # before it name it ("unable to read sha1 file of collate/tables.go"): show them all.
+        lines = [line for line in added.stderr.strip().splitlines() if line.strip()]
+        causes = [line for line in lines if line.startswith(("error:", "fatal:"))] or lines[-1:]
+        remove_worktree(root, target)
+        raise UserError(f"{spec.source}: git worktree add failed: {causes[0] if causes else 'no message'}",
+                        details=causes[1:10])
     relative = os.path.relpath(project.resolve(), root.resolve())
     project_dir = (target / relative).resolve()
     if not project_dir.is_dir():
