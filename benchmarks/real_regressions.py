@@ -44,6 +44,8 @@ def clone(repository: str, mirrors: Path, into: Path) -> Path:
         bare = next((q for p in found for q in p.glob("*") if (q / "HEAD").is_file()), None)
     source = str(bare) if bare is not None else f"https://github.com/{repository}.git"
     target = into / repository.replace("/", "-")
+    if target.is_dir():   # another case of the same repository
+        return target
     git("clone", "-q", "--no-checkout", source, str(target))
     missing = [line[1:] for line in git("rev-list", "--objects", "--all", "--missing=print", cwd=target).splitlines()
                if line.startswith("?")]
@@ -55,11 +57,19 @@ def clone(repository: str, mirrors: Path, into: Path) -> Path:
     return target
 
 
+OUT: Path | None = None   # --out: where each command's JSON document is kept
+
+
 def rigorbench(*args: str) -> tuple[int, str, float]:
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "rigorbench", *args], capture_output=True, text=True, check=False)
     if done.returncode not in (0, 1, 3, 4):
         print(done.stderr[-3000:], file=sys.stderr)
+    if OUT is not None:
+        OUT.mkdir(parents=True, exist_ok=True)
+        stem = f"{args[0]}-{len(list(OUT.glob(args[0] + '-*.json')))}"
+        (OUT / f"{stem}.json").write_text(done.stdout, encoding="utf-8")
+        (OUT / f"{stem}.log").write_text(done.stderr, encoding="utf-8")
     return done.returncode, done.stdout, time.perf_counter() - start
 
 
@@ -100,7 +110,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS, help="folder of fetched bare mirrors")
     parser.add_argument("--case", action="append", default=[], help="only cases whose repository@commit contains this")
     parser.add_argument("--bisect", action="store_true", help="also bisect the cases that name a range")
+    parser.add_argument("--out", type=Path, help="keep each command's JSON document in this folder")
     args = parser.parse_args(argv)
+    global OUT
+    OUT = args.out
     cases = tomllib.loads(CASES.read_text(encoding="utf-8"))["case"]
     cases = [c for c in cases if not args.case or any(word in name_of(c) for word in args.case)]
     rows, failed = [], []
