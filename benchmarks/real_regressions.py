@@ -5,14 +5,16 @@ from a fetched mirror (a bare git directory ``MIRRORS/owner+name*``) or, without
 GitHub; run ``rigorbench ab`` between ``base`` and ``contender`` with the case's settings; and
 check that the verdicts give the documented direction (``expect``). With ``--bisect``, cases
 that name a ``bisect_good``/``bisect_bad`` range are bisected too (``--find`` the documented
-direction) and the culprit is checked against ``contender``. Prints one line per case and a
+direction) and the culprit is checked against ``contender``; with ``--record``, every commit
+of that range is recorded and ``history changes`` must find a change point of the expected
+direction at ``contender``. Prints one line per case and a
 markdown table (verdicts, change [CI], detectable change, wall time); exit 1 when a case
 does not reproduce.
 
 Mirrors may lack large blobs (fuzz corpora, generated tables): each missing blob is pointed at
 the empty blob with ``git replace`` in the working clone, which keeps every commit hash.
 
-Run: ``python benchmarks/real_regressions.py [--mirrors DIR] [--case NAME] [--bisect]``.
+Run: ``python benchmarks/real_regressions.py [--mirrors DIR] [--case NAME] [--bisect] [--record] [--out DIR]``.
 Not a test: each case builds two revisions and runs minutes of trials.
 """
 
@@ -101,6 +103,25 @@ def run_bisect(case: dict, target: Path, store: Path) -> dict:
             "reproduced": bool(culprit) and culprit[:12] == case["contender"][:12]}
 
 
+def run_record(case: dict, target: Path, store: Path) -> dict:
+    """``record`` every first-parent commit of the bisect range (good included), then
+    ``history changes``: the documented commit should open a change of the expected direction."""
+    path = checkout(target, case)
+    commits = git("rev-list", "--first-parent", "--reverse", f"{case['bisect_good']}^..{case['bisect_bad']}",
+                  cwd=target).split()
+    start = time.perf_counter()
+    for commit in commits:
+        rigorbench("record", str(path), "--rev", commit, "--harness", case["harness"], "--bench", case["bench"],
+                   "--store", str(store), *case.get("record_args", case.get("args", [])))
+    code, out, _ = rigorbench("history", "changes", "--store", str(store), "--format", "json")
+    series = json.loads(out).get("series", []) if out.strip().startswith("{") else []
+    changes = [(s["benchmark"], c) for s in series for c in s.get("changes", [])]
+    wanted = {"slower": "slower", "faster": "faster"}[case["expect"]]
+    hits = [(name, c) for name, c in changes if c["commit"][:12] == case["contender"][:12] and c["direction"] == wanted]
+    return {"code": code, "seconds": time.perf_counter() - start, "commits": len(commits), "changes": changes,
+            "reproduced": bool(hits)}
+
+
 def name_of(case: dict) -> str:
     return f"{case['repository']}@{case['contender'][:8]}"
 
@@ -110,6 +131,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS, help="folder of fetched bare mirrors")
     parser.add_argument("--case", action="append", default=[], help="only cases whose repository@commit contains this")
     parser.add_argument("--bisect", action="store_true", help="also bisect the cases that name a range")
+    parser.add_argument("--record", action="store_true", help="also record every commit of the bisect range and "
+                        "look for the change point in the history")
     parser.add_argument("--out", type=Path, help="keep each command's JSON document in this folder")
     args = parser.parse_args(argv)
     global OUT
@@ -130,6 +153,12 @@ def main(argv: list[str]) -> int:
                 found = run_bisect(case, target, Path(tmp) / f"bisect-{number}.db")
                 rows.append((name_of(case), "bisect", case["expect"], found["reproduced"],
                              f"culprit {found['culprit'] or 'none'} (exit {found['code']})", found["seconds"]))
+            if args.record and "bisect_good" in case:
+                history = run_record(case, target, Path(tmp) / f"history-{number}.db")
+                listed = "; ".join(f"{name.split('.')[-1]} {c['direction']} {c['change_pct']:+.1f}% at {c['commit'][:8]}"
+                                   for name, c in history["changes"]) or "no change point"
+                rows.append((name_of(case), f"record x{history['commits']} + history changes", case["expect"],
+                             history["reproduced"], listed, history["seconds"]))
             print(f"{rows[-1][0]}: {'reproduced' if rows[-1][3] else 'NOT reproduced'}", flush=True)
     print("\n| case | command | expected | reproduced | result | wall time |\n|---|---|---|---|---|---|")
     for name, command, expect, ok, result, seconds in rows:
