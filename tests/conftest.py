@@ -28,6 +28,10 @@ _BUILD_JVM = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 os.environ.setdefault("MAVEN_OPTS", _BUILD_JVM)
 os.environ.setdefault("GRADLE_OPTS", _BUILD_JVM)
 
+# Text output fits COLUMNS when it is set (terminal.text_width): a developer's shell that
+# exports it must not change what the tests see; tests of the width set it themselves.
+os.environ.pop("COLUMNS", None)
+
 
 @dataclass
 class FakeHarness:

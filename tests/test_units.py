@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from rigorbench.units import (
@@ -60,3 +62,26 @@ def test_format_duration():
 ])
 def test_direction_from_a_metric_name(name, higher):
     assert higher_is_better_from_name(name) is higher
+
+
+def test_a_column_reads_in_one_unit_its_values_read_best_in():
+    from rigorbench.units import dimension, readable_unit
+
+    assert dimension("us/op") == dimension("s/op") == "time/op" and dimension("ops/ms") == "ops/time"
+    assert dimension("B/op") == "B/op"
+    # the author's unit stays while every value reads 1 to 9999 in it
+    assert readable_unit(["us/op", "us/op"], [1.5, 9000.0]) == ("us/op", {"us/op": 1.0})
+    assert readable_unit(["ops/s"], [250.0]) == ("ops/s", {"ops/s": 1.0})
+    unit, factors = readable_unit(["ns/op"], [1_041_000.0])
+    assert unit == "ms/op" and math.isclose(1_041_000.0 * factors["ns/op"], 1.041)
+    unit, factors = readable_unit(["ops/s"], [5e7])
+    assert unit == "ops/us" and math.isclose(5e7 * factors["ops/s"], 50.0)
+    # two units of one metric: the one most values read 1 to 999 in; on a tie the unit most are given in
+    unit, factors = readable_unit(["ns/op", "ns/op", "us/op"], [285.0, 3765.0, 1.324])
+    assert unit == "ns/op" and math.isclose(factors["us/op"], 1000.0)
+    assert readable_unit(["us/op", "ns/op"], [2.0, 900.0])[0] in ("ns/op", "us/op")
+    assert readable_unit(["ms/op", "ns/op"], [5.0, 4e6])[0] == "ms/op"
+    # nothing to scale: bytes, or units of two dimensions
+    assert readable_unit(["B/op"], [1e6]) == ("B/op", {"B/op": 1.0})
+    assert readable_unit(["ns/op", "B/op"], [5.0, 6.0]) == ("ns/op", {"ns/op": 1.0, "B/op": 1.0})
+    assert readable_unit([], []) == ("", {})

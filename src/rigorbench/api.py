@@ -91,7 +91,7 @@ _LAZY_MODULES = {
     "rigorbench.store.check": "check_store recover_store",
     "rigorbench.store.copy": "copy_store",
     "rigorbench.store.location": "is_postgres masked scrubbed work_dir",
-    "rigorbench.terminal": "printable",
+    "rigorbench.terminal": "DEFAULT_WIDTH printable text_width",
     "rigorbench.units": "format_duration",
 }
 _LAZY, __getattr__, __dir__ = lazy_exports(__name__, _LAZY_MODULES)
@@ -311,7 +311,8 @@ def render(
     result: ComparisonResult | AnalysisResult | PowerResult | LintResult, format: str = "text", **layout
 ) -> str:
     """A result as text, markdown, json, csv (compare) or sarif (lint), as the commands print it;
-    ``layout`` (``wide``, ``only_changed``) shapes a comparison's text and markdown table."""
+    ``layout`` (``wide``, ``only_changed``, ``color``, ``width``) shapes a comparison's text and
+    markdown table; ``width`` an analysis's text too (100 columns unless given)."""
     import importlib
 
     try:
@@ -329,6 +330,10 @@ def render(
         from rigorbench.report.table import TableOptions
 
         return render_as(renderers, format, result, TableOptions(**layout))
+    if registry == "ANALYSIS_RENDERERS":
+        from rigorbench.terminal import DEFAULT_WIDTH
+
+        return render_as(renderers, format, result, layout.get("width", DEFAULT_WIDTH))
     return render_as(renderers, format, result)
 
 

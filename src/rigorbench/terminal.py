@@ -8,6 +8,7 @@ through :func:`printable` (JSON output is escaped by the JSON encoder instead).
 
 from __future__ import annotations
 
+import os
 import re
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -23,3 +24,25 @@ def printable(text: str, limit: int | None = None) -> str:
 def printable_lines(lines) -> str:
     """Lines of a text output joined, each with :func:`printable` applied, ending in a newline."""
     return "\n".join(printable(line) for line in lines) + "\n"
+
+
+# Text is laid out within this many columns where no terminal says otherwise (a pipe, a
+# file, a CI log), and prose wraps here on a wider one (longer lines are harder to read).
+DEFAULT_WIDTH = 100
+_NARROWEST = 40
+
+
+def text_width(stream) -> int:
+    """The columns text for ``stream`` is laid out in: ``COLUMNS`` when set (the shell's
+    convention, as :func:`shutil.get_terminal_size`), else the terminal's width when
+    ``stream`` is one, else :data:`DEFAULT_WIDTH`; never under 40."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0 and getattr(stream, "isatty", lambda: False)():
+        try:
+            columns = os.get_terminal_size(stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            columns = 0
+    return max(_NARROWEST, columns) if columns > 0 else DEFAULT_WIDTH

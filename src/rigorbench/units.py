@@ -10,7 +10,9 @@ nothing of rigorbench's, so every layer may use it.
 
 from __future__ import annotations
 
+import math
 import re
+from typing import Iterable
 
 # Seconds per unit symbol: JMH's TimeUnit labels (ns ... min, hr, day) and the short forms
 # its time values and Go's -benchtime accept (µs, m, h, d).
@@ -63,6 +65,51 @@ def unit_factor(source: str, target: str) -> float | None:
         return SECONDS[target_bottom] / SECONDS[source_bottom]
     return None
 
+
+
+def dimension(unit: str) -> str:
+    """What ``unit`` measures: ``time/op`` for ``ns/op`` ... ``s/op``, ``ops/time`` for
+    ``ops/ns`` ... ``ops/s``, else the unit itself (bytes and counts convert to nothing else)."""
+    top, _, bottom = unit.partition("/")
+    if bottom == "op" and top in SECONDS:
+        return "time/op"
+    if top == "ops" and bottom in SECONDS:
+        return "ops/time"
+    return unit
+
+
+# The units a table may show a dimension in, in the order they are tried.
+_SCALES = {"time/op": ("s/op", "ms/op", "us/op", "ns/op"), "ops/time": ("ops/ns", "ops/us", "ops/ms", "ops/s")}
+
+
+def readable_unit(units: Iterable[str], values: Iterable[float]) -> tuple[str, dict[str, float]]:
+    """The one unit a column of ``values`` (each in the unit beside it in ``units``, all of
+    one :func:`dimension`) is shown in, and the factor from each given unit to it.
+
+    The values' own unit when they share one and all read as 1 to 9999 in it (the unit the
+    author chose, JMH's ``@OutputTimeUnit``, stays); otherwise the unit of the dimension in
+    which the fewest values fall outside 1 to 999 and 1 to 9999 (``1041000 ns/op`` reads
+    ``1.041 ms/op``; ``ns/op`` and ``us/op`` of one metric share one column), on a tie the
+    unit most values are given in, then the larger one. Benchstat scales each value on its own instead; one unit
+    per column keeps a column's values comparable at a glance."""
+    units = list(units)
+    given = list(dict.fromkeys(units))
+    if not given:
+        return "", {}
+    candidates = _SCALES.get(dimension(given[0]))
+    if candidates is None or any(dimension(u) != dimension(given[0]) for u in given):
+        return given[0], {u: 1.0 for u in given}
+    pairs = [(u, v) for u, v in zip(units, values) if math.isfinite(v) and v > 0]
+
+    def misfits(unit: str) -> int:
+        scaled = [v * unit_factor(u, unit) for u, v in pairs]
+        return sum(not 1 <= v < 1000 for v in scaled) + sum(not 1 <= v < 10_000 for v in scaled)
+
+    most = max(given, key=units.count)
+    if len(given) == 1 and all(1 <= v < 10_000 for _, v in pairs):
+        return most, {most: 1.0}
+    chosen = min(candidates, key=lambda c: (misfits(c), c != most, candidates.index(c)))
+    return chosen, {u: unit_factor(u, chosen) for u in given}
 
 # Which way is better, read from a metric's name or unit (a CSV history's column names carry
 # nothing else). A rate -- something counted per unit of time -- is better higher; a time, a

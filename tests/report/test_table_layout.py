@@ -1,4 +1,5 @@
-"""The compare table read at a glance: 100 columns, regressions first, geomean, grouping."""
+"""The compare table read at a glance: the terminal's width, names whole, one unit per column,
+regressions first, geomean, grouping."""
 
 from __future__ import annotations
 
@@ -25,23 +26,80 @@ def compare(*argv: str) -> str:
 def test_the_text_fits_100_columns_and_wide_shows_every_column():
     text = compare("--baseline", *BASE, "--contender", *CONT)
     assert max(len(line) for line in text.splitlines()) <= 100
-    assert "StatsBenchmark.standardize{size=1000}" in text, "typical names are not cut"
+    row = next(line for line in text.splitlines() if "StatsBenchmark.standardize{size=1000}" in line)
+    assert row.startswith("StatsBenchmark.standardize{size=1000} ") and "inconclusive" in row, \
+        "typical names are whole and on the line of their figures"
     assert "Cliff's d" not in text.splitlines()[0] and " p " not in text.splitlines()[0]
     wide = compare("--baseline", *BASE, "--contender", *CONT, "--wide")
     assert "Cliff's d" in wide and "  p  " in wide.splitlines()[0] and "large" in wide
     assert "delta" not in wide.splitlines()[0]
 
 
-def test_long_names_are_cut_in_the_middle_keeping_the_method_and_parameters(tmp_path):
-    long = "org.example.very.long.pkg.AnExtremelyLongBenchmarkClassNameForTestingPurposes.measure"
-    for name, source in (("a.json", JMH / "v1-trial1.json"), ("b.json", JMH / "v2-trial1.json")):
+def _renamed(tmp_path: Path, name: str) -> list[str]:
+    paths = []
+    for file, source in (("a.json", JMH / "v1-trial1.json"), ("b.json", JMH / "v2-trial1.json")):
         document = json.loads(source.read_text(encoding="utf-8"))
-        document[0]["benchmark"] = long
-        (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
-    text = compare(str(tmp_path / "a.json"), str(tmp_path / "b.json"))
-    assert max(len(line) for line in text.splitlines() if not line.startswith(" ")) <= 100
-    row = next(line for line in text.splitlines() if "\u2026" in line)
-    assert row.split()[0].endswith("Purposes.measure")
+        document[0]["benchmark"] = name
+        (tmp_path / file).write_text(json.dumps(document), encoding="utf-8")
+        paths.append(str(tmp_path / file))
+    return paths
+
+
+def test_a_name_too_long_for_the_width_gets_its_own_line_whole(tmp_path, monkeypatch):
+    long = "org.example.very.long.pkg.AnExtremelyLongBenchmarkClassNameForTestingPurposes.measure"
+    paths = _renamed(tmp_path, long)
+    for columns in (100, 80, 70, 50):   # the figures alone need about 65 columns
+        monkeypatch.setenv("COLUMNS", str(columns))
+        lines = compare(*paths).splitlines()
+        named = [i for i, line in enumerate(lines) if "AnExtremelyLong" in line and not line.startswith(" ")]
+        assert len(named) == 1 and lines[named[0]].endswith("ForTestingPurposes.measure"), (columns, lines)
+        figures = lines[named[0] + 1]   # the row's cells, on the next line, under their headers
+        assert figures.startswith(" ") and figures.rstrip().endswith(("faster*", "slower*", "inconclusive*", "unchanged*"))
+        header = lines[named[0] - 1] if "verdict" in lines[named[0] - 1] else lines[named[0] - 2]
+        assert header.index("verdict") == len(figures.rstrip()) - len(figures.rstrip().split()[-1])
+        table = lines[:lines.index("")] + lines[lines.index("") + 1:next(i for i, line in enumerate(lines) if "comparisons:" in line)]
+        if columns >= 70:
+            assert all(len(line) <= columns for line in table if "AnExtremelyLong" not in line), (columns, table)
+    assert "\u2026" not in compare(*paths)
+
+
+def test_the_width_is_the_terminal_s_or_columns_and_100_elsewhere(monkeypatch):
+    from rigorbench.terminal import text_width
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert text_width(io.StringIO()) == 100, "a pipe or a file"
+    monkeypatch.setenv("COLUMNS", "72")
+    assert text_width(io.StringIO()) == 72
+    monkeypatch.setenv("COLUMNS", "12")
+    assert text_width(io.StringIO()) == 40, "never narrower than 40"
+    monkeypatch.setenv("COLUMNS", "wide")
+    assert text_width(io.StringIO()) == 100
+    monkeypatch.setenv("COLUMNS", "72")
+    args = ("--baseline", *BASE, "--contender", *CONT)
+    text = compare(*args)
+    notes = text[text.index("comparisons:"):].splitlines()
+    assert max(map(len, notes)) <= 72 and max(map(len, notes)) > 60, "notes and warnings wrap at the width"
+
+
+def test_one_metric_is_one_table_in_one_unit_per_column(tmp_path):
+    """ns/op and us/op of one metric were two tables; a value of 1041000 ns/op read '1041k'."""
+    text = compare("--baseline", *BASE, "--contender", *CONT)
+    assert text.count("time [") == 1 and "time [ns/op]" in text
+    row = next(line for line in text.splitlines() if line.startswith("CsvParseBenchmark.sumCsv"))
+    assert row.split()[1] == "1324", "sumCsv's 1.324 us/op in the ns/op column"
+    paths = []
+    for file, source, scale in (("a.json", JMH / "v1-trial1.json", 1e6), ("b.json", JMH / "v2-trial1.json", 1e6)):
+        document = [entry for entry in json.loads(source.read_text(encoding="utf-8")) if entry["mode"] == "avgt"]
+        for entry in document:
+            entry["primaryMetric"]["scoreUnit"] = "ns/op"
+            entry["primaryMetric"]["rawData"] = [[v * scale for v in fork] for fork in entry["primaryMetric"]["rawData"]]
+            entry["primaryMetric"]["score"] *= scale
+        (tmp_path / file).write_text(json.dumps(document), encoding="utf-8")
+        paths.append(str(tmp_path / file))
+    text = compare(*paths)
+    assert "time [ms/op]" in text and "k ±" not in text and "M ±" not in text
+    document = json.loads(compare(*paths, "--format", "json"))
+    assert {c["unit"] for c in document["comparisons"]} == {"ns/op"}, "JSON keeps the unit as measured"
 
 
 def test_regressions_come_first_in_text_json_and_csv_with_a_geometric_mean_per_section():
@@ -125,6 +183,10 @@ def test_compare_keeps_its_columns_when_a_benchmark_name_holds_a_control_charact
     assert "\x1b" not in text and "dardize\\x1b[2J{size=100}" in text
     lines = text.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("time [ns/op]"))
-    rows = [line for line in lines[header + 1:header + 3] if "\\x1b[2J" in line]
-    assert len(rows) == 2 and {row.index("inconclusive") for row in rows} == {lines[header].index("verdict")}
+    # too long for 100 columns once escaped: each name on its line, its figures below it
+    end = next(i for i, line in enumerate(lines) if "comparisons:" in line)
+    named = [i for i, line in enumerate(lines[:end]) if "\\x1b[2J" in line]
+    assert len(named) == 2 and all(lines[i].startswith("StatsBenchmark.standardize") for i in named)
+    rows = [lines[i + 1] for i in named]
+    assert {row.index("inconclusive") for row in rows} == {lines[header].index("verdict")}
     assert {row.index("%  ") for row in rows} == {lines[header].index(" a ") + 1}   # the baseline column ends alike

@@ -37,6 +37,7 @@ from rigorbench.analysis.forks import select_steady, steady_report
 from rigorbench.analysis.settings import Settings
 from rigorbench.model import BenchmarkCase, Diagnostic, Metric
 from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS, interval_of
+from rigorbench.units import dimension
 from rigorbench.stats import (
     ConfidenceInterval, Evidence, Verdict, adjust_p_values, bootstrap_paired_ratio, bootstrap_ratio, cliffs_delta,
     effect_magnitude, mann_whitney_u, narrower_of_paired_and_unpaired, summarize,
@@ -131,12 +132,13 @@ class ComparisonResult:
         return sum(1 for c in self.comparisons if c.verdict == verdict)
 
     def geometric_means(self) -> dict[tuple[str, str], tuple[float, int]]:
-        """Per metric and unit: the geometric mean of the ratios contender/baseline (the
-        suite's overall change, as benchstat's geomean row) and how many it is over."""
+        """Per metric and :func:`~rigorbench.units.dimension` (``ns/op`` and ``us/op`` are one:
+        a ratio has no unit): the geometric mean of the ratios contender/baseline (the suite's
+        overall change, as benchstat's geomean row) and how many it is over."""
         groups: dict[tuple[str, str], list[float]] = {}
         for c in self.comparisons:
             if np.isfinite(c.ratio.estimate) and c.ratio.estimate > 0:
-                groups.setdefault((c.metric.name, c.metric.unit), []).append(c.ratio.estimate)
+                groups.setdefault((c.metric.name, dimension(c.metric.unit)), []).append(c.ratio.estimate)
         return {key: (float(np.exp(np.mean(np.log(ratios)))), len(ratios)) for key, ratios in groups.items()}
 
     def fails(self, fail_on: str | Iterable[str]) -> bool:

@@ -11,6 +11,7 @@ from rigorbench.cli.common import (
 )
 from rigorbench.api import SEVERITIES
 from rigorbench.errors import UserError
+from rigorbench.api import DEFAULT_WIDTH, text_width
 
 
 DESCRIPTION = """\
@@ -70,5 +71,6 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
                          jobs=args.jobs)
     if not result.benchmarks:
         raise UserError(f"no {result.settings.metric} metric with measurements found in the input")
-    write_output(api.render(result, args.format), args.output, stdout)
+    width = text_width(stdout) if args.output is None else DEFAULT_WIDTH
+    write_output(api.render(result, args.format, width=width), args.output, stdout)
     return 1 if result.fails(args.fail_on) else 0

@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Callable
 from rigorbench.api import CORRECTIONS, INTERVALS, MIN_PARALLEL_SERIES, STATISTICS, TESTS, Settings, parse_fail_on, safe_name
 from rigorbench.cli.parser import UsageError, count, fraction, positive_int
 from rigorbench.errors import UserError
+from rigorbench.api import DEFAULT_WIDTH, text_width
 
 if TYPE_CHECKING:
     from rigorbench.harness.base import BuildSpec
@@ -112,7 +113,7 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
         "commas (regression,missing); default: never",
     )
     add_mismatch_argument(output)
-    output.add_argument("--wide", action="store_true", help="text and markdown: every column (also p) and names in full, however wide; by default the table fits 100 columns")
+    output.add_argument("--wide", action="store_true", help="text and markdown: every column (also p, Cliff's d, detects), however wide; by default the text fits the terminal (COLUMNS, else 100 columns), a name too long for it on a line of its own")
     output.add_argument("--only-changed", action="store_true", help="text and markdown: show only slower and faster benchmarks (the counts still cover all)")
     output.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text output's verdicts: auto (default) when standard output is a terminal and NO_COLOR is not set")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
@@ -237,7 +238,8 @@ def finish_comparison(result, args: argparse.Namespace, stdout: IO[str], say: Ca
     if not result.comparisons:
         raise UsageError("no benchmark is present on both sides; nothing to compare")
     layout = {"wide": bool(getattr(args, "wide", False)), "only_changed": bool(getattr(args, "only_changed", False)),
-              "color": args.output is None and use_color(getattr(args, "color", "never"), stdout)}
+              "color": args.output is None and use_color(getattr(args, "color", "never"), stdout),
+              "width": text_width(stdout) if args.output is None else DEFAULT_WIDTH}
     write_output(api.render(result, args.format or "text", **layout), args.output, stdout)
     ungated = result.ungated(fail_on(args))
     if ungated:

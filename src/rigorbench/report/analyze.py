@@ -1,13 +1,14 @@
 """Renderers of ``rigorbench analyze``: text, markdown and JSON (ARCHITECTURE.md fields).
 
-Text: per benchmark one summary line, then the diagnostics most severe first, each with its
-hint. JSON has ``benchmarks`` with ``benchmark``, ``params``, ``metric``, ``n``, ``mean``,
+Text: per benchmark its figures (wrapped at the terminal's width), then the diagnostics most
+severe first, each with its hint. JSON has ``benchmarks`` with ``benchmark``, ``params``, ``metric``, ``n``, ``mean``,
 ``ci_low``, ``ci_high``, ``cv`` (per level), ``steady_state`` and ``diagnostics``.
 """
 
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 
 from rigorbench.analysis.analyze import AnalysisResult, BenchmarkAnalysis
@@ -15,7 +16,7 @@ from rigorbench.model import SEVERITIES
 from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.compare import format_number, short_names
 from rigorbench.report.table import Table, escape_markdown, layout_markdown
-from rigorbench.terminal import printable_lines
+from rigorbench.terminal import DEFAULT_WIDTH, printable, printable_lines
 
 _LEVELS = ("iteration", "fork", "trial", "instance")
 MARKDOWN_HEADERS = ["benchmark", "metric", "mean", "CI", "RCIW", "CV", "n", "steady state", "diagnostics"]
@@ -38,6 +39,10 @@ def _count(n: int, word: str) -> str:
 
 
 def summary_text(b: BenchmarkAnalysis) -> str:
+    return "  ".join(summary_parts(b))
+
+
+def summary_parts(b: BenchmarkAnalysis) -> list[str]:
     unit = b.metric.unit
     parts = [
         f"mean {format_number(b.mean.estimate)} {unit} [{format_number(b.mean.low)}, {format_number(b.mean.high)}]",
@@ -50,7 +55,7 @@ def summary_text(b: BenchmarkAnalysis) -> str:
     if b.alloc is not None:
         parts.append(f"alloc {format_number(b.alloc.value)} {b.alloc.unit}")
     parts.append(_steady_text(b))
-    return "  ".join(parts)
+    return parts
 
 
 def counts_line(report: AnalysisResult) -> str:
@@ -68,20 +73,39 @@ def analysis_settings_line(report: AnalysisResult) -> str:
     return f"analyze {report.label}{files}: {s.confidence:.0%} CIs ({s.interval_label}), {s.resamples} resamples, seed {s.seed}{steady}"
 
 
-def render_text(report: AnalysisResult) -> str:
+def render_text(report: AnalysisResult, width: int = DEFAULT_WIDTH) -> str:
+    """Each benchmark's name, its figures and its diagnostics, wrapped at ``width`` (at most
+    100 columns for prose): figures break between figures, messages between words."""
+    wrap = min(width, DEFAULT_WIDTH)
     names = short_names([b.case.display_name for b in report.benchmarks])
-    lines = [analysis_settings_line(report), ""]
+    lines = [*_wrap(analysis_settings_line(report), "", "    ", wrap), ""]
     for b in report.benchmarks:
         lines.append(f"{names[b.case.display_name]}  [{b.metric.name}]")
-        lines.append(f"  {summary_text(b)}")
+        lines += _fill(summary_parts(b), "  ", width)
         for d in b.diagnostics:
-            lines.append(f"  {d.severity:<7}  {d.code}: {d.message}")
+            lines += _wrap(f"{d.severity:<7}  {d.code}: {d.message}", "  ", " " * 11, wrap)
             if d.hint:
-                lines.append(f"           hint: {d.hint}")
+                lines += _wrap(f"hint: {d.hint}", " " * 11, " " * 17, wrap)
         lines.append("")
-    lines.extend(f"warning: {w}" for w in report.input_warnings)
-    lines.append(counts_line(report))
+    lines += [line for w in report.input_warnings for line in _wrap(f"warning: {w}", "", "    ", wrap)]
+    lines += _wrap(counts_line(report), "", "    ", wrap)
     return printable_lines(lines)
+
+
+def _wrap(text: str, first: str, rest: str, width: int) -> list[str]:
+    """``text`` escaped (control characters shown) and wrapped between words."""
+    return textwrap.wrap(printable(text), width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+
+
+def _fill(parts: list[str], indent: str, width: int) -> list[str]:
+    """``parts`` two spaces apart in lines of at most ``width`` columns, broken between parts."""
+    lines = [indent]
+    for part in map(printable, parts):
+        if lines[-1] != indent and len(lines[-1]) + 2 + len(part) > width:
+            lines.append(indent)
+        lines[-1] += ("" if lines[-1] == indent else "  ") + part
+    return lines
 
 
 def render_markdown(report: AnalysisResult) -> str:
@@ -159,6 +183,8 @@ def render_json(report: AnalysisResult) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-ANALYSIS_RENDERERS: dict[str, Callable[[AnalysisResult], str]] = {
-    "text": render_text, "markdown": render_markdown, "json": render_json,
+ANALYSIS_RENDERERS: dict[str, Callable[[AnalysisResult, int], str]] = {
+    "text": render_text,
+    "markdown": lambda report, width: render_markdown(report),
+    "json": lambda report, width: render_json(report),
 }

@@ -20,12 +20,13 @@ from rigorbench.report.table import (
     RIGHT, Column, Group, Row, Table, TableOptions, coloured, escape_markdown, layout_markdown, layout_text,
 )
 from rigorbench.stats import Verdict
-from rigorbench.terminal import printable
+from rigorbench.terminal import DEFAULT_WIDTH, printable
+from rigorbench.units import dimension, readable_unit
 
 VERDICT_ORDER = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED, Verdict.INCONCLUSIVE)
 _TONES = {Verdict.SLOWER: "worse", Verdict.FASTER: "better", Verdict.INCONCLUSIVE: "undecided", Verdict.UNCHANGED: "quiet"}
 CAVEAT_MARK = "*"   # after a verdict the design cannot carry as printed (see its warning)
-WIDTH = 100         # notes and warnings wrap here; the table keeps within it (TableOptions.width)
+WIDTH = DEFAULT_WIDTH   # notes and warnings wrap here or narrower (TableOptions.width)
 
 
 def format_number(value: float) -> str:
@@ -51,14 +52,16 @@ def format_p(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def side_cell(side: SideSummary, statistic: str) -> str:
+def side_cell(side: SideSummary, statistic: str, factor: float = 1.0) -> str:
     """``estimate ±h%`` where h is the CI's half width relative to the estimate (whole
-    percent from 10% up: the digits beyond say nothing)."""
+    percent from 10% up: the digits beyond say nothing); ``factor`` converts the estimate
+    to the unit its column shows."""
     estimate = side.mean if statistic == "mean" else side.median
     if estimate and math.isfinite(side.ci.low) and math.isfinite(side.ci.high):
         half = (side.ci.high - side.ci.low) / 2 / abs(estimate) * 100
-        return f"{format_number(estimate)} ±{half:.0f}%" if half >= 10 else f"{format_number(estimate)} ±{half:.1f}%"
-    return format_number(estimate)
+        shown = format_number(estimate * factor)
+        return f"{shown} ±{half:.0f}%" if half >= 10 else f"{shown} ±{half:.1f}%"
+    return format_number(estimate * factor)
 
 
 def change_cell(c: Comparison) -> str:
@@ -83,15 +86,6 @@ def row_label(c, names: Mapping[str, str]) -> str:
     """The shortened benchmark name of a comparison (or a report's case) with its
     parameters, as in ``name{k=v}``."""
     return names.get(c.case.name, c.case.name) + c.case.display_name[len(c.case.name):]
-
-
-def elide(text: str, width: int) -> str:
-    """``text`` in at most ``width`` characters: its start and its end (the method and the
-    parameters, which tell rows apart) around an ellipsis."""
-    if len(text) <= width:
-        return text
-    head = max(1, (width - 1) // 3)
-    return text[:head] + "\u2026" + text[len(text) - (width - 1 - head):]
 
 
 def _columns(report: ComparisonResult, options: TableOptions) -> list[Column]:
@@ -121,8 +115,8 @@ def detects_cell(c: Comparison) -> str:
     return f"≥{c.mds_pct:.0f}%" if c.mds_pct >= 10 else f"≥{c.mds_pct:.1f}%"
 
 
-def _row(c: Comparison, label: str, statistic: str, headers: list[str]) -> list[str]:
-    row = [label, side_cell(c.baseline, statistic), side_cell(c.contender, statistic), change_cell(c)]
+def _row(c: Comparison, label: str, statistic: str, headers: list[str], factor: float) -> list[str]:
+    row = [label, side_cell(c.baseline, statistic, factor), side_cell(c.contender, statistic, factor), change_cell(c)]
     if "p" in headers:
         row.append(format_p(c.p_value))
     if "Cliff's d" in headers:
@@ -140,31 +134,25 @@ def comparison_table(report: ComparisonResult, options: TableOptions = TableOpti
     names = short_names([c.case.name for c in report.comparisons])
     shown = [c for c in ordered(report.comparisons)
              if not options.only_changed or c.verdict in (Verdict.SLOWER, Verdict.FASTER)]
-    groups: dict[tuple[str, str], Group] = {}
-    for c in shown:
-        key = (c.metric.name, c.metric.unit)
-        mark = "" if c.verdict_supported else CAVEAT_MARK
-        row = Row(_row(c, row_label(c, names), report.settings.statistic, headers), _TONES[c.verdict], mark)
-        groups.setdefault(key, Group(title=f"{c.metric.name} [{c.metric.unit}]")).rows.append(row)
+    statistic = report.settings.statistic
+    sections: dict[tuple[str, str], list[Comparison]] = {}
+    for c in shown:   # one section per metric: ns/op and us/op of one metric share it
+        sections.setdefault((c.metric.name, dimension(c.metric.unit)), []).append(c)
     means = report.geometric_means()
-    for key, group in groups.items():
+    groups = []
+    for key, section in sections.items():
+        unit, factors = readable_unit(
+            [c.metric.unit for c in section for _ in (0, 1)],
+            [getattr(side, statistic) for c in section for side in (c.baseline, c.contender)])
+        group = Group(title=f"{key[0]} [{unit}]")
+        for c in section:
+            row = _row(c, row_label(c, names), statistic, headers, factors[c.metric.unit])
+            group.rows.append(Row(row, _TONES[c.verdict], "" if c.verdict_supported else CAVEAT_MARK))
         ratio, n = means.get(key, (float("nan"), 0))
         if n > 1:
             group.summary = [f"geometric mean of {n}", "", "", format_pct((ratio - 1) * 100)] + [""] * (len(columns) - 4)
-    if not options.wide and options.width is not None:
-        _fit_names(columns, list(groups.values()), options.width)
-    return Table(columns, list(groups.values()))
-
-
-def _fit_names(columns: list[Column], groups: list[Group], width: int) -> None:
-    """Cut the names (first column, escaped) so that every line fits ``width``, down to 24 characters."""
-    rows = [[*r.cells[:-1], r.cells[-1] + r.mark] for g in groups for r in g.rows] + [g.summary for g in groups if g.summary]
-    if not rows:
-        return
-    others = sum(max(len(printable(columns[i].header)), *(len(printable(r[i])) for r in rows)) for i in range(1, len(columns)))
-    budget = max(24, width - others - 2 * (len(columns) - 1))
-    for group in groups:
-        group.rows = [replace(r, cells=[elide(printable(r.cells[0]), budget), *r.cells[1:]]) for r in group.rows]
+        groups.append(group)
+    return Table(columns, groups)
 
 
 def verdict_counts(report: ComparisonResult) -> str:
@@ -308,20 +296,22 @@ def alert_lines(report: ComparisonResult) -> list[str]:
 def render_text(report: ComparisonResult, options: TableOptions = TableOptions()) -> str:
     """Alerts, the table, the notes and the warnings; ``options.color`` adds ANSI colours to
     the verdicts and the alerts."""
-    alerts = [line for text in alert_lines(report) for line in _wrapped(text, "")]
+    wrap = min(WIDTH, options.width or WIDTH)
+    alerts = [line for text in alert_lines(report) for line in _wrapped(text, "", wrap)]
     out = [coloured(line, "worse") if options.color else line for line in alerts] + ([""] if alerts else [])
-    table = layout_text(comparison_table(report, options), color=options.color)
+    table = layout_text(comparison_table(report, options), color=options.color,
+                        width=None if options.wide else options.width)
     out += table + ([""] if table else [])
-    out += [line for note in summary_notes(report, options) for line in _wrapped(note, "")]
+    out += [line for note in summary_notes(report, options) for line in _wrapped(note, "", wrap)]
     warnings = warning_lines(report, short_names([c.case.name for c in report.comparisons]))
     if warnings:
-        out += ["warnings:"] + [line for w in warnings for line in _wrapped(w, "    " if w.startswith(HINT) else "  ")]
+        out += ["warnings:"] + [line for w in warnings for line in _wrapped(w, "    " if w.startswith(HINT) else "  ", wrap)]
     return "\n".join(out) + "\n"
 
 
-def _wrapped(text: str, indent: str) -> list[str]:
-    """A note or warning, escaped, in lines of at most :data:`WIDTH` characters (continuations indented)."""
-    return textwrap.wrap(printable(text), WIDTH, initial_indent=indent, subsequent_indent=indent + "    ",
+def _wrapped(text: str, indent: str, width: int = WIDTH) -> list[str]:
+    """A note or warning, escaped, in lines of at most ``width`` characters (continuations indented)."""
+    return textwrap.wrap(printable(text), width, initial_indent=indent, subsequent_indent=indent + "    ",
                          break_long_words=False, break_on_hyphens=False) or [""]
 
 

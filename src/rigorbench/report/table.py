@@ -78,9 +78,15 @@ def _cells(row: Row) -> list[str]:
     return [printable(cell) for cell in row.cells[:-1]] + [printable(row.cells[-1]) + row.mark]
 
 
-def layout_text(table: Table, color: bool = False, header: bool = True) -> list[str]:
+def layout_text(table: Table, color: bool = False, header: bool = True, width: int | None = None) -> list[str]:
     """The lines of ``table`` in columns two spaces apart, a blank line between groups;
-    ``color`` adds the rows' tones in ANSI colours, ``header`` False leaves the headers out."""
+    ``color`` adds the rows' tones in ANSI colours, ``header`` False leaves the headers out.
+
+    When the first column (the names) would take a line past ``width``, each name too long for
+    what the other columns leave gets a line of its own, whole, with the row's other cells on
+    the next line: a name is never
+    cut (cut in the middle, two names can read alike; hyperfine gives each benchmark its own
+    line for the same reason)."""
     headers = [printable(c.header) for c in table.columns]
     blocks = []
     for group in table.groups:
@@ -89,6 +95,9 @@ def layout_text(table: Table, color: bool = False, header: bool = True) -> list[
         block += [(_cells(row), row.tone) for row in group.rows]
         blocks.append(block + ([([printable(cell) for cell in group.summary], None)] if group.summary else []))
     widths = [max((len(cells[i]) for block in blocks for cells, _ in block), default=0) for i in range(len(headers))]
+    stacked = width is not None and sum(widths) + 2 * (len(widths) - 1) > width
+    if stacked:   # what the other columns leave the names (at least an indent)
+        widths[0] = max(2, width - sum(widths[1:]) - 2 * (len(widths) - 1))
 
     def line(cells: list[str], tone: str | None) -> str:
         padded = [cell.ljust(width) if column.align == LEFT else cell.rjust(width)
@@ -97,9 +106,18 @@ def layout_text(table: Table, color: bool = False, header: bool = True) -> list[
             padded[-1] = coloured(padded[-1].rstrip(), tone)
         return "  ".join(padded).rstrip()
 
+    def lines_of(cells: list[str], tone: str | None) -> list[str]:
+        if not stacked:
+            return [line(cells, tone)]
+        if len(cells[0]) <= widths[0]:
+            return [line(cells, tone)]
+        return [cells[0], line(["", *cells[1:]], tone)]
+
     out: list[str] = []
     for block in blocks:
-        out += ([""] if out else []) + [line(cells, tone) for cells, tone in block]
+        out += [""] if out else []
+        for cells, tone in block:
+            out += lines_of(cells, tone)
     return out
 
 
