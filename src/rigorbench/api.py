@@ -100,6 +100,7 @@ _LAZY, __getattr__, __dir__ = lazy_exports(__name__, _LAZY_MODULES)
 __all__ = [
     "add_history_run", "analyze", "bisect", "compare", "compare_stored", "export_run",
     "finish_experiment", "history_origin", "history_view", "lint", "list_benchmarks", "list_experiment",
+    "power_designs",
     "list_runs", "load_experiment", "load_results", "load_run", "load_stored", "load_version", "open_store", "power", "read_store",
     "record", "render", "report_page", "resume_experiment", "resume_record", "run_experiment", "run_worker", "stored_run",
     "version_commit", "write_history_html", "write_html", *_LAZY,
@@ -286,6 +287,35 @@ def power(
                          progress=progress, jobs=jobs)
 
 
+def power_designs(store_path: str, baseline: str, contender: str, run_id: int | None = None,
+                  settings: Settings | None = None, target: float | None = None):
+    """Which design (RMIT read unpaired or paired, duet) reaches ``target`` (default 5%) in the
+    fewest machine seconds, projected from a stored run of ``baseline`` and ``contender`` and,
+    when the store has one, the newest duet run of the two (analysis/designs.py)."""
+    from rigorbench.analysis.dataset import dataset_from_store
+    from rigorbench.analysis.designs import DUET, PAIRED, DesignData, design_advice
+    from rigorbench.analysis.settings import DEFAULT_POWER_TARGET
+
+    def data(store, run: RunInfo, design: str) -> DesignData:
+        trials = len({e.trial for e in run.schedule})
+        seconds = run.wall_seconds / trials if run.wall_seconds and trials else None
+        return DesignData(design, dataset_from_store(store, run.run_id, baseline),
+                          dataset_from_store(store, run.run_id, contender), seconds, run.run_id)
+
+    with read_store(store_path) as store:
+        both = [info for info, _ in store.list_runs() if {baseline, contender} <= {v.label for v in info.versions}]
+        rmit = [info for info in both if info.order == "rmit" and (run_id is None or info.run_id == run_id)]
+        if not rmit:
+            which = f"run {run_id} is not" if run_id else "no run is"
+            raise UserError(f"{store.path}: {which} an RMIT run of {baseline} and {contender}; the designs are "
+                            "projected from one (rigorbench ab)")
+        designs = [data(store, rmit[0], PAIRED)]
+        duets = [info for info in both if info.order == DUET and info.status == "finished"]
+        if duets:
+            designs.append(data(store, duets[0], DUET))
+    return design_advice(designs, _settings(settings), target if target is not None else DEFAULT_POWER_TARGET)
+
+
 def lint(paths: Iterable[str | Path], rules: Iterable[str] | None = None) -> LintResult:
     """Findings of ``rules`` (default: all) in JMH and Go benchmark sources (``.java`` and
     ``_test.go`` files or directories; another file named is an ``InputError``)."""
@@ -304,6 +334,7 @@ _RENDERERS = {
     "AnalysisResult": ("rigorbench.report.analyze", "ANALYSIS_RENDERERS"),
     "PowerResult": ("rigorbench.report.power", "POWER_RENDERERS"),
     "LintResult": ("rigorbench.report.lint", "LINT_RENDERERS"),
+    "DesignAdvice": ("rigorbench.report.designs", "DESIGN_RENDERERS"),
 }
 
 
@@ -330,7 +361,7 @@ def render(
         from rigorbench.report.table import TableOptions
 
         return render_as(renderers, format, result, TableOptions(**layout))
-    if registry == "ANALYSIS_RENDERERS":
+    if registry in ("ANALYSIS_RENDERERS", "DESIGN_RENDERERS"):
         from rigorbench.terminal import DEFAULT_WIDTH
 
         return render_as(renderers, format, result, layout.get("width", DEFAULT_WIDTH))

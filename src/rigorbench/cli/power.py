@@ -31,12 +31,17 @@ disjoint groups again and again and run the decision rule of 'compare' on each p
 
 Group size defaults to half the trials. At least 4 trials (or instances) are needed.
 
+With --contender (a stored A/B run): which design reaches --target soonest on this machine --
+RMIT read unpaired or paired by trial, or duet when the store holds a duet run of the two
+versions -- from the change each could call now and the trials each needs (docs/statistics.md).
+
 exit status: 0 success, 2 bad usage or input
 """
 
 EPILOG = """\
 examples:
   rigorbench power --store .rigorbench/results.db --version v1
+  rigorbench power --store .rigorbench/results.db --version v1 --contender v2 --target 10%
   rigorbench power trial*.json --target 5%
   rigorbench power --store results.db --version main --test wilcoxon --format json
 """
@@ -51,6 +56,12 @@ def _slowdowns(text: str) -> tuple[float, ...]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_version_inputs(parser)
+    inputs = next(g for g in parser._action_groups if g.title == "inputs")
+    inputs.add_argument("--contender", metavar="LABEL",
+                        help="with --store and --version: the run's other version; instead of simulating, say which "
+                        "design (RMIT read unpaired or paired, duet when the store has a duet run of the two) calls "
+                        "--target (default 5%%) in 95%% of experiments in the least machine time, projected from both "
+                        "versions' trials")
     sim = parser.add_argument_group("simulation")
     sim.add_argument("--strategy", choices=STRATEGIES, default="auto", help="split disjoint trials (the RMIT setting) or disjoint instances (default: auto, from the data)")
     sim.add_argument("--group-size", type=positive_int, metavar="N", help="trials (or instances) per group (default: half of those available)")
@@ -81,6 +92,15 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     settings = settings_from(args)
     if args.target is not None and args.target <= settings.threshold:
         raise UsageError(f"--target {args.target:.1%} must be above --threshold {settings.threshold:.1%}")
+    if args.contender is not None:
+        if not (args.store and args.version_label) or args.files:
+            raise UsageError("--contender goes with --store and --version (the baseline) of a stored A/B run")
+        if settings.test != "bootstrap":
+            raise UsageError("--contender projects the bootstrap rule's intervals; --test wilcoxon has none")
+        advice = api.power_designs(args.store, args.version_label, args.contender, args.run, settings, args.target)
+        width = api.text_width(stdout) if args.output is None else api.DEFAULT_WIDTH
+        write_output(api.render(advice, args.format, width=width), args.output, stdout)
+        return 0
     dataset, trial_seconds = dataset_from_args(args, stderr)
     options = PowerOptions(args.simulations, tuple(args.slowdowns), args.strategy, args.group_size, args.target)
     result = api.power(dataset, settings, options, trial_seconds,

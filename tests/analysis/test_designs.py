@@ -1,0 +1,153 @@
+"""Which design reaches a target (analysis/designs.py): the projection of trials against
+simulated experiments with a known change, and ``power --contender`` on a stored run."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+from rigorbench.analysis.compare import compare_datasets
+from rigorbench.analysis.dataset import Dataset
+from rigorbench.analysis.designs import PAIRED, UNPAIRED, DesignData, design_advice, trials_needed
+from rigorbench.analysis.settings import Settings
+from rigorbench.cli import main
+from rigorbench.model import BenchmarkCase, Metric, SampleTable
+
+CASE, METRIC = BenchmarkCase("jmh", "demo.Bench.sum"), Metric("time", "ns/op", False, True)
+FORKS, ITERATIONS = 2, 5
+SETTINGS = Settings(resamples=1000)
+SHARED, OWN = 0.05, 0.02     # trial effects: shared by both versions of a trial, and each version's own
+
+
+def _table(effects: np.ndarray, scale: float, rng: np.random.Generator) -> SampleTable:
+    grid = np.indices((effects.size, FORKS, ITERATIONS)).reshape(3, -1)
+    values = scale * effects[grid[0]] * rng.lognormal(0, 0.01, grid[0].size)
+    return SampleTable.build(values, trial=grid[0], fork=grid[1], iteration=grid[2])
+
+
+def _run(trials: int, change: float, seed: int) -> tuple[Dataset, Dataset]:
+    """An RMIT run: each trial's machine state hits both versions (SHARED), each version also
+    varies on its own (OWN); the contender is ``change`` slower."""
+    rng = np.random.default_rng(seed)
+    shared = rng.lognormal(0, SHARED, trials)
+    base = _table(shared * rng.lognormal(0, OWN, trials), 100.0, rng)
+    cont = _table(shared * rng.lognormal(0, OWN, trials), 100.0 * (1 + change), rng)
+    return (Dataset("v1", {(CASE, METRIC): base}, origin="store", matched="run 1"),
+            Dataset("v2", {(CASE, METRIC): cont}, origin="store", matched="run 1"))
+
+
+def _detection_rate(trials: int, change: float, paired: bool, experiments: int) -> float:
+    called = 0
+    for seed in range(experiments):
+        base, cont = _run(trials, change, 1000 + seed)
+        settings = Settings(resamples=1000, paired=paired, seed=seed + 1)
+        (c,) = compare_datasets(base, cont, settings).comparisons
+        called += c.verdict.value == "slower"
+    return called / experiments
+
+
+def test_the_projected_trials_call_the_target_in_most_experiments_and_half_of_them_do_not():
+    """Known truth: one trial's paired log ratio varies by sqrt(2) x 2% (each version's own
+    trial effect; the 5% shared one cancels), so a 6% change needs 8 trials by the normal
+    law (t(0.995, n-1) + z(0.95)) x sd / sqrt(n) <= log(1.06). A long pilot run (30 trials,
+    its spread known well) projects that; simulated experiments of the projected trials with a
+    real 6% change call it slower in about 95% of cases (>= 85% of 40), half as many trials
+    clearly less often; unpaired, the shared effect counts, and it needs twice as many or more."""
+    target = 0.06
+    pilot = _run(30, 0.0, seed=7)
+    advice = design_advice([DesignData(PAIRED, *pilot, 30.0)], SETTINGS, target)
+    (bench,) = advice.benchmarks
+    figures = {f.design: f for f in bench.figures}
+    paired = figures[PAIRED].needed
+    assert paired is not None and 7 <= paired <= 10, figures
+    assert figures[UNPAIRED].needed >= 2 * paired, figures
+    assert _detection_rate(paired, target, True, 40) >= 0.85
+    assert _detection_rate(max(3, paired // 2), target, True, 40) <= 0.6
+
+
+def test_short_pilots_project_around_the_truth():
+    """Six-trial pilots estimate the spread from 5 degrees of freedom: their projections
+    scatter, but around the truth (8 trials, above): the median of 15 within 6 to 11."""
+    needed = []
+    for seed in range(15):
+        advice = design_advice([DesignData(PAIRED, *_run(6, 0.0, seed=50 + seed), 30.0)], SETTINGS, 0.06)
+        needed.append({f.design: f.needed for f in advice.benchmarks[0].figures}[PAIRED])
+    assert None not in needed and 6 <= float(np.median(needed)) <= 11, needed
+
+
+def test_trials_needed_follows_the_t_law_and_refuses_what_cannot_be_called():
+    settings = Settings()
+    # one trial's log ratio sd of 5%: a 10% change needs (t + z)^2 sd^2 / log(1.1)^2 trials, t shrinking with n
+    n = trials_needed(half_width=0.05 * 4.032 / np.sqrt(6), trials=6, target=0.10, settings=settings, design=PAIRED)
+    assert n == next(k for k in range(3, 100)
+                     if np.log1p(0.10) >= 0.05 / np.sqrt(k) * (_t(settings, k - 1) + 1.6448536))
+    wider = trials_needed(half_width=0.2, trials=6, target=0.10, settings=settings, design=PAIRED)
+    assert wider > n
+    assert trials_needed(half_width=0.05, trials=6, target=0.005, settings=settings, design=PAIRED) is None, \
+        "a target under the threshold is never called"
+    assert trials_needed(half_width=float("nan"), trials=6, target=0.1, settings=settings, design=PAIRED) is None
+
+
+def _t(settings: Settings, df: int) -> float:
+    from scipy import stats
+
+    return float(stats.t.ppf((1 + settings.confidence) / 2, df))
+
+
+def _store_run(path, sides: tuple[Dataset, Dataset], order: str, wall_seconds: float) -> None:
+    """The two versions as one stored run of ``order``, trial by trial."""
+    from rigorbench.model import Series
+    from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
+
+    tables = {d.label: d.series[(CASE, METRIC)] for d in sides}
+    trials = int(tables["v1"].trial.max()) + 1
+    plan = [Execution(t, label, 2 * t + i) for t in range(trials) for i, label in enumerate(("v1", "v2"))]
+    with ResultStore.open(path) as store:
+        run_id = store.create_run(harness="jmh", project="p", order=order, seed=1, settings={"trials": trials},
+                                  versions=[VersionInfo("v1", "v1", None, None), VersionInfo("v2", "v2", None, None)],
+                                  schedule=plan, tool_version="test")
+        for e in plan:
+            table = tables[e.label]
+            rows = table.trial == e.trial
+            one = SampleTable.build(table.value[rows], trial=table.trial[rows], fork=table.fork[rows],
+                                    iteration=table.iteration[rows])
+            store.record_execution(run_id, e, TrialRecord("done", "s", "e", 0.1, [Series(CASE, METRIC, one)], {}))
+        store.finish_run(run_id, status="finished", wall_seconds=wall_seconds, harness_seconds=wall_seconds)
+
+
+def test_power_contender_on_a_stored_run_recommends_a_design(tmp_path):
+    path = tmp_path / "results.db"
+    _store_run(path, _run(5, 0.08, seed=3), "rmit", wall_seconds=100.0)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["power", "--store", str(path), "--version", "v1", "--contender", "v2", "--target", "10%"], out, err)
+    assert code == 0, err.getvalue()
+    text = out.getvalue()
+    assert "rmit paired" in text and "rmit unpaired" in text and "recommended: rmit" in text
+    assert "duet: not measured" in text
+    out = io.StringIO()
+    assert main(["power", "--store", str(path), "--version", "v1", "--contender", "v2", "--format", "json"], out, err) == 0
+    document = json.loads(out.getvalue())
+    assert document["target_pct"] == 5 and document["recommended"] in ("rmit paired", "rmit unpaired")
+    (bench,) = document["benchmarks"]
+    assert set(bench["designs"]) == {"rmit paired", "rmit unpaired"}
+    assert all(d["trials"] == 5 and d["detects_pct"] > 0 for d in bench["designs"].values())
+    rmit = {d["design"]: d for d in document["designs"]}
+    assert rmit["rmit paired"]["trial_seconds"] == pytest.approx(20.0), "the run's wall time over its trials"
+    # a duet run of the two versions, as noisy but a trial in a tenth of the time: measured and chosen
+    _store_run(path, _run(5, 0.08, seed=4), "duet", wall_seconds=10.0)
+    out = io.StringIO()
+    assert main(["power", "--store", str(path), "--version", "v1", "--contender", "v2", "--format", "json"], out, err) == 0
+    document = json.loads(out.getvalue())
+    assert {d["design"] for d in document["designs"]} == {"rmit paired", "rmit unpaired", "duet"}
+    assert document["recommended"] == "duet"
+    (bench,) = document["benchmarks"]
+    assert bench["designs"]["duet"]["trials_for_target"] is not None
+
+
+def test_power_contender_needs_a_stored_pair_of_versions(tmp_path):
+    err = io.StringIO()
+    assert main(["power", "some.json", "--contender", "v2"], io.StringIO(), err) == 2
+    assert "--contender goes with --store and --version" in err.getvalue()
