@@ -259,3 +259,11 @@ def test_long_hostile_names_wrap_as_text_at_800px(browser, long_names_html, tmp_
     assert visit.page.locator("#overview b, #overview img, #overview i").count() == 0
     assert visit.dialogs == []
 
+
+def test_history_report_at_800px(browser, history_html, tmp_path):
+    visit = Visit(browser, history_html, tmp_path, width=NARROW)
+    _answers_in_view(visit.page, "#overview tbody td.verdict-cell")
+    _answers_in_view(visit.page, "table.changes tbody td:has(.verdict)")   # each change point's direction
+    visit.screenshot("narrow-history-summary.png")
+    _fits(visit.page)
+    assert visit.problems == [] and visit.dialogs == []
