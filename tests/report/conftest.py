@@ -67,6 +67,53 @@ def suite_html(tmp_path_factory, suite_files) -> Path:
     return path
 
 
+# Names as real suites have them (long packages, long methods, long parameter values) with
+# markup in them: the report must wrap them, escaped, and keep the verdicts in view.
+LONG_NAMES = (
+    ("org.example.serialization.jackson.<b>Deeply</b>NestedObjectMapperBenchmark."
+     "deserializeLargeArrayOfPolymorphicRecordsWithTypeInformation",
+     {"payload": "<img src=x onerror=alert(1)>", "encoding": "UTF_16_LITTLE_ENDIAN_WITH_BYTE_ORDER_MARK"}),
+    ("com.example.collections.concurrent.ConcurrentSkipListMapUnderContentionBenchmark."
+     "putIfAbsentWhileSixteenThreadsIterateAndRemoveConcurrently", {"threads": "16"}),
+    ("net.example.unbrokenbenchmarknamewithoutanydotsorbracesatallthatgoesonandonandonforever<i>x</i>.Bench.run", None),
+)
+
+
+def write_long_names(directory: Path) -> tuple[list[Path], list[Path]]:
+    """Two trials per version of LONG_NAMES as JMH JSON; the first case 30% slower in the
+    contender, the second 20% faster, the third the same."""
+    from rigorbench.formats.writers import write_jmh_json
+    from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
+
+    metric = Metric("time", "ns/op", False, True)
+    rng = np.random.default_rng(3)
+    files: tuple[list[Path], list[Path]] = ([], [])
+    for position, label in enumerate(("baseline-with-a-long-label", "contender-with-a-long-label")):
+        for trial in range(2):
+            series = []
+            for number, (name, params) in enumerate(LONG_NAMES):
+                change = (1.3, 1 / 1.2, 1.0)[number] if position else 1.0
+                fork = np.repeat(np.arange(2), 10)
+                values = 1234.5 * (number + 1) * change * rng.lognormal(0, 0.02, 20)
+                series.append(Series(BenchmarkCase.of("jmh", name, params), metric,
+                                     SampleTable.build(values, fork=fork, iteration=np.tile(np.arange(10), 2))))
+            path = directory / f"{label}-trial{trial + 1}.json"
+            path.write_text(write_jmh_json(series), encoding="utf-8")
+            files[position].append(path)
+    return files
+
+
+@pytest.fixture(scope="session")
+def long_names_html(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("long-names")
+    base, head = write_long_names(folder)
+    path = folder / "long-names.html"
+    code, _, err = run_cli("report", "--baseline", *map(str, base), "--contender", *map(str, head),
+                           "--html", str(path), "--resamples", "1000")
+    assert code == 0, err
+    return path
+
+
 HISTORY_HOSTILE = "<script>alert(1)</script>"
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from synthetic_suite import HOSTILE_NAME
 
-from .conftest import SUITE_SIZE
+from .conftest import LONG_NAMES, SUITE_SIZE
 
 # The flags this machine's Chromium needs to start headless without reaching the network
 # (environment notes: without the background-networking flags it tries Google's hosts).
@@ -51,10 +51,12 @@ def browser():
 
 
 class Visit:
-    def __init__(self, context, path: Path, shots: Path) -> None:
+    def __init__(self, context, path: Path, shots: Path, *, width: int | None = None) -> None:
         self.problems: list[str] = []
         self.dialogs: list[str] = []
         self.page = context.new_page()
+        if width is not None:
+            self.page.set_viewport_size({"width": width, "height": 900})
         self.page.on("console", lambda m: self.problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url}"))
@@ -123,13 +125,13 @@ def test_hostile_name_is_text_and_the_suite_navigates(browser, suite_html, tmp_p
     rows = page.locator("#overview tbody tr")
     assert rows.count() == SUITE_SIZE and rows.first.get_attribute("class") == "v-slower"
     header = page.locator("#overview th", has_text="change")
+    column = [h.startswith("change") for h in page.locator("#overview th").all_inner_texts()].index(True) + 1
+    cells = page.locator(f"#overview tbody tr td:nth-child({column})")
     header.click()
-    ascending = [float(v) for v in page.locator("#overview tbody tr td:nth-child(5)").evaluate_all(
-        "cells => cells.map(c => c.getAttribute('data-sort'))")]
-    assert ascending == sorted(ascending)
+    ascending = [float(v) for v in cells.evaluate_all("cells => cells.map(c => c.getAttribute('data-sort'))")]
+    assert ascending == sorted(ascending) and len(set(ascending)) > 10
     header.click()
-    descending = [float(v) for v in page.locator("#overview tbody tr td:nth-child(5)").evaluate_all(
-        "cells => cells.map(c => c.getAttribute('data-sort'))")]
+    descending = [float(v) for v in cells.evaluate_all("cells => cells.map(c => c.getAttribute('data-sort'))")]
     assert descending == sorted(ascending, reverse=True)
 
     # The filter narrows the table to matching names.
@@ -185,4 +187,83 @@ def test_cluster_report_shows_the_by_instance_table(browser, cluster_html, tmp_p
     assert visit.page.locator("section.case svg.plot text", has_text="box-<b>&").count() == 2       # both panels' keys
     table.scroll_into_view_if_needed()
     visit.screenshot("cluster-by-instance.png", full_page=True)
+    assert visit.problems == [] and visit.dialogs == []
+
+
+# --- an 800 px window ------------------------------------------------------------------------
+
+NARROW = 800
+
+# Opens every collapsed part, then measures: the page's width against the window's, and each
+# table that reaches past the window (or, in a scrolling box, each box that does).
+_OVERFLOW = """() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const root = document.documentElement, limit = root.clientWidth, wide = [];
+  document.querySelectorAll('table').forEach(t => {
+    const box = t.closest('.scroll') || t, right = box.getBoundingClientRect().right;
+    if (right > limit) wide.push((t.id || t.className || t.rows[0].cells[0].textContent) + ': ' + Math.round(right));
+  });
+  return {scrollWidth: root.scrollWidth, clientWidth: limit, wide: wide};
+}"""
+
+
+def _fits(page) -> None:
+    layout = page.evaluate(_OVERFLOW)
+    assert layout["scrollWidth"] <= layout["clientWidth"] <= NARROW, layout
+    assert layout["wide"] == [], layout
+
+
+def _answers_in_view(page, cells: str) -> float:
+    """Each answer cell is visible without scrolling the page or its table's box sideways;
+    returns the rightmost edge, for the record."""
+    locator = page.locator(cells)
+    edges = locator.evaluate_all("""cells => cells.map(c => {
+      const r = c.getBoundingClientRect(), box = (c.closest('.scroll') || c.closest('table')).getBoundingClientRect();
+      return {left: r.left, right: r.right, width: r.width, limit: Math.min(box.right, document.documentElement.clientWidth)};
+    })""")
+    assert edges, cells
+    for edge in edges:
+        assert 0 <= edge["left"] and edge["right"] <= edge["limit"] and edge["width"] > 20, edge
+    assert all(cell.is_visible() for cell in locator.all())
+    return max(edge["right"] for edge in edges)
+
+
+@pytest.mark.parametrize("report", ["long_names_html", "example_html", "suite_html", "cluster_html"])
+def test_an_800px_window_shows_every_verdict_without_scrolling_sideways(browser, report, request, tmp_path):
+    visit = Visit(browser, request.getfixturevalue(report), tmp_path, width=NARROW)
+    page = visit.page
+    _answers_in_view(page, "#overview tbody td.verdict-cell")
+    # The names wrap within the window rather than push the table wider.
+    for link in page.locator("#overview tbody td:first-child a").all():
+        edges = link.bounding_box()
+        assert edges["x"] >= 0 and edges["x"] + edges["width"] <= NARROW, (link.inner_text(), edges)
+    visit.screenshot(f"narrow-{report.removesuffix('_html')}-summary.png")
+    _fits(page)
+    for plot in page.locator("svg.plot").all()[:40]:
+        edges = plot.bounding_box()
+        assert edges["x"] + edges["width"] <= NARROW, edges
+    assert visit.problems == [] and visit.dialogs == []
+
+
+def test_long_hostile_names_wrap_as_text_at_800px(browser, long_names_html, tmp_path):
+    visit = Visit(browser, long_names_html, tmp_path, width=NARROW)
+    links = visit.page.locator("#overview tbody td:first-child a")
+    shown = sorted(links.all_inner_texts())
+    assert len(shown) == len(LONG_NAMES)
+    assert any("<b>Deeply</b>NestedObjectMapperBenchmark" in name and "payload=<img src=x onerror=alert(1)>" in name
+               for name in shown), shown
+    assert any(name.startswith("unbroken") or "unbroken" in name for name in shown)
+    # Wrapped over several lines, not cut: the longest name is taller than one line.
+    heights = [link.bounding_box()["height"] for link in links.all()]
+    assert max(heights) > 2 * min(heights) > 0, heights
+    assert visit.page.locator("#overview b, #overview img, #overview i").count() == 0
+    assert visit.dialogs == []
+
+
+def test_history_report_at_800px(browser, history_html, tmp_path):
+    visit = Visit(browser, history_html, tmp_path, width=NARROW)
+    _answers_in_view(visit.page, "#overview tbody td.verdict-cell")
+    _answers_in_view(visit.page, "table.changes tbody td:has(.verdict)")   # each change point's direction
+    visit.screenshot("narrow-history-summary.png")
+    _fits(visit.page)
     assert visit.problems == [] and visit.dialogs == []

@@ -217,3 +217,20 @@ def test_plots_say_warmup_included_only_when_the_inputs_hold_warmup(example_html
     assert "(warmup included)" not in json_only
     assert "iteration within fork (measurement only)" in json_only
     assert "JIT compilation in " in json_only       # the event counts are there, without the claim
+
+
+@pytest.mark.parametrize("test, evidence_hidden", [("bootstrap", True), ("wilcoxon", False)])
+def test_the_verdict_follows_the_name_and_the_evidence_gives_way_when_narrow(test, evidence_hidden):
+    base = load_dataset([JMH / "v1-trial1.json"], "v1")
+    head = load_dataset([JMH / "v2-trial1.json"], "v2")
+    text = render_html(build_page([base, head], Settings(resamples=200, test=test)))
+    header = re.search(r'<table id="overview".*?</thead>', text).group(0)
+    assert re.findall(r"<th[^>]*>([^<]*)</th>", header)[:3] == ["benchmark", "verdict", "change [99% CI]"]
+    # p and Cliff's delta are hidden below 900 px unless they decide (the Wilcoxon rule); detects always.
+    assert ('<th data-num class="minor">p</th>' in header) is evidence_hidden
+    assert ("<th data-num>p</th>" in header) is not evidence_hidden
+    assert '<th data-num class="minor" title="the smallest change' in header
+    assert "@media (max-width:900px)" in text and ".minor{display:none}" in text
+    # Names may break at their dots, and the verdict is the row's second cell.
+    row = re.search(r'<tbody><tr class="v-(\w+)"><td class="name"[^>]*><a [^>]*>(.*?)</a></td><td class="verdict-cell"', text)
+    assert row and ".<wbr>" in row.group(2)

@@ -19,12 +19,13 @@ from rigorbench import __version__
 from rigorbench.analysis.history_report import HistoryPage, SeriesHistory
 from rigorbench.report.history import benchmark_name, format_level, format_value
 from rigorbench.report.history_plots import series_figure
-from rigorbench.report.report import _CSS, _SCRIPT, OPEN_SECTIONS, _e, _sort_value
+from rigorbench.report.report import _CSS, _SCRIPT, OPEN_SECTIONS, _e, _sort_value, wrappable
 from rigorbench.stats.changepoints import ChangePoint
 
 _HISTORY_CSS = """
 section.series{border-top:1px solid var(--line);padding:8px 0} section.series summary{cursor:pointer;padding:4px 0}
-td.commit a,td.commit{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px;white-space:nowrap}
+td.commit a,td.commit{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
+td.commit a,td.commit span{white-space:nowrap} td.source{overflow-wrap:anywhere}
 details.points summary{cursor:pointer;margin-top:8px}
 """
 
@@ -81,8 +82,8 @@ def _summary(page: HistoryPage) -> str:
         return "\n".join(out)
     out.append('<input id="filter" type="search" placeholder="filter by name" aria-label="filter series by name">')
     rows = [_summary_row(page, rank, s) for rank, s in enumerate(page.series)]
-    head = ("<tr><th>benchmark</th><th>metric</th><th>branch</th><th>machine</th><th data-num>points</th>"
-            "<th>last commit</th><th data-num>newest change</th><th>direction</th></tr>")
+    head = ("<tr><th>benchmark</th><th>direction</th><th data-num>newest change</th><th>metric</th><th>branch</th>"
+            "<th>machine</th><th data-num class=\"minor\">points</th><th>last commit</th></tr>")
     out.append(f'<div class="scroll"><table id="overview" class="sortable"><thead>{head}</thead>'
                f'<tbody>{"".join(rows)}</tbody></table></div>')
     return "\n".join(out)
@@ -95,12 +96,13 @@ def _summary_row(page: HistoryPage, rank: int, s: SeriesHistory) -> str:
     change = f"{newest.change_pct:+.1f}%" if newest else "none"
     last = stored.points[-1]
     return (
-        f'<tr class="v-{direction}"><td data-sort="{rank:06d}"><a href="#{s.anchor}">{_e(benchmark_name(s.changes.series))}</a></td>'
-        f"<td>{_e(_metric(s))}</td><td>{_e(stored.branch)}</td><td>{_e(stored.machine)}</td>"
-        f'<td class="num" data-sort="{len(stored.points)}">{len(stored.points)}</td>'
-        f'<td class="commit">{commit_cell(page, last.commit, last.dirty)}</td>'
+        f'<tr class="v-{direction}"><td class="name" data-sort="{rank:06d}"><a href="#{s.anchor}">'
+        f"{wrappable(benchmark_name(s.changes.series))}</a></td>"
+        f'<td class="verdict-cell" data-sort="{rank:06d}">{_badge(direction)}</td>'
         f'<td class="num" data-sort="{_sort_value(newest.change_pct) if newest else 0}">{_e(change)}</td>'
-        f'<td class="verdict-cell" data-sort="{rank:06d}">{_badge(direction)}</td></tr>'
+        f"<td>{_e(_metric(s))}</td><td>{_e(stored.branch)}</td><td>{_e(stored.machine)}</td>"
+        f'<td class="num minor" data-sort="{len(stored.points)}">{len(stored.points)}</td>'
+        f'<td class="commit">{commit_cell(page, last.commit, last.dirty)}</td></tr>'
     )
 
 
@@ -127,30 +129,30 @@ def _changes_table(page: HistoryPage, s: SeriesHistory) -> str:
     if not s.changes.changes:
         return '<h4>Change points</h4><p class="muted">None: one level over all the commits shown.</p>'
     rows = "".join(_change_row(page, s, c) for c in s.changes.changes)
-    return ('<h4>Change points</h4><table class="changes"><thead><tr><th>commits</th><th>time</th>'
-            "<th>before [95% CI]</th><th>after [95% CI]</th><th>change</th><th>p</th><th>direction</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+    return ('<h4>Change points</h4><div class="scroll"><table class="changes"><thead><tr><th>commits</th>'
+            "<th>direction</th><th>change</th><th>before [95% CI]</th><th>after [95% CI]</th><th>p</th><th>time</th>"
+            f"</tr></thead><tbody>{rows}</tbody></table></div>")
 
 
 def _change_row(page: HistoryPage, s: SeriesHistory, c: ChangePoint) -> str:
     before, after = s.stored.points[c.index - 1], s.stored.points[c.index]
-    return (f'<tr><td class="commit">{commit_cell(page, before.commit, before.dirty)}..'
-            f"{commit_cell(page, after.commit, after.dirty)}</td><td>{_e(after.time)}</td>"
+    return (f'<tr><td class="commit">{commit_cell(page, before.commit, before.dirty)}..<wbr>'
+            f"{commit_cell(page, after.commit, after.dirty)}</td><td>{_badge(s.changes.direction(c))}</td>"
+            f'<td class="num">{c.change_pct:+.1f}%</td>'
             f'<td class="num">{_e(format_level(c.before))}</td><td class="num">{_e(format_level(c.after))}</td>'
-            f'<td class="num">{c.change_pct:+.1f}%</td><td class="num">{c.p_value:.2g}</td>'
-            f"<td>{_badge(s.changes.direction(c))}</td></tr>")
+            f'<td class="num">{c.p_value:.2g}</td><td>{_e(after.time)}</td></tr>')
 
 
 def _points_table(page: HistoryPage, s: SeriesHistory) -> str:
     rows = "".join(
         f'<tr><td class="commit">{commit_cell(page, p.commit, p.dirty)}</td><td>{_e(p.time)}</td>'
         f'<td class="num">{p.n}</td><td class="num">{_e(format_value(p.mean))}</td>'
-        f'<td class="num">{_e(_ci(p))}</td><td>{_e(p.source)}</td></tr>'
+        f'<td class="num">{_e(_ci(p))}</td><td class="source">{_e(p.source)}</td></tr>'
         for p in reversed(s.stored.points)
     )
     return (f'<details class="points"><summary>{len(s.stored.points)} points, newest first</summary>'
-            "<table><thead><tr><th>commit</th><th>time</th><th>n</th><th>mean</th><th>CI</th><th>source</th></tr>"
-            f"</thead><tbody>{rows}</tbody></table></details>")
+            '<div class="scroll"><table><thead><tr><th>commit</th><th>time</th><th>n</th><th>mean</th><th>CI</th>'
+            f"<th>source</th></tr></thead><tbody>{rows}</tbody></table></div></details>")
 
 
 def _ci(point) -> str:
@@ -172,7 +174,7 @@ def _settings(page: HistoryPage) -> str:
         ("commit links", page.repo_url or "none (no http(s) address of the repository; see --repo-url)"),
     ]
     table = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)
-    return f'<h2 id="settings">Settings</h2><table>{table}</table>'
+    return f'<h2 id="settings">Settings</h2><table class="facts">{table}</table>'
 
 
 __all__ = ["render_history_html", "commit_cell"]

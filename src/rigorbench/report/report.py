@@ -15,6 +15,7 @@ followed) are inline and small.
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime, timezone
 from html import escape
 from typing import Callable
@@ -39,13 +40,15 @@ _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);margin:0 auto;max-width:1180px;padding:0 20px 60px}
 header{border-bottom:1px solid var(--line);padding:14px 0 8px}
 h1{font-size:21px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line)}
-h3{font-size:15px;margin:0;display:inline;word-break:break-all} h4{font-size:13px;margin:12px 0 4px}
+h3{font-size:15px;margin:0;display:inline;overflow-wrap:anywhere} h4{font-size:13px;margin:12px 0 4px}
 nav{position:sticky;top:0;background:#fff;padding:6px 0;border-bottom:1px solid var(--line);z-index:2}
 nav a{margin-right:14px} .muted{color:var(--muted)} code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 table{border-collapse:collapse;margin:6px 0;font-size:13px} th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-table.sortable th{cursor:pointer;user-select:none;background:#fafafa;white-space:nowrap}
-.scroll{overflow-x:auto} table.sortable th:after{content:" \\2195";color:#bbb}
+table.sortable th{cursor:pointer;user-select:none;background:#fafafa}
+.scroll{overflow-x:auto} table.sortable th:after{content:"\\a0\\2195";color:#bbb}
+td.name,td.mono,table.facts td{overflow-wrap:anywhere} td.name{min-width:10em}
+@media (max-width:900px){body{padding:0 10px 40px} th,td{padding:3px 5px} .minor{display:none} #overview td.num{white-space:normal}}
 .verdict{display:inline-block;padding:0 7px;border-radius:9px;font-weight:600;font-size:12px}
 .v-slower{background:var(--slower);color:var(--slower-fg)} .v-faster{background:var(--faster);color:var(--faster-fg)}
 .v-unchanged{background:var(--unchanged)} .v-inconclusive{background:var(--inconclusive);color:var(--inconclusive-fg)}
@@ -92,6 +95,17 @@ window.addEventListener('hashchange',openTarget);openTarget();
 
 def _e(value: object) -> str:
     return escape(str(value), quote=True)
+
+
+# Where a long name may break: after a dot or a comma, before a brace. (Elsewhere, and in
+# paths, the CSS's overflow-wrap:anywhere breaks what still does not fit.)
+_BREAKS = re.compile(r"(?<=[.,])|(?=\{)")
+
+
+def wrappable(value: object) -> str:
+    """``value`` escaped, with ``<wbr>`` where a long name may break: narrow windows wrap
+    ``org.example.Bench.method{size=10}`` at its dots rather than grow the table."""
+    return "<wbr>".join(_e(part) for part in _BREAKS.split(str(value)) if part)
 
 
 def render_html(report: ReportPage, *, progress: Callable[[int, int], None] | None = None, now: datetime | None = None) -> str:
@@ -195,31 +209,37 @@ def _worst(case: CasePage) -> str:
 
 
 def _overview_compare(report: ReportPage) -> str:
+    """The answer beside the name (the verdict, then the change), the evidence after it. In a
+    narrow window the columns a terminal's table also leaves out (``compare._columns``: p and
+    Cliff's d unless the Wilcoxon rule decides, detects) are hidden, and names wrap."""
     names = _names(report)
     base, cont = report.labels
     stat = report.settings.statistic
+    minor = report.settings.test != "wilcoxon"   # p and Cliff's d are the Wilcoxon rule's evidence
+    evidence, evidence_head = (" minor", ' class="minor"') if minor else ("", "")
     rows = []
     for rank, case in enumerate(report.cases):
         c = case.comparison
         rows.append(
             f'<tr class="v-{c.verdict.value}">'
-            f'<td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(row_label(case, names))}</a></td>'
-            f"<td>{_e(case.metric.unit)}</td>"
+            f'<td class="name" data-sort="{rank:06d}"><a href="#{case.anchor}">{wrappable(row_label(case, names))}</a></td>'
+            f'<td class="verdict-cell" data-sort="{rank:06d}"><span class="verdict v-{c.verdict.value}">{_e(verdict_cell(c))}</span></td>'
+            # Wrapped in a narrow window, the change's CI stays on one line below the change.
+            f'<td class="num" data-sort="{_sort_value(c.change_pct)}">{_e(change_cell(c)).replace(", ", ",&nbsp;")}</td>'
             f'<td class="num" data-sort="{_sort_value(c.baseline.mean)}">{_e(side_cell(c.baseline, stat))}</td>'
             f'<td class="num" data-sort="{_sort_value(c.contender.mean)}">{_e(side_cell(c.contender, stat))}</td>'
-            f'<td class="num" data-sort="{_sort_value(c.change_pct)}">{_e(change_cell(c))}</td>'
-            f'<td class="num" data-sort="{_sort_value(c.p_value)}">{_e(format_p(c.p_value))}</td>'
-            f'<td class="num" data-sort="{_sort_value(c.cliffs_delta)}">{c.cliffs_delta:+.2f} {_e(c.effect_size)}</td>'
-            f'<td class="num" data-sort="{_sort_value(c.mds_pct)}">{_e(detects_cell(c))}</td>'
-            f'<td class="verdict-cell" data-sort="{rank:06d}"><span class="verdict v-{c.verdict.value}">{_e(verdict_cell(c))}</span></td>'
+            f"<td>{_e(case.metric.unit)}</td>"
+            f'<td class="num{evidence}" data-sort="{_sort_value(c.p_value)}">{_e(format_p(c.p_value))}</td>'
+            f'<td class="num{evidence}" data-sort="{_sort_value(c.cliffs_delta)}">{c.cliffs_delta:+.2f} {_e(c.effect_size)}</td>'
+            f'<td class="num minor" data-sort="{_sort_value(c.mds_pct)}">{_e(detects_cell(c))}</td>'
             f"{_worst(case)}</tr>"
         )
     head = (
-        "<tr><th>benchmark</th><th>unit</th>"
-        f"<th data-num>{_e(base)}</th><th data-num>{_e(cont)}</th><th data-num>change [{report.settings.confidence:.0%} CI]</th>"
-        "<th data-num>p</th><th data-num>Cliff's delta</th>"
-        "<th data-num title=\"the smallest change the interval could have called\">detects</th>"
-        "<th>verdict</th><th data-num>diagnostics</th></tr>"
+        f"<tr><th>benchmark</th><th>verdict</th><th data-num>change [{report.settings.confidence:.0%} CI]</th>"
+        f"<th data-num>{_e(base)}</th><th data-num>{_e(cont)}</th><th>unit</th>"
+        f"<th data-num{evidence_head}>p</th><th data-num{evidence_head}>Cliff's delta</th>"
+        '<th data-num class="minor" title="the smallest change the interval could have called">detects</th>'
+        "<th data-num>diagnostics</th></tr>"
     )
     return _overview_table(head, rows)
 
@@ -236,7 +256,7 @@ def _overview_single(report: ReportPage) -> str:
         steady = b.steady.verdict or "not checked"
         cv = b.cv
         rows.append(
-            f'<tr><td data-sort="{rank:06d}"><a href="#{case.anchor}">{_e(row_label(case, names))}</a></td>'
+            f'<tr><td class="name" data-sort="{rank:06d}"><a href="#{case.anchor}">{wrappable(row_label(case, names))}</a></td>'
             f"<td>{_e(case.metric.unit)}</td>"
             f'<td class="num" data-sort="{_sort_value(b.mean.estimate)}">{_e(format_number(b.mean.estimate))}</td>'
             f'<td class="num">[{_e(format_number(b.mean.low))}, {_e(format_number(b.mean.high))}]</td>'
@@ -285,11 +305,12 @@ def _lint(report: ReportPage) -> str:
         if result.findings:
             rows = "".join(
                 f'<tr><td class="mono">{_e(f.path)}:{f.line}:{f.column}</td><td>{_e(f.rule)}</td>'
-                f'<td class="sev-{_e(f.severity)}">{_e(f.severity)}</td><td>{_e(f.benchmark or "")}</td><td>{_e(f.message)}</td></tr>'
+                f'<td class="sev-{_e(f.severity)}">{_e(f.severity)}</td><td class="name">{wrappable(f.benchmark or "")}</td>'
+                f"<td>{_e(f.message)}</td></tr>"
                 for f in result.findings
             )
-            out.append("<table><thead><tr><th>where</th><th>rule</th><th>severity</th><th>benchmark</th>"
-                       f"<th>finding</th></tr></thead><tbody>{rows}</tbody></table>")
+            out.append('<div class="scroll"><table class="lint"><thead><tr><th>where</th><th>rule</th><th>severity</th>'
+                       f"<th>benchmark</th><th>finding</th></tr></thead><tbody>{rows}</tbody></table></div>")
     out.append("<p class=\"muted\">'rigorbench lint --explain RULE' explains a rule and its fix.</p>")
     return "\n".join(out)
 
@@ -300,7 +321,7 @@ def _environment(report: ReportPage) -> str:
     rows += [(k, v) for k, v in report.run.items()]
     for label, sources in report.sources.items():
         rows.append((f"inputs of {label}", ", ".join(sources)))
-    out.append("<table>" + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows) + "</table>")
+    out.append('<table class="facts">' + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows) + "</table>")
     out.append(_environment_tables(report))
     return "\n".join(out)
 
@@ -321,7 +342,7 @@ def _environment_tables(report: ReportPage) -> str:
     def table(selected) -> str:
         body = "".join(f"<tr><th>{_e(r.fact)}</th>" + "".join(f'<td class="mono">{_e(v)}</td>' for v in r.values) + "</tr>"
                        for r in selected)
-        return f"<table>{head}{body}</table>"
+        return f'<div class="scroll"><table>{head}{body}</table></div>'
 
     differing = [r for r in rows if r.differs]
     same = [r for r in rows if not r.differs]
@@ -338,7 +359,7 @@ def _environment_tables(report: ReportPage) -> str:
 
 def _case_section(case: CasePage, svgs: list[tuple[str, str]], *, open_: bool) -> str:
     c = case.comparison
-    head = f"<h3>{_e(case.case.display_name)}</h3> <span class=\"muted\">{_e(case.metric.name)} [{_e(case.metric.unit)}]</span>"
+    head = f"<h3>{wrappable(case.case.display_name)}</h3> <span class=\"muted\">{_e(case.metric.name)} [{_e(case.metric.unit)}]</span>"
     if c is not None:
         head += f' <span class="verdict v-{c.verdict.value}">{_e(verdict_cell(c))}</span> <span class="mono">{_e(change_cell(c))}</span>'
     figures = "".join(
