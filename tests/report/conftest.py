@@ -134,16 +134,6 @@ def write_history_csv(path: Path, rows: int = 30) -> tuple[Path, list[str]]:
     return path, commits
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory) -> tuple[Path, list[str]]:
-    folder = tmp_path_factory.mktemp("history-html")
-    csv, commits = write_csv(folder / "nightly.csv")
-    db = folder / "h.db"
-    code, _, err = rb("history", "import", "--csv", csv, "--store", db, "--higher-is-better", "throughput")
-    assert code == 0, err
-    return db, commits
-
-
 @pytest.fixture(scope="session")
 def history_store(tmp_path_factory) -> tuple[Path, list[str]]:
     """A real SQLite store holding the history of ``write_history_csv``, and its commits."""
