@@ -119,23 +119,11 @@ def test_stored_runs_pair_unless_sequential(tmp_path, order, paired):
     """The versions of a stored RMIT or duet run ran trial by trial together; a sequential
     run's did not."""
     from rigorbench.analysis.dataset import dataset_from_store
-    from rigorbench.model import Series
-    from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
+    from rigorbench.store import ResultStore
+    from tests.analysis.stored_runs import store_run
 
-    base, cont = _sides()
-    tables = {"v1": base.series[(CASE, METRIC)], "v2": cont.series[(CASE, METRIC)]}
-    plan = [Execution(t, label, 2 * t + i) for t in range(6) for i, label in enumerate(("v1", "v2"))]
+    run_id = store_run(tmp_path / "r.db", _sides(), order)
     with ResultStore.open(tmp_path / "r.db") as store:
-        run_id = store.create_run(harness="jmh", project="p", order=order, seed=1, settings={"trials": 6},
-                                  versions=[VersionInfo("v1", "v1", None, None), VersionInfo("v2", "v2", None, None)],
-                                  schedule=plan, tool_version="test")
-        for e in plan:
-            table = tables[e.label]
-            rows = table.trial == e.trial
-            trial_table = SampleTable.build(table.value[rows], trial=table.trial[rows], fork=table.fork[rows],
-                                            iteration=table.iteration[rows])
-            store.record_execution(run_id, e, TrialRecord("done", "s", "e", 0.1, [Series(CASE, METRIC, trial_table)], {}))
-        store.finish_run(run_id, status="finished", wall_seconds=1.0, harness_seconds=1.0)
         sides = [dataset_from_store(store, run_id, label) for label in ("v1", "v2")]
     (c,) = compare_datasets(*sides, SETTINGS).comparisons
     assert c.paired is paired

@@ -15,6 +15,7 @@ from rigorbench.analysis.designs import PAIRED, UNPAIRED, DesignData, design_adv
 from rigorbench.analysis.settings import Settings
 from rigorbench.cli import main
 from rigorbench.model import BenchmarkCase, Metric, SampleTable
+from tests.analysis.stored_runs import store_run
 
 CASE, METRIC = BenchmarkCase("jmh", "demo.Bench.sum"), Metric("time", "ns/op", False, True)
 FORKS, ITERATIONS = 2, 5
@@ -97,30 +98,9 @@ def _t(settings: Settings, df: int) -> float:
     return float(stats.t.ppf((1 + settings.confidence) / 2, df))
 
 
-def _store_run(path, sides: tuple[Dataset, Dataset], order: str, wall_seconds: float) -> None:
-    """The two versions as one stored run of ``order``, trial by trial."""
-    from rigorbench.model import Series
-    from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
-
-    tables = {d.label: d.series[(CASE, METRIC)] for d in sides}
-    trials = int(tables["v1"].trial.max()) + 1
-    plan = [Execution(t, label, 2 * t + i) for t in range(trials) for i, label in enumerate(("v1", "v2"))]
-    with ResultStore.open(path) as store:
-        run_id = store.create_run(harness="jmh", project="p", order=order, seed=1, settings={"trials": trials},
-                                  versions=[VersionInfo("v1", "v1", None, None), VersionInfo("v2", "v2", None, None)],
-                                  schedule=plan, tool_version="test")
-        for e in plan:
-            table = tables[e.label]
-            rows = table.trial == e.trial
-            one = SampleTable.build(table.value[rows], trial=table.trial[rows], fork=table.fork[rows],
-                                    iteration=table.iteration[rows])
-            store.record_execution(run_id, e, TrialRecord("done", "s", "e", 0.1, [Series(CASE, METRIC, one)], {}))
-        store.finish_run(run_id, status="finished", wall_seconds=wall_seconds, harness_seconds=wall_seconds)
-
-
 def test_power_contender_on_a_stored_run_recommends_a_design(tmp_path):
     path = tmp_path / "results.db"
-    _store_run(path, _run(5, 0.08, seed=3), "rmit", wall_seconds=100.0)
+    store_run(path, _run(5, 0.08, seed=3), "rmit", wall_seconds=100.0)
     out, err = io.StringIO(), io.StringIO()
     code = main(["power", "--store", str(path), "--version", "v1", "--contender", "v2", "--target", "10%"], out, err)
     assert code == 0, err.getvalue()
@@ -137,7 +117,7 @@ def test_power_contender_on_a_stored_run_recommends_a_design(tmp_path):
     rmit = {d["design"]: d for d in document["designs"]}
     assert rmit["rmit paired"]["trial_seconds"] == pytest.approx(20.0), "the run's wall time over its trials"
     # a duet run of the two versions, as noisy but a trial in a tenth of the time: measured and chosen
-    _store_run(path, _run(5, 0.08, seed=4), "duet", wall_seconds=10.0)
+    store_run(path, _run(5, 0.08, seed=4), "duet", wall_seconds=10.0)
     out = io.StringIO()
     assert main(["power", "--store", str(path), "--version", "v1", "--contender", "v2", "--format", "json"], out, err) == 0
     document = json.loads(out.getvalue())
