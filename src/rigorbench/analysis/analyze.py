@@ -26,6 +26,7 @@ from rigorbench.analysis.settings import Settings
 from rigorbench.cpus import usable_cpus
 from rigorbench.model import ALLOC, BenchmarkCase, Diagnostic, Metric, Quantity, SampleTable
 from rigorbench.stats import ConfidenceInterval, hierarchical_bootstrap, percentiles
+from rigorbench.stats.grouping import unique_rows
 from rigorbench.stats.variability import Variability, variability_by_level
 
 PERCENTILES = (1, 5, 25, 50, 75, 95, 99)
@@ -233,8 +234,8 @@ def analyze_series(
     instance, trial, fork = obs.levels
     variability = variability_by_level(values, instance, trial, fork) if len(values) >= 2 else None
     analysis = BenchmarkAnalysis(
-        case=case, metric=metric, n=len(values), forks=len(set(zip(instance, trial, fork))),
-        trials=len(set(zip(instance, trial))), instances=len(set(instance)),
+        case=case, metric=metric, n=len(values), forks=_distinct(instance, trial, fork),
+        trials=_distinct(instance, trial), instances=_distinct(instance),
         mean=hierarchical_bootstrap(values, obs.levels, statistic="mean", **boot),
         median=hierarchical_bootstrap(values, obs.levels, statistic="median", **boot),
         minimum=float(values.min()), maximum=float(values.max()),
@@ -245,6 +246,12 @@ def analyze_series(
     # Most severe first; within a severity, in the order the checks run (most important first).
     order = sorted(found, key=lambda d: -d.severity.rank)
     return replace(analysis, diagnostics=tuple(order))
+
+
+def _distinct(*codes: np.ndarray) -> int:
+    """The number of distinct rows of level codes: one sort of integers (a set of tuples of
+    numpy scalars took twice as long, 16 ms for a benchmark of 20,000 iterations)."""
+    return len(unique_rows(np.stack(codes, axis=1))[0])
 
 
 def _mean_alloc(alloc: tuple[Metric, SampleTable] | None) -> Quantity | None:
