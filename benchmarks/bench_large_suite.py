@@ -95,6 +95,13 @@ def read_alone(path: Path) -> tuple[float, int]:
     return time.perf_counter() - start, count
 
 
+def cpu_seconds() -> float:
+    """User and system CPU time of this process and its finished children (the workers): what
+    the load of other processes does not change, unlike the wall time."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def load() -> str:
     return "load average %.2f %.2f %.2f" % os.getloadavg()
 
@@ -108,9 +115,11 @@ def bench_analyze(tmp: Path, benchmarks: int) -> bool:
     assert count == benchmarks, count
     rss_read = peak_rss_mb()
     out, err = io.StringIO(), io.StringIO()
+    cpu_before = cpu_seconds()
     start = time.perf_counter()
     code = cli(["analyze", str(path), "--format", "json"], out, err)
     total = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu_before
     assert code == 0, err.getvalue()
     analysed = len(json.loads(out.getvalue())["benchmarks"])
     assert analysed == benchmarks, analysed
@@ -120,7 +129,8 @@ def bench_analyze(tmp: Path, benchmarks: int) -> bool:
     together = peak_main + workers * peak_worker
     print(f"  after:  {load()}")
     print(f"  read alone (streamed, not analysed) {reading:.1f} s (peak RSS {rss_read:.0f} MB)")
-    print(f"  analyze through the CLI (read and analysed as a stream, {workers} worker processes) {total:.1f} s")
+    print(f"  analyze through the CLI (read and analysed as a stream, {workers} worker processes) {total:.1f} s; "
+          f"CPU time {cpu:.1f} s (this process and its workers: {cpu / workers:.1f} s on {workers} idle CPUs)")
     print(f"  peak RSS: this process {peak_main:.0f} MB, the largest worker {peak_worker:.0f} MB; "
           f"together at most {together:.0f} MB (this process + {workers} x the largest worker)")
     reference = reference_seconds(first_tables(path, REFERENCE_CASES), benchmarks, settings)
