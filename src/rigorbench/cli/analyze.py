@@ -7,8 +7,7 @@ from typing import IO
 
 from rigorbench.cli.common import (
     ANALYZE_FORMATS, add_jobs_argument, add_metric_argument, add_resampling_arguments, add_version_inputs,
-    check_version_inputs,
-    dataset_from_args, note_printer, progress_printer, settings_from, write_output,
+    check_version_inputs, dataset_from_args, note_printer, progress_printer, settings_from, write_output,
 )
 from rigorbench.api import SEVERITIES
 from rigorbench.errors import UserError
