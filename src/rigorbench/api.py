@@ -257,6 +257,32 @@ def compare_stored(
     return replace(compare(base, cont, settings, progress=progress, jobs=jobs), sequential=sequential)
 
 
+def analyze_files(
+    paths: Sequence[str | Path], settings: Settings | None = None, label: str | None = None,
+    note: Callable[[str], None] | None = None, progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = None,
+) -> AnalysisResult:
+    """:func:`analyze` of :func:`load_results`, the same result, with memory that does not
+    grow with the suite where it can: one JMH JSON file (gzipped or not) is analysed while it
+    is read, benchmark by benchmark. Several files (trials, whose runs are told apart first)
+    and other formats are read whole, as are JMH JSON files whose benchmarks' entries are not
+    next to each other (not as JMH writes them)."""
+    from rigorbench.analysis.analyze import analyze_stream
+    from rigorbench.analysis.dataset import default_label
+    from rigorbench.formats import count_benchmarks, stream_result_file
+    from rigorbench.formats.jmh_json import InterleavedBenchmarks
+
+    paths = [str(p) for p in paths]
+    stream = stream_result_file(paths[0]) if len(paths) == 1 else None
+    if stream is not None:
+        try:
+            return analyze_stream(stream, label or default_label(paths), _settings(settings), progress, jobs,
+                                  expected=count_benchmarks(paths[0]))
+        except InterleavedBenchmarks:
+            pass
+    return analyze(load_results(paths, label, note), settings, progress, jobs)
+
+
 def analyze(
     dataset: Dataset, settings: Settings | None = None, progress: Callable[[int, int], None] | None = None,
     jobs: int | None = None,

@@ -10,7 +10,7 @@ import re
 import stat
 import zlib
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from rigorbench.errors import InputError, UserError
 
@@ -101,6 +101,44 @@ def read_input(path: str, *, what: str = "regular file", gunzip: bool = True) ->
     if len(data) > limit:
         raise _too_large(path, limit, "")
     return data
+
+
+CHUNK_BYTES = 1 << 20
+
+
+def input_chunks(path: str, *, what: str = "regular file", chunk_bytes: int | None = None) -> Iterator[bytes]:
+    """The bytes of the regular file ``path`` as :func:`read_input` reads them (gunzipped when
+    gzip, the same limit, the same errors), a chunk of ``chunk_bytes`` (default
+    :data:`CHUNK_BYTES`) at a time, so that a reader can stream a file larger than the memory
+    it may use."""
+    limit, chunk_bytes = max_input_bytes(), chunk_bytes or CHUNK_BYTES
+    check_regular_file(path, what)
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        raise InputError(path, None, f"cannot read: {_reason(error)}") from None
+    with handle:
+        gzipped = _read(path, handle, 2) == _GZIP_MAGIC
+        handle.seek(0)
+        source = gzip.GzipFile(fileobj=handle, mode="rb") if gzipped else handle
+        total = 0
+        while True:
+            chunk = _read(path, source, chunk_bytes, gzipped)
+            if not chunk:
+                return
+            total += len(chunk)
+            if total > limit:
+                raise _too_large(path, limit, " when decompressed" if gzipped else "")
+            yield chunk
+
+
+def _read(path: str, source, size: int, gzipped: bool = False) -> bytes:
+    try:
+        return source.read(size)
+    except (OSError, EOFError, zlib.error) as error:
+        if gzipped:  # as _gunzip says it
+            raise InputError(path, None, f"corrupt gzip data: {error}") from None
+        raise InputError(path, None, f"cannot read: {_reason(error)}") from None
 
 
 def _gunzip(path: str, handle, limit: int) -> bytes:

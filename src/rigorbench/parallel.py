@@ -23,7 +23,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from rigorbench.cpus import cap_cpus, usable_cpus
@@ -95,4 +95,37 @@ def ordered_map(function: Callable[[T], R], items: Sequence[T], workers: int, *,
         raise RuntimeError(f"a worker process of {workers} died (killed, or out of memory?); "
                            "try again with fewer --jobs") from None
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def ordered_stream(function: Callable[[T], R], items: Iterable[T], workers: int, *, window: int,
+                   threads: bool = False) -> Iterator[R]:
+    """``function`` of every item, in order, on ``workers`` processes (threads when ``threads``
+    or where forking is not safe; this process alone when ``workers`` is 1), taking the next item from ``items``
+    only while fewer than ``window`` are in flight: items made as they are consumed (read from
+    a file) are never all held at once, which ``Executor.map`` would do (it submits every item
+    first). An error stops the items not yet started."""
+    if workers <= 1:
+        yield from map(function, items)
+        return
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = (None if threads else _process_pool(workers)) or ThreadPoolExecutor(max_workers=workers)
+    pending: deque = deque()
+    try:
+        for item in items:
+            pending.append(pool.submit(function, item))
+            del item
+            while len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BrokenProcessPool:
+        raise RuntimeError(f"a worker process of {workers} died (killed, or out of memory?); "
+                           "try again with fewer --jobs") from None
+    finally:
+        for future in pending:
+            future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)

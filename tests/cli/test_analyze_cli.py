@@ -3,6 +3,7 @@ problem, the store, JSON contract fields, escaping, exit codes and errors."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 from pathlib import Path
@@ -155,3 +156,17 @@ def test_a_run_given_twice_counts_once_with_a_note():
     assert code == 0
     assert err == f"rigorbench: note: {files[1]}, {files[2]} hold the same samples as {files[0]}; counted once\n"
     assert [b["n"] for b in json.loads(out)["benchmarks"]] == [b["n"] for b in json.loads(single[1])["benchmarks"]]
+
+
+@pytest.mark.parametrize("gzipped", (False, True))
+def test_json_broken_part_way_through_a_streamed_file_is_one_line_exit_2(tmp_path, gzipped):
+    entries = json.loads((JMH / "v1-trial1.json").read_text())
+    text = json.dumps(entries + [dict(e, benchmark=e["benchmark"] + "2") for e in entries], indent=2)
+    cut = text[: text.rindex('"rawData"') + 30]              # the file ends inside its last benchmark
+    path = tmp_path / ("cut.json.gz" if gzipped else "cut.json")
+    path.write_bytes(gzip.compress(cut.encode()) if gzipped else cut.encode())
+    code, out, err = analyze(str(path))
+    start = text[: text.rindex('"benchmark"')].rfind("{")
+    assert (code, out) == (2, "")
+    assert err == (f"rigorbench: error: {path}:{cut.count(chr(10)) + 1}: truncated JSON: the file ends inside "
+                   f"the benchmark that starts at line {text.count(chr(10), 0, start) + 1}\n")

@@ -7,7 +7,7 @@ from typing import IO
 
 from rigorbench.cli.common import (
     ANALYZE_FORMATS, add_jobs_argument, add_metric_argument, add_resampling_arguments, add_version_inputs,
-    dataset_from_args, progress_printer, settings_from, write_output,
+    check_version_inputs, dataset_from_args, note_printer, progress_printer, settings_from, write_output,
 )
 from rigorbench.api import SEVERITIES
 from rigorbench.errors import UserError
@@ -66,9 +66,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     from rigorbench import api
 
-    dataset, _ = dataset_from_args(args, stderr)
-    result = api.analyze(dataset, settings_from(args), progress=progress_printer(stderr, "analyze", "analysing"),
-                         jobs=args.jobs)
+    progress = progress_printer(stderr, "analyze", "analysing")
+    if check_version_inputs(args) == "files":    # read as a stream where it can (api.analyze_files)
+        result = api.analyze_files(args.files, settings_from(args), args.label, note_printer(stderr), progress, args.jobs)
+    else:
+        dataset, _ = dataset_from_args(args, stderr)
+        result = api.analyze(dataset, settings_from(args), progress=progress, jobs=args.jobs)
     if not result.benchmarks:
         raise UserError(f"no {result.settings.metric} metric with measurements found in the input")
     width = text_width(stdout) if args.output is None else DEFAULT_WIDTH

@@ -219,14 +219,22 @@ def dataset_from_args(args: argparse.Namespace, stderr: IO[str]):
     run, the mean seconds of one trial of that version (analyze, power); notes on ``stderr``."""
     from rigorbench import api
 
+    if check_version_inputs(args) == "store":
+        return api.load_version(args.store, args.version_label, args.run)
+    return api.load_results(args.files, args.label, note_printer(stderr)), None
+
+
+def check_version_inputs(args: argparse.Namespace) -> str:
+    """``"files"`` or ``"store"``: where one version's data comes from (analyze, power); a
+    UsageError for inputs that do not go together."""
     if args.store:
         if args.files:
             raise UsageError("give result files or --store, not both")
-        return api.load_version(args.store, args.version_label, args.run)
+        return "store"
     if args.files:
         if args.version_label or args.run:
             raise UsageError("--version and --run go with --store")
-        return api.load_results(args.files, args.label, note_printer(stderr)), None
+        return "files"
     raise UsageError(f"give result files of one version, or --store DB (see 'rigorbench {args.command} --help')")
 
 

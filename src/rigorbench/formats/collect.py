@@ -127,6 +127,13 @@ class SeriesCollector:
             for (version, case, metric), table in tables.items()
         )
 
+    def take(self) -> tuple[Series, ...]:
+        """The series so far (as :meth:`series`), forgotten here: a streaming reader hands
+        them on and keeps only the counts of non-finite values for its warnings."""
+        series = self.series()
+        self._parts, self._tables = {}, {}
+        return series
+
     def warnings(self) -> list[str]:
         return [
             f"{n} non-finite value{'s' if n != 1 else ''} skipped in {describe(case, metric, version)}"
@@ -190,11 +197,12 @@ class EnvironmentCollector:
 
 
 def result_file(path: str, format: str, collector: SeriesCollector, environment: EnvironmentCollector,
-                warnings: list[str], failures: list[str] = ()) -> ResultFile:
-    """The finished :class:`ResultFile`; a file without a single value is an input error."""
+                warnings: list[str], failures: list[str] = (), taken: int = 0) -> ResultFile:
+    """The finished :class:`ResultFile`; a file without a single value is an input error
+    (``taken``: series a streaming reader has already handed on)."""
     series = collector.series()
     all_warnings = _collapse([*warnings, *collector.warnings()])
-    if not series:
+    if not series and not taken:
         reasons = [describe_failure(failure) for failure in failures] + all_warnings
         detail = f" ({reasons[0]})" if reasons else ""
         raise InputError(path, None, f"no benchmark results found{detail}")

@@ -20,19 +20,20 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Iterator
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator
 
 import numpy as np
 
 from rigorbench.errors import InputError
 from rigorbench.formats import jmh
+from rigorbench.formats.json_list import list_elements
 from rigorbench.formats.collect import (
-    JSON_DECODER, OutOfRange, EnvironmentCollector, SeriesCollector, describe, impossible, input_error, line_at,
+    JSON_DECODER, OutOfRange, EnvironmentCollector, SeriesCollector, describe, impossible, input_error,
     out_of_range, result_file,
 )
-from rigorbench.model import BenchmarkCase, Metric, ResultFile
+from rigorbench.model import BenchmarkCase, Metric, ResultFile, Series
 
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SNIFF = re.compile(r'\A\s*\[\s*(\]|\{\s*"(jmhVersion|benchmark)"\s*:)')
 
 
@@ -45,47 +46,72 @@ class JmhJsonReader:
 
     def parse(self, text: str, path: str) -> ResultFile:
         parser = _Parser(path)
-        for line, entry in _entries(text, path):
+        for line, entry in list_elements(iter((text,)), path):
             parser.entry(entry, line)
         return result_file(path, self.name, parser.collector, parser.environment, parser.warnings)
 
 
-def _entries(text: str, path: str) -> Iterator[tuple[int, object]]:
-    """Each element of the top-level list, with the 1-based line where it starts."""
-    pos = _WHITESPACE.match(text, 0).end()
-    if pos >= len(text) or text[pos] != "[":
-        raise InputError(path, line_at(text, pos), "not a JMH JSON result: expected a list of benchmarks")
-    pos, line, counted = pos + 1, 1, 0
-    entry_line = None
-    while True:
-        pos = _WHITESPACE.match(text, pos).end()
-        if pos >= len(text):
-            raise _truncated(path, text, entry_line)
-        if text[pos] == "]":
-            break
-        if entry_line is not None:
-            if text[pos] != ",":
-                raise InputError(path, line_at(text, pos), "invalid JSON: expected ',' or ']' between benchmarks")
-            pos = _WHITESPACE.match(text, pos + 1).end()
-        line += text.count("\n", counted, pos)
-        counted, entry_line = pos, line
-        try:
-            entry, pos = JSON_DECODER.raw_decode(text, pos)
-        except RecursionError:
-            raise InputError(path, entry_line, "invalid JSON: nested too deeply") from None
-        except json.JSONDecodeError as error:
-            if error.pos >= len(text.rstrip()):
-                raise _truncated(path, text, entry_line) from None
-            raise InputError(path, error.lineno, f"invalid JSON: {error.msg} (column {error.colno})") from None
-        yield entry_line, entry
-    rest = _WHITESPACE.match(text, pos + 1).end()
-    if rest < len(text):
-        raise InputError(path, line_at(text, rest), "invalid JSON: unexpected text after the list of benchmarks")
+@dataclass(frozen=True, eq=False)
+class BenchmarkGroup:
+    """The series of consecutive entries of one benchmark (all its parameters and modes)."""
+
+    entries: int
+    series: tuple[Series, ...]
 
 
-def _truncated(path: str, text: str, entry_line: int | None) -> InputError:
-    where = f"inside the benchmark that starts at line {entry_line}" if entry_line else "before any benchmark"
-    return InputError(path, text.count("\n") + 1, f"truncated JSON: the file ends {where}")
+class InterleavedBenchmarks(Exception):
+    """A benchmark's entries are not all next to each other: a series handed on may not be
+    whole (a case's secondary metrics gather the forks of all its modes); read the file whole."""
+
+
+class JmhJsonStream:
+    """One JMH JSON file read benchmark by benchmark.
+
+    :meth:`groups` yields the series of each run of consecutive entries of one benchmark
+    name (JMH writes a benchmark's parameters and modes together), then forgets them: only
+    that group's values are held. A series is whole when its group is handed on, since what
+    joins series (a case's modes, its allocation and GC series) is within one benchmark;
+    a name seen again after its group raises :class:`InterleavedBenchmarks`. After the
+    groups, :meth:`summary` is the file without its series (environment, warnings, digest),
+    with the same checks and errors as reading it whole.
+    """
+
+    def __init__(self, path: str, texts: Iterator[str], digest: Callable[[], str]) -> None:
+        self.path = path
+        self._texts = texts
+        self._digest = digest
+        self._parser = _Parser(path)
+        self._taken = 0
+        self._done = False
+
+    def groups(self) -> Iterator[BenchmarkGroup]:
+        parser, name, entries, finished = self._parser, None, 0, set()
+        for line, entry in list_elements(self._texts, self.path):
+            here = entry.get("benchmark") if isinstance(entry, dict) else None
+            if here != name and entries:
+                yield self._take(entries)
+                finished.add(name)
+                entries = 0
+            parser.entry(entry, line)            # the file's own errors first (a case listed twice)
+            if here in finished:
+                raise InterleavedBenchmarks(f"{self.path}:{line}: {here} again after other benchmarks")
+            name, entries = here, entries + 1
+        if entries:
+            yield self._take(entries)
+        self._done = True
+
+    def _take(self, entries: int) -> BenchmarkGroup:
+        series = self._parser.collector.take()
+        self._taken += len(series)
+        return BenchmarkGroup(entries, series)
+
+    def summary(self) -> ResultFile:
+        if not self._done:
+            raise RuntimeError("summary() before all groups were read")
+        parser = self._parser
+        result = result_file(self.path, JmhJsonReader.name, parser.collector, parser.environment, parser.warnings,
+                             taken=self._taken)
+        return replace(result, digest=self._digest())
 
 
 def _number(raw: object) -> float | None:
