@@ -29,7 +29,7 @@ from rigorbench.errors import InputError
 from rigorbench.formats import jmh
 from rigorbench.formats.json_list import list_elements
 from rigorbench.formats.collect import (
-    JSON_DECODER, OutOfRange, EnvironmentCollector, SeriesCollector, describe, impossible, input_error,
+    OutOfRange, EnvironmentCollector, SeriesCollector, describe, impossible, input_error,
     out_of_range, result_file,
 )
 from rigorbench.model import BenchmarkCase, Metric, ResultFile, Series
