@@ -46,3 +46,20 @@ def text_width(stream) -> int:
         except (OSError, ValueError, AttributeError):
             columns = 0
     return max(_NARROWEST, columns) if columns > 0 else DEFAULT_WIDTH
+
+
+# A short parenthesised group ("(-i, -r)", "(4 forks, 2 trials)") is not broken across lines.
+_GROUP = re.compile(r"\([^()\s][^()]{0,22}\)")
+_KEEP = "\x00"   # a space not to break at: printable() leaves no control character to mistake it for
+
+
+def wrapped(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
+    """``text`` escaped (:func:`printable`) in lines of at most ``width`` columns, broken
+    between words, never inside a short parenthesised group; ``first`` and ``rest`` indent the
+    first and the following lines."""
+    import textwrap
+
+    kept = _GROUP.sub(lambda m: m.group().replace(" ", _KEEP), printable(text))
+    lines = textwrap.wrap(kept, width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
+                          break_on_hyphens=False)
+    return [line.replace(_KEEP, " ") for line in lines] or [first.rstrip()]

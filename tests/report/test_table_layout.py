@@ -190,3 +190,16 @@ def test_compare_keeps_its_columns_when_a_benchmark_name_holds_a_control_charact
     rows = [lines[i + 1] for i in named]
     assert {row.index("inconclusive") for row in rows} == {lines[header].index("verdict")}
     assert {row.index("%  ") for row in rows} == {lines[header].index(" a ") + 1}   # the baseline column ends alike
+
+
+def test_notes_wrap_between_words_but_not_inside_a_short_group_and_stay_escaped():
+    from rigorbench.terminal import wrapped
+
+    hint = "hint: variance is inside each fork's iteration series: run more or longer iterations (-i, -r)"
+    for width in range(40, 101):
+        lines = wrapped(hint, width, "  ", "      ")
+        assert all(len(line) <= width for line in lines), width
+        assert " ".join(" ".join(lines).split()) == hint
+        assert any("(-i, -r)" in line for line in lines), (width, lines)
+    assert wrapped("a\x1bb\nc (x y)", 40) == ["a\\x1bb\\nc (x y)"]
+    assert wrapped("", 40, "  ") == [""]

@@ -8,7 +8,6 @@ severe first, each with its hint. JSON has ``benchmarks`` with ``benchmark``, ``
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 
 from rigorbench.analysis.analyze import AnalysisResult, BenchmarkAnalysis
@@ -16,7 +15,7 @@ from rigorbench.model import SEVERITIES
 from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.compare import format_number, short_names
 from rigorbench.report.table import Table, escape_markdown, layout_markdown
-from rigorbench.terminal import DEFAULT_WIDTH, printable, printable_lines
+from rigorbench.terminal import DEFAULT_WIDTH, printable, printable_lines, wrapped
 
 _LEVELS = ("iteration", "fork", "trial", "instance")
 MARKDOWN_HEADERS = ["benchmark", "metric", "mean", "CI", "RCIW", "CV", "n", "steady state", "diagnostics"]
@@ -78,24 +77,18 @@ def render_text(report: AnalysisResult, width: int = DEFAULT_WIDTH) -> str:
     100 columns for prose): figures break between figures, messages between words."""
     wrap = min(width, DEFAULT_WIDTH)
     names = short_names([b.case.display_name for b in report.benchmarks])
-    lines = [*_wrap(analysis_settings_line(report), "", "    ", wrap), ""]
+    lines = [*wrapped(analysis_settings_line(report), wrap, "", "    "), ""]
     for b in report.benchmarks:
         lines.append(f"{names[b.case.display_name]}  [{b.metric.name}]")
         lines += _fill(summary_parts(b), "  ", width)
         for d in b.diagnostics:
-            lines += _wrap(f"{d.severity:<7}  {d.code}: {d.message}", "  ", " " * 11, wrap)
+            lines += wrapped(f"{d.severity:<7}  {d.code}: {d.message}", wrap, "  ", " " * 11)
             if d.hint:
-                lines += _wrap(f"hint: {d.hint}", " " * 11, " " * 17, wrap)
+                lines += wrapped(f"hint: {d.hint}", wrap, " " * 11, " " * 17)
         lines.append("")
-    lines += [line for w in report.input_warnings for line in _wrap(f"warning: {w}", "", "    ", wrap)]
-    lines += _wrap(counts_line(report), "", "    ", wrap)
+    lines += [line for w in report.input_warnings for line in wrapped(f"warning: {w}", wrap, "", "    ")]
+    lines += wrapped(counts_line(report), wrap, "", "    ")
     return printable_lines(lines)
-
-
-def _wrap(text: str, first: str, rest: str, width: int) -> list[str]:
-    """``text`` escaped (control characters shown) and wrapped between words."""
-    return textwrap.wrap(printable(text), width, initial_indent=first, subsequent_indent=rest,
-                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
 
 
 def _fill(parts: list[str], indent: str, width: int) -> list[str]:

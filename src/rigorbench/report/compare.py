@@ -9,7 +9,6 @@ statistic: it formats the numbers the analysis produced.
 from __future__ import annotations
 
 import math
-import textwrap
 from dataclasses import replace
 from typing import Callable, Mapping
 
@@ -20,7 +19,7 @@ from rigorbench.report.table import (
     RIGHT, Column, Group, Row, Table, TableOptions, coloured, escape_markdown, layout_markdown, layout_text,
 )
 from rigorbench.stats import Verdict
-from rigorbench.terminal import DEFAULT_WIDTH, printable
+from rigorbench.terminal import DEFAULT_WIDTH, wrapped
 from rigorbench.units import dimension, readable_unit
 
 VERDICT_ORDER = (Verdict.SLOWER, Verdict.FASTER, Verdict.UNCHANGED, Verdict.INCONCLUSIVE)
@@ -311,8 +310,7 @@ def render_text(report: ComparisonResult, options: TableOptions = TableOptions()
 
 def _wrapped(text: str, indent: str, width: int = WIDTH) -> list[str]:
     """A note or warning, escaped, in lines of at most ``width`` characters (continuations indented)."""
-    return textwrap.wrap(printable(text), width, initial_indent=indent, subsequent_indent=indent + "    ",
-                         break_long_words=False, break_on_hyphens=False) or [""]
+    return wrapped(text, width, indent, indent + "    ") or [""]
 
 
 def render_markdown(report: ComparisonResult, options: TableOptions = TableOptions()) -> str:

@@ -10,14 +10,13 @@ the trials for the target), then the recommendation. JSON: ``designs`` (design, 
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 
 from rigorbench.analysis.designs import DUET, MAX_TRIALS, DesignAdvice, DesignFigure
 from rigorbench.report.compare import row_label, short_names
 from rigorbench.report.documents import document_head, json_number
 from rigorbench.report.table import RIGHT, Column, Group, Row, Table, escape_markdown, layout_markdown, layout_text
-from rigorbench.terminal import DEFAULT_WIDTH, printable, printable_lines
+from rigorbench.terminal import DEFAULT_WIDTH, printable_lines, wrapped
 from rigorbench.units import format_duration
 
 COLUMNS = [Column("benchmark"), Column("design"), Column("trials", RIGHT), Column("detects now", RIGHT),
@@ -74,13 +73,8 @@ def advice_lines(advice: DesignAdvice) -> list[str]:
 
 def render_text(advice: DesignAdvice, width: int = DEFAULT_WIDTH) -> str:
     wrap = min(width, DEFAULT_WIDTH)
-
-    def wrapped(text: str) -> list[str]:
-        return textwrap.wrap(printable(text), wrap, subsequent_indent="    ", break_long_words=False,
-                             break_on_hyphens=False)
-
-    lines = [*wrapped(headline(advice)), "", *layout_text(_table(advice), width=width), ""]
-    return printable_lines(lines + [line for text in advice_lines(advice) for line in wrapped(text)])
+    lines = [*wrapped(headline(advice), wrap, "", "    "), "", *layout_text(_table(advice), width=width), ""]
+    return printable_lines(lines + [line for text in advice_lines(advice) for line in wrapped(text, wrap, "", "    ")])
 
 
 def render_markdown(advice: DesignAdvice, width: int = DEFAULT_WIDTH) -> str:
