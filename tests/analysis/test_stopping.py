@@ -228,3 +228,19 @@ def test_a_look_with_futility_gives_up_a_hopeless_case_and_only_that():
     # a run stored before futility existed resumes without it
     old = {k: v for k, v in design.as_dict().items() if k != "futility"}
     assert UntilDecided.from_dict(old).futility == 0.0
+
+
+def test_the_next_look_is_estimated_from_the_time_per_trial_not_the_first_look_s_whole_time():
+    """A first look of 3 trials that took 105 s: the next look adds one trial, about 35 s (the
+    whole 105 s made --max-time 3m stop the demo after its first look)."""
+    from rigorbench.experiment.driver import next_look_seconds
+    from rigorbench.store import Execution
+
+    first = [Execution(t, label, 2 * t + i) for t in range(3) for i, label in enumerate(("v1", "v2"))]
+    assert next_look_seconds(105.0, first, 1) == pytest.approx(35.0)
+    assert next_look_seconds(105.0, first, 2) == pytest.approx(70.0), "a look of two trials (a cluster's parallelism)"
+    assert next_look_seconds(30.0, first[4:], 1) == pytest.approx(30.0)
+    assert next_look_seconds(0.0, [], 1) == 0.0
+    rule = UntilDecided(min_trials=3, max_trials=20, max_seconds=180.0)
+    assert rule._stop_reason(("A",), 3, 105.0, next_look_seconds(105.0, first, rule.step)) is None
+    assert "would pass --max-time" in rule._stop_reason(("A",), 3, 105.0, 105.0)

@@ -20,6 +20,7 @@ import shlex
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Sequence
 
 from rigorbench import __version__
 from rigorbench.analysis.compare import compare_datasets
@@ -37,7 +38,7 @@ from rigorbench.harness import get_harness
 from rigorbench.harness.base import Harness, RunSettings
 from rigorbench.store import ResultStore
 from rigorbench.store.location import without_password
-from rigorbench.store.api import SETUP_KEY, RunInfo, RunSetup
+from rigorbench.store.api import SETUP_KEY, Execution, RunInfo, RunSetup
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,15 @@ def resume_experiment(run_id: int, store: ResultStore, reporter: Reporter, execu
         return drive(store, run_id, harness, executor, reporter)
 
 
+def next_look_seconds(seconds: float, executed: Sequence[Execution], step: int) -> float:
+    """What the next look's ``step`` trials would take, from the ``seconds`` this look's
+    executions took: the first look runs --min-trials trials, later ones ``step``, so the time
+    per trial is what scales (with the first look's whole time, a 3-trial first look made
+    --max-time stop a run whose next trial fitted easily)."""
+    trials = len({e.trial for e in executed})
+    return seconds / max(1, trials) * step
+
+
 def drive(store: ResultStore, run_id: int, harness: Harness, executor: Executor, reporter: Reporter,
           cases_per_trial: int | None = None) -> ExperimentResult:
     """Run the run's pending executions, look, and go on until its rule stops it."""
@@ -149,7 +159,7 @@ def drive(store: ResultStore, run_id: int, harness: Harness, executor: Executor,
             trials = complete_trials(store, run)
             results = _look_results(store, run, rule, trials)
             look = rule.look(results, trials, (before.wall_seconds or 0.0) + time.monotonic() - started,
-                             time.monotonic() - look_started)
+                             next_look_seconds(time.monotonic() - look_started, pending, getattr(rule, "step", 1)))
             if look.message:
                 reporter.message(look.message)
             changed = {SETUP_KEY: replace(run.setup, rule=look.rule.as_dict()).as_dict()}
