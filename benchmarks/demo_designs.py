@@ -14,7 +14,11 @@ reference, ``fixed``: the ``--quick`` default). Designs:
 * ``fixed``: ``--quick`` (5 trials of every benchmark);
 * ``until-decided``: ``--quick --until-decided --max-trials 20 --max-time 3m``: every benchmark
   retires once decided (or given up as hopeless), so the trials left go to the undecided ones
-  (sumCsv), at the cost of a stricter per-look level (Pocock's boundary).
+  (sumCsv), at the cost of a stricter per-look level (Pocock's boundary);
+* ``10x1``: ``--quick --trials 10 --forks 1``: the same forks as ``fixed`` in twice the
+  trials, so twice the pairs of a paired reading and more degrees of freedom (what ``make
+  demo`` runs since these measurements);
+* ``10x1-warm``: the same with 5 warmup and 3 measurement iterations per fork.
 
 ``busy`` runs a process spinning on one CPU beside the demo (as ``benchmarks/sensitivity.py``).
 Each row is one run: repeat (``--repeat``) to see the spread. Nothing else should run on the
