@@ -66,7 +66,6 @@ def unit_factor(source: str, target: str) -> float | None:
     return None
 
 
-
 def dimension(unit: str) -> str:
     """What ``unit`` measures: ``time/op`` for ``ns/op`` ... ``s/op``, ``ops/time`` for
     ``ops/ns`` ... ``ops/s``, else the unit itself (bytes and counts convert to nothing else)."""
@@ -90,8 +89,8 @@ def readable_unit(units: Iterable[str], values: Iterable[float]) -> tuple[str, d
     author chose, JMH's ``@OutputTimeUnit``, stays); otherwise the unit of the dimension in
     which the fewest values fall outside 1 to 999 and 1 to 9999 (``1041000 ns/op`` reads
     ``1.041 ms/op``; ``ns/op`` and ``us/op`` of one metric share one column), on a tie the
-    unit most values are given in, then the larger one. Benchstat scales each value on its own instead; one unit
-    per column keeps a column's values comparable at a glance."""
+    unit most values are given in, then the larger one. Benchstat scales each value on its
+    own instead; one unit per column keeps a column's values comparable at a glance."""
     units = list(units)
     given = list(dict.fromkeys(units))
     if not given:
@@ -110,6 +109,7 @@ def readable_unit(units: Iterable[str], values: Iterable[float]) -> tuple[str, d
         return most, {most: 1.0}
     chosen = min(candidates, key=lambda c: (misfits(c), c != most, candidates.index(c)))
     return chosen, {u: unit_factor(u, chosen) for u in given}
+
 
 # Which way is better, read from a metric's name or unit (a CSV history's column names carry
 # nothing else). A rate -- something counted per unit of time -- is better higher; a time, a

@@ -84,9 +84,8 @@ def layout_text(table: Table, color: bool = False, header: bool = True, width: i
 
     When the first column (the names) would take a line past ``width``, each name too long for
     what the other columns leave gets a line of its own, whole, with the row's other cells on
-    the next line: a name is never
-    cut (cut in the middle, two names can read alike; hyperfine gives each benchmark its own
-    line for the same reason)."""
+    the next line: a name is never cut (cut in the middle, two names can read alike; hyperfine
+    gives each benchmark its own line for the same reason)."""
     headers = [printable(c.header) for c in table.columns]
     blocks = []
     for group in table.groups:
@@ -107,9 +106,7 @@ def layout_text(table: Table, color: bool = False, header: bool = True, width: i
         return "  ".join(padded).rstrip()
 
     def lines_of(cells: list[str], tone: str | None) -> list[str]:
-        if not stacked:
-            return [line(cells, tone)]
-        if len(cells[0]) <= widths[0]:
+        if not stacked or len(cells[0]) <= widths[0]:
             return [line(cells, tone)]
         return [cells[0], line(["", *cells[1:]], tone)]
 
