@@ -9,18 +9,17 @@ holds a ``--design duet`` run of the same two versions, ``duet`` (paired). For e
 * the change it could call now (``detects``: analysis/compare.py ``detectable_change``, the
   figure of compare's ``detects`` column), and
 * the trials it needs for ``--target`` to be called in 95% of experiments, projected from the
-  interval measured now: the expanded interval's half width (log scale) ``h`` scales with
-  ``t(q, df(n)) / sqrt(n)`` -- Student t with the trials' degrees of freedom (``n - 1`` paired,
-  ``2n - 2`` unpaired, analysis/compare.py) over the square root of the trials -- and a change
-  ``c`` is called in 95% of experiments once ``log(1 + c) >= h(n) (1 + z_0.95 / t(q, df(n)))``
-  (the estimate must clear the interval's edge one-sidedly 95% of the time; its standard
-  error is ``h / t``).
+  interval measured now by ``stats/power.py``'s ``units_for_target`` (what ``power --target``
+  extrapolates with): the standard error shrinks as one over the square root of the trials,
+  the expanded interval's factor with its degrees of freedom (``n - 1`` pairs when paired,
+  two versions of ``n`` trials unpaired), and the target must clear the threshold by the half
+  width plus 1.645 standard errors.
 
 The projection assumes the variance per trial stays what this run measured (the same machine,
 the same load); it is the normal-theory version of what ``power``'s simulations measure. Each
-design's cost is its trials times the seconds one of its trials took in the stored run (a duet
-trial runs both versions at once, so it takes about half an RMIT trial's time); the design
-recommended is the one whose trials for every benchmark cost the least machine time.
+design's cost is its trials times the seconds one of its trials took in its stored run (a
+duet trial's own measured time, not an assumption about it); the design recommended is the one
+whose trials for every benchmark cost the least machine time.
 """
 
 from __future__ import annotations
@@ -28,15 +27,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from scipy import stats as scipy_stats
-
 from rigorbench.analysis.compare import Comparison, compare_datasets, ordered
 from rigorbench.analysis.dataset import Dataset
 from rigorbench.analysis.settings import Settings
+from rigorbench.stats.bootstrap import MIN_EXPANDED_UNITS
+from rigorbench.stats.power import units_for_target
 
 UNPAIRED, PAIRED, DUET = "rmit unpaired", "rmit paired", "duet"
 MAX_TRIALS = 500          # beyond this the projection says "more than 500"
-_POWER_Z = scipy_stats.norm.ppf(0.95)
 
 
 @dataclass(frozen=True)
@@ -97,39 +95,16 @@ class DesignAdvice:
         return min(known, key=lambda d: (self.suite_trials(d), d != PAIRED))
 
 
-def degrees_of_freedom(design: str, trials: int) -> int:
-    """The expanded interval's degrees of freedom: n - 1 pairs when paired, 2n - 2 unpaired."""
-    return 2 * trials - 2 if design == UNPAIRED else trials - 1
-
-
-def _quantile(settings: Settings, design: str, trials: int) -> float:
-    q = (1 + settings.confidence) / 2
-    if settings.interval == "percentile":     # no small-sample correction: the normal law
-        return float(scipy_stats.norm.ppf(q))
-    return float(scipy_stats.t.ppf(q, max(1, degrees_of_freedom(design, trials))))
-
-
-def trials_needed(half_width: float, trials: int, target: float, settings: Settings, design: str) -> int | None:
-    """The fewest trials per version (at least 3) for which a change of ``target`` is called
-    in 95% of experiments, given the log-scale half width ``half_width`` measured with
-    ``trials`` (see the module docstring); None beyond :data:`MAX_TRIALS`."""
-    if not math.isfinite(half_width) or half_width <= 0 or trials < 2:
-        return None
-    goal = math.log1p(target)
-    spread = half_width / _quantile(settings, design, trials) * math.sqrt(trials)   # sd of one trial's log ratio
-    for n in range(3, MAX_TRIALS + 1):
-        quantile = _quantile(settings, design, n)
-        if goal >= spread / math.sqrt(n) * (quantile + _POWER_Z) and target > settings.threshold:
-            return n
-    return None
-
-
 def _figure(c: Comparison, design: str, target: float, settings: Settings) -> DesignFigure:
+    """The change ``c`` could call now and the trials ``target`` needs (at least 3, the fewest
+    an expanded interval is trusted from; None beyond :data:`MAX_TRIALS`)."""
     trials = min(c.baseline.trials, c.contender.trials)
     e, low, high = c.ratio.estimate, c.ratio.low, c.ratio.high
-    usable = all(math.isfinite(v) and v > 0 for v in (e, low, high))
-    half = max(math.log(e / low), math.log(high / e)) if usable else math.nan
-    return DesignFigure(design, trials, c.detectable, trials_needed(half, trials, target, settings, design))
+    half = (high - low) / 2 / e if all(math.isfinite(v) and v > 0 for v in (e, low, high)) else math.nan
+    needed = units_for_target(half, trials, target, settings.threshold, settings.confidence,
+                              expanded=settings.interval != "percentile", paired=design != UNPAIRED)
+    return DesignFigure(design, trials, c.detectable,
+                        None if needed is None or needed > MAX_TRIALS else max(MIN_EXPANDED_UNITS, needed))
 
 
 def design_advice(designs: list[DesignData], settings: Settings, target: float) -> DesignAdvice:

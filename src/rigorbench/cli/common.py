@@ -42,14 +42,16 @@ def add_side_arguments(inputs: argparse._ArgumentGroup) -> None:
     inputs.add_argument("--contender-label", metavar="NAME", help="name of the contender in the output (default: file name)")
 
 
-def add_version_inputs(parser: argparse.ArgumentParser) -> None:
-    """One version's data: result files, or --store with --version (analyze, power)."""
+def add_version_inputs(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """One version's data: result files, or --store with --version (analyze, power); the group,
+    for a command's own inputs."""
     inputs = parser.add_argument_group("inputs")
     inputs.add_argument("files", nargs="*", metavar="FILE", help="result files of one version (one per trial)")
     inputs.add_argument("--label", metavar="NAME", help="name of the version in the output (default: file name)")
     inputs.add_argument("--store", metavar="DB", help="read the version from this results store (see 'rigorbench runs')")
     inputs.add_argument("--version", dest="version_label", metavar="LABEL", help="with --store: the version (label) to read")
     inputs.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
+    return inputs
 
 
 def add_resampling_arguments(group: argparse._ArgumentGroup) -> None:

@@ -55,8 +55,7 @@ def _slowdowns(text: str) -> tuple[float, ...]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_version_inputs(parser)
-    inputs = next(g for g in parser._action_groups if g.title == "inputs")
+    inputs = add_version_inputs(parser)
     inputs.add_argument("--contender", metavar="LABEL",
                         help="with --store and --version: the run's other version; instead of simulating, say which "
                         "design (RMIT read unpaired or paired, duet when the store has a duet run of the two) calls "

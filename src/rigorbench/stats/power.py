@@ -127,30 +127,39 @@ _MAX_EXTRAPOLATED = 1_000_000
 
 def extrapolated_group_size(result: PowerSimulation, target: float, threshold: float, confidence: float,
                             interval: str = "expanded") -> int | None:
-    """Units per group for detecting ``target`` in 95% of experiments, beyond the data.
+    """Units per group for detecting ``target`` in 95% of experiments, beyond the data: the
+    :func:`units_for_target` of the simulated groups' mean interval."""
+    return units_for_target(result.ci_half_width, result.group_size, target, threshold, confidence,
+                            expanded=interval == "expanded")
 
-    The ratio's standard error shrinks as one over the square root of the units per group
-    (the outermost level dominates the variance of the mean); detection in 95% needs the
-    target to clear the threshold by the CI half width plus 1.645 standard errors. With the
-    expanded interval the half width is ``z`` times the standard error times the expansion
-    factor of that group size (``stats/bootstrap.py``), which shrinks as the groups grow:
-    the standard error is read off the simulated width with the factor of the simulated
-    size, and the smallest size whose own factor lets the target clear is found by bisection
-    (the margin shrinks monotonically with the size).
+
+def units_for_target(half_width: float, units: int, target: float, threshold: float, confidence: float, *,
+                     expanded: bool = True, paired: bool = False) -> int | None:
+    """The units per version for detecting ``target`` in 95% of experiments, from a ratio
+    interval of relative half width ``half_width`` measured with ``units`` per version (None
+    when no size up to a million does).
+
+    The ratio's standard error shrinks as one over the square root of the units (the outermost
+    level dominates the variance of the mean); detection in 95% needs the target to clear the
+    threshold by the CI half width plus 1.645 standard errors. With the expanded interval the
+    half width is ``z`` times the standard error times the expansion factor of that size
+    (``stats/bootstrap.py``: two versions' units, or one set of pairs when ``paired``), which
+    shrinks as the units grow: the standard error is read off the measured width with the
+    factor of the measured size, and the smallest size whose own factor lets the target clear
+    is found by bisection (the margin shrinks monotonically with the size).
     """
-    if not np.isfinite(result.ci_half_width) or target <= threshold:
+    if not np.isfinite(half_width) or half_width <= 0 or target <= threshold:
         return None
     z = float(ndtri(0.5 + confidence / 2))
     z_detect = float(ndtri(DETECTION))
 
     def factor(n: int) -> float:
-        return expansion_factor(confidence, (n, n)) if interval == "expanded" else 1.0
+        return expansion_factor(confidence, (n,) if paired else (n, n)) if expanded else 1.0
 
-    g = result.group_size
-    se_g = result.ci_half_width / (z * factor(g))
+    se_g = half_width / (z * factor(units))
 
     def detects(n: int) -> bool:
-        se = se_g * np.sqrt(g / n)
+        se = se_g * np.sqrt(units / n)
         return (z * factor(n) + z_detect) * se <= target - threshold
 
     if not detects(_MAX_EXTRAPOLATED):
