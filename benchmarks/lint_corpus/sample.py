@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Draw the seeded random sample of benchmarks that are read by hand for misses (issue #34 item 6).
+
+usage: sample.py TREES --project NAME [--n 25] [--seed 34]
+  TREES  folder written by extract.py
+
+Lists every `@Benchmark` method of the project (file, line of the annotation, method name),
+sorted by file and line, and prints `n` of them drawn with random.Random(seed).sample. The
+listing is textual on purpose: the sample must not depend on the lint whose misses it looks for.
+A fixed seed makes the sample one anyone can draw again; the README records seed and list.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from pathlib import Path
+
+# An annotation line, then (after other annotations or blank lines) a method declaration.
+_DECL = re.compile(r"\b(\w+)\s*\(")
+
+
+def benchmarks(root: Path) -> list[tuple[str, int, str]]:
+    found = []
+    for path in sorted(root.rglob("*.java")):
+        lines = path.read_text(errors="replace").splitlines()
+        for i, line in enumerate(lines):
+            if line.strip() != "@Benchmark":
+                continue
+            for nxt in lines[i + 1:i + 8]:
+                s = nxt.strip()
+                if not s or s.startswith("@"):
+                    continue
+                m = _DECL.search(s)
+                if m:
+                    found.append((str(path.relative_to(root)), i + 1, m.group(1)))
+                break
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("trees", type=Path)
+    ap.add_argument("--project", required=True)
+    ap.add_argument("--n", type=int, default=25)
+    ap.add_argument("--seed", type=int, default=34)
+    a = ap.parse_args(argv)
+    every = benchmarks(a.trees / a.project)
+    chosen = sorted(random.Random(a.seed).sample(every, min(a.n, len(every))))
+    print(f"# {a.project}: {len(chosen)} of {len(every)} benchmarks, seed {a.seed}")
+    for file, line, method in chosen:
+        print(f"{file}:{line} {method}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
