@@ -38,11 +38,21 @@ CASES = [
      "@Benchmark public int m() { return Work.total(data); }\n"
      "static class Work { static int total(int[] xs) { int s = 0; for (int x : xs) s += x; return s; } }", []),
     ("int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[64]; }\n"
-     "@Benchmark @OutputTimeUnit(java.util.concurrent.TimeUnit.MILLISECONDS) public int m() { return data.length; }", []),
+     "@Benchmark @BenchmarkMode(Mode.AverageTime) @OutputTimeUnit(java.util.concurrent.TimeUnit.MILLISECONDS)\n"
+     "public int m() { return data.length; }", []),
+    # ... but not a slow unit of a throughput (JMH's default mode): operations per second or
+    # per millisecond is a rate, nanosecond calls are often reported so
+    ("int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[64]; }\n"
+     "@Benchmark @OutputTimeUnit(java.util.concurrent.TimeUnit.SECONDS) public int m() { return data.length; }",
+     [("INVO", 2)]),
     ("@Param({\"1000\", \"1000000\"}) int size; int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[size]; }\n"
      "@Benchmark public int m() { return Arrays.hashCode(data); }", []),
     ("java.util.concurrent.CountDownLatch done;\n@Setup(Level.Invocation) public void fresh() { done = new java.util.concurrent.CountDownLatch(1); }\n"
      "@Benchmark public void m() throws Exception { new Thread(done::countDown).start(); done.await(); }", []),
+    # ... or a state holding a thread pool that the measured object hands its work to
+    ("java.util.concurrent.ExecutorService pool; Searcher searcher; int key;\n"
+     "@Setup(Level.Invocation) public void fresh() { searcher = new Searcher(pool); }\n"
+     "@Benchmark public int m() { return searcher.search(key); }", []),
     # ... and without: a nanosecond getter with a small @Param stays a warning
     ("@Param({\"16\", \"64\"}) int size; int[] data;\n@Setup(Level.Invocation) public void fresh() { data = new int[size]; }\n"
      "@Benchmark public int m() { return String.join(\",\", \"a\").length() + data.length; }", [("INVO", 2)]),
@@ -144,3 +154,20 @@ def test_single_shot_inherited_from_a_superclass(tmp_path):
                                      "@Setup(Level.Invocation) public void s() {}\n"
                                      "@Benchmark public int m() { return 1; } }\n")
     assert [f.rule for f in lint_paths([tmp_path]).findings if f.rule == "INVO"] == []
+
+
+def test_fixture_of_a_base_state_class_judged_by_the_benchmarks_taking_a_subclass(tmp_path):
+    # the fixture is declared in an abstract @State base class, the benchmarks take a subclass
+    # of it as a parameter and run SingleShotTime (declared on their class): documented use
+    (tmp_path / "Base.java").write_text(HEADER + "@State(Scope.Benchmark)\npublic abstract class Base {\n"
+                                        "@Setup(Level.Invocation) public void gc() { System.gc(); } }\n")
+    (tmp_path / "Q.java").write_text(HEADER + "@BenchmarkMode(Mode.SingleShotTime)\npublic class Q {\n"
+                                     "public static class Ctx extends Base { }\n"
+                                     "@Benchmark public int m(Ctx ctx) { return 1; } }\n")
+    assert [f.rule for f in lint_paths([tmp_path]).findings if f.rule == "INVO"] == []
+    # the same fixture used by a quick timed benchmark stays a warning
+    (tmp_path / "Q.java").write_text(HEADER + "public class Q {\npublic static class Ctx extends Base { }\n"
+                                     "@Benchmark public int m(Ctx ctx) { return 1; } }\n")
+    assert [(f.rule, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "INVO"] \
+        == [("INVO", "warning")]
+

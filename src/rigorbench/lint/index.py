@@ -77,6 +77,7 @@ class Index:
     qualified: dict[str, ClassInfo] = field(default_factory=dict)
     by_file: dict[tuple[str, int], ClassInfo] = field(default_factory=dict)
     by_package: dict[tuple[str, str], ClassInfo] = field(default_factory=dict)
+    files: tuple[FileInfo, ...] = ()    # every indexed file, for rules that look project-wide
 
     def lookup(self, name: str, near: ClassInfo | None = None) -> ClassInfo | None:
         """The class ``name`` (simple or qualified) names, seen from class ``near``.
@@ -209,7 +210,7 @@ def index_file(source: SourceFile) -> FileInfo:
 
 
 def build_index(files: list[FileInfo]) -> Index:
-    index = Index({})
+    index = Index({}, files=tuple(files))
     for info in files:
         for cls in info.classes:
             index.classes.setdefault(cls.name, []).append(cls)

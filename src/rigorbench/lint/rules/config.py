@@ -8,14 +8,15 @@ only right when one invocation really performs N operations (usually a loop).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
 
 from rigorbench.lint.base import Edit, Issue, make_issue
-from rigorbench.lint.context import Benchmark, FileContext, is_benchmark
-from rigorbench.lint.index import ClassInfo, last_name_of
+from rigorbench.lint.context import Benchmark, FileContext, is_benchmark, method_context
+from rigorbench.lint.index import ClassInfo, Index, last_name_of
 from rigorbench.lint.parse import (LOOPS, annotation, annotation_value, annotations, int_literal,
                                    last_name, walk)
 
@@ -139,13 +140,13 @@ def _invo_verdict(ctx: FileContext, cls: ClassInfo) -> tuple[str, str] | None:
     """Severity and evidence for a per-invocation fixture of ``cls``; None when documented use.
 
     Benchmarks that use the fixture are those of ``cls`` (or a subclass) and those taking it
-    as a parameter, in this file. ``SingleShotTime`` is the mode where per-invocation fixtures
-    are the documented way; a body with evidence of millisecond-scale work (:func:`cost_evidence`)
-    may take well over 1 ms, where the fixture's overhead is small (``info``).
+    or a subclass of it as a parameter, anywhere in the project (:func:`_users`).
+    ``SingleShotTime`` is the mode where per-invocation fixtures are the documented way; a body
+    with evidence of millisecond-scale work (:func:`cost_evidence`) may take well over 1 ms,
+    where the fixture's overhead is small (``info``).
     """
-    users = [b for b in ctx.benchmarks if any(c is cls for c in ctx.index.lineage(b.cls))
-             or any(ctx.index.lookup(b.locals.get(p, ""), b.cls) is cls for p in b.params)]
-    timed = [b for b in users if not _single_shot(ctx, b)]
+    users = _users(ctx, cls)
+    timed = [b for b in users if not single_shot(ctx, b)]
     if users and not timed:
         return None
     evidence = [cost_evidence(ctx, b) for b in timed]
@@ -154,6 +155,38 @@ def _invo_verdict(ctx: FileContext, cls: ClassInfo) -> tuple[str, str] | None:
                         f"where this overhead is small")
     quick = f"; {timed[0].name} has no loop, so one call likely takes well under 1 ms" if timed else ""
     return "warning", quick
+
+
+def _users(ctx: FileContext, cls: ClassInfo) -> tuple[Benchmark, ...]:
+    """The benchmarks a fixture of ``cls`` runs around, in any file of the project: those of
+    ``cls`` or a subclass, and those taking ``cls`` or a subclass of it as a parameter.
+
+    A fixture is often declared in an abstract base class (a base benchmark, or a base
+    ``@State`` whose subclasses the benchmarks take as parameters) while the benchmarks and
+    their mode live in subclasses, possibly in other files; judging the fixture by the
+    benchmarks of its own file that name ``cls`` itself found no user and no mode there."""
+    return _users_by_class(ctx.index).get(id(cls), ())
+
+
+@functools.lru_cache(maxsize=4)
+def _users_by_class(index: Index) -> dict[int, tuple[Benchmark, ...]]:
+    """For every class (by id), the benchmarks of the project that use it: built once per lint
+    run (an Index hashes by identity), so judging many fixtures stays linear in project size."""
+    users: dict[int, list[Benchmark]] = {}
+    for file in index.files:
+        for info in file.classes:
+            for methods in info.methods.values():
+                for method in methods:
+                    if not is_benchmark(method.node):
+                        continue
+                    bench = method_context(file, info, method.node, index)
+                    used = {id(c) for c in index.lineage(info)}
+                    for p in bench.params:
+                        owner = index.lookup(bench.locals.get(p, ""), info)
+                        used |= {id(c) for c in index.lineage(owner)} if owner is not None else set()
+                    for key in used:
+                        users.setdefault(key, []).append(bench)
+    return {key: tuple(found) for key, found in users.items()}
 
 
 def _nearest_annotation(ctx: FileContext, bench: Benchmark, name: str) -> str | None:
@@ -166,7 +199,8 @@ def _nearest_annotation(ctx: FileContext, bench: Benchmark, name: str) -> str | 
     return None
 
 
-def _single_shot(ctx: FileContext, bench: Benchmark) -> bool:
+def single_shot(ctx: FileContext, bench: Benchmark) -> bool:
+    """Does the benchmark run in ``SingleShotTime`` (on the method, its class or a superclass)?"""
     return "SingleShotTime" in (_nearest_annotation(ctx, bench, "BenchmarkMode") or "")
 
 
@@ -183,9 +217,10 @@ LARGE_PARAM = 10_000    # a @Param size from which a pass over the data takes ab
 def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
     """Why one call of ``bench`` may take a millisecond or more, or None: its body loops, sorts,
     waits on other threads or does I/O, directly or in a project method it calls; it reports
-    in milliseconds or seconds; or its state has a @Param size of 10,000 or more."""
+    a time per call in milliseconds or seconds; its state holds a thread pool; or its state has a @Param size
+    of 10,000 or more."""
     unit = _output_unit(ctx, bench)
-    if unit in _SLOW_UNITS:
+    if unit in _SLOW_UNITS and _time_per_operation(ctx, bench):
         return "reports in milliseconds or slower (@OutputTimeUnit)"
     found = _heavy_node(bench, bench.body)
     if found:
@@ -196,6 +231,9 @@ def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
             if call.kind == "project" and call.method is not None else None
         if inside:
             return f"calls {call.name}, which {inside}"
+    pool = _thread_pool(ctx, bench)
+    if pool:
+        return f"uses state holding a thread pool ('{pool}')"
     # A large input size says little about one call when the author reports in ns or us: the
     # call may touch one element of a large structure (a timer among 100,000 running tasks).
     large = _large_param(ctx, bench) if unit not in ("NANOSECONDS", "MICROSECONDS") else None
@@ -224,6 +262,38 @@ def _heavy_node(bench: Benchmark, body: Node | None) -> str | None:
     return None
 
 
+_POOLS = frozenset({"ExecutorService", "ScheduledExecutorService", "ThreadPoolExecutor",
+                    "ScheduledThreadPoolExecutor", "ForkJoinPool", "Executor"})
+
+
+def _state_classes(ctx: FileContext, bench: Benchmark) -> list[ClassInfo]:
+    """The benchmark's class and superclasses, and the @State classes (with theirs) it takes."""
+    classes = [*ctx.index.lineage(bench.cls)]
+    for p in bench.params:
+        owner = ctx.index.lookup(bench.locals.get(p, ""), bench.cls)
+        classes += [*ctx.index.lineage(owner)] if owner is not None else []
+    return classes
+
+
+def _thread_pool(ctx: FileContext, bench: Benchmark) -> str | None:
+    """A field of the benchmark's state typed as a thread pool: work the measured object hands
+    to it (a parallel search, a fan-out) costs thread wake-ups and a wait for the slowest
+    task, tens of microseconds to milliseconds, whatever the body looks like."""
+    for cls in _state_classes(ctx, bench):
+        for info in cls.fields.values():
+            if last_name_of(info.type.split("<", 1)[0]) in _POOLS:
+                return info.name
+    return None
+
+
+def _time_per_operation(ctx: FileContext, bench: Benchmark) -> bool:
+    """Is the unit a time per call? In Throughput (JMH's default mode) it is the denominator
+    of a rate: nanosecond calls are commonly reported in operations per second or per
+    millisecond, so a slow unit says nothing about the length of one call."""
+    mode = _nearest_annotation(ctx, bench, "BenchmarkMode") or ""
+    return any(m in mode for m in ("AverageTime", "SampleTime", "SingleShotTime", "Mode.All"))
+
+
 def _output_unit(ctx: FileContext, bench: Benchmark) -> str | None:
     """The ``TimeUnit`` constant of the nearest ``@OutputTimeUnit`` (method, class, superclasses)."""
     found = re.search(r"\b(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS|MINUTES|HOURS|DAYS)\b",
@@ -234,10 +304,8 @@ def _output_unit(ctx: FileContext, bench: Benchmark) -> str | None:
 def _large_param(ctx: FileContext, bench: Benchmark) -> int | None:
     """The largest whole-number @Param value of the benchmark's class, its superclasses and the
     @State classes it takes, when it is at least LARGE_PARAM."""
-    classes = [*ctx.index.lineage(bench.cls)]
-    classes += [c for p in bench.params if (c := ctx.index.lookup(bench.locals.get(p, ""), bench.cls)) is not None]
     values = []
-    for cls in classes:
+    for cls in _state_classes(ctx, bench):
         for info in cls.fields.values():
             param = annotation(info.declaration, "Param")
             if param is not None:
