@@ -127,7 +127,7 @@ def test_untrusted_names_only_flow_into_strings(tmp_path):
     write(tmp_path / "Evil.java", f"""class Evil {{
     String x = "__import__('os').system('touch {marker}')";
     @Benchmark void m() {{ x.length(); }}
-    @Benchmark void n() {{ System.out.println("{{0}} %s $(touch {marker})"); }}
+    @Benchmark int n() {{ System.out.println("{{0}} %s $(touch {marker})"); return x.length(); }}
 }}
 """)
     result = lint_paths([tmp_path])

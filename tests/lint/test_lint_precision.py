@@ -116,9 +116,29 @@ CASES = [
      "if (now % 199 == 0) { return h[0]; }\nreturn now; }", []),
     ("long last;\n@Benchmark public long granularity() { long cur;\ndo { cur = System.nanoTime(); } while (cur == last);\n"
      "last = cur; return cur; }", []),
-    # ... an elapsed time computed from it is hand timing, even when passed on
-    ("Recorder r;\n@Benchmark public long elapsed() {\nlong t0 = System.nanoTime();\n"
-     "long d = System.nanoTime() - t0;\nr.record(d); return d; }", [("TIMER", 3), ("TIMER", 4)]),
+    # ... an elapsed time of work between the two reads is hand timing, even when passed on
+    ("Recorder r; double x;\n@Benchmark public long elapsed() {\nlong t0 = System.nanoTime();\n"
+     "double y = Math.log(x);\nlong d = System.nanoTime() - t0;\nr.record(d); return d + (long) y; }",
+     [("TIMER", 3), ("TIMER", 5)]),
+    # ... but a pair with nothing between times nothing: the reads make a duration that the API
+    # under test takes (a metrics timer's record), the clocks are the measured work
+    ("Recorder r;\n@Benchmark public long recorded() {\nlong t0 = System.nanoTime();\n"
+     "long d = System.nanoTime() - t0;\nr.record(d); return d; }", []),
+    # SLEEP: a sleep between raising and lowering a flag is a window in which other threads
+    # do and count the measured work
+    ("java.util.concurrent.atomic.AtomicBoolean recording = new java.util.concurrent.atomic.AtomicBoolean();\n"
+     "@Benchmark public void window() throws Exception {\nrecording.set(true);\nThread.sleep(1000);\n"
+     "recording.set(false); }", []),
+    # ... a sleep beside real work in the body stays reported
+    ("volatile boolean on; double x;\n@Benchmark public double work() throws Exception {\non = true;\n"
+     "Thread.sleep(1);\nreturn Math.log(x); }", [("SLEEP", 4)]),
+    # PRINT: a print that is the whole benchmark is its subject (console output compared with
+    # other targets); in SingleShotTime a report line runs once per timed call (info at most)
+    ("@Benchmark public void console() {\nSystem.out.println(\"message\"); }", []),
+    ("long[] data = new long[1 << 16];\n@Benchmark @BenchmarkMode(Mode.SingleShotTime) public long footprint() {\n"
+     "long s = 0; for (long v : data) s += v;\nSystem.out.printf(\"%d%n\", s);\nreturn s; }", []),
+    ("double x;\n@Benchmark public double both() {\nSystem.out.println(\"message\");\nreturn Math.log(x); }",
+     [("PRINT", 3)]),
 ]
 
 

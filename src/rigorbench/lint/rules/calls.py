@@ -16,6 +16,8 @@ from tree_sitter import Node
 from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import last_name_of
+from rigorbench.lint.parse import walk
+from rigorbench.lint.rules.config import single_shot
 
 TIMER_TITLE = "the benchmark reads the clock itself inside a harness that already times it"
 TIMER_REFERENCE = "Sestoft, Microbenchmarks in Java and C#, section on timer resolution; JMH Mode docs"
@@ -99,13 +101,70 @@ def _calls(ctx: FileContext) -> Iterator[tuple[Benchmark, Node, str, str]]:
 
 
 def check_timer(ctx: FileContext) -> Iterator[Issue]:
+    empty: dict[str, set[int]] = {}
     for bench, node, receiver, name in _calls(ctx):
-        if (receiver, name) in _CLOCKS and not is_subject(bench, node) \
-                and not _clock_is_data(bench, node):
+        if (receiver, name) not in _CLOCKS:
+            continue
+        if bench.name not in empty:
+            empty[bench.name] = _empty_timings(bench)
+        if not is_subject(bench, node) and not _clock_is_data(bench, node) \
+                and node.id not in empty[bench.name]:
             yield make_issue(ctx.source, node, "TIMER", "warning",
                              f"{receiver}.{name}() inside {bench.name}: hand timing inside JMH "
                              f"measures timer cost and noise", benchmark=bench.name,
                              hint="let JMH time the method; split timed parts into benchmarks")
+
+
+def _is_clock(bench: Benchmark, node: Node | None) -> bool:
+    if node is None or node.type != "method_invocation":
+        return False
+    obj = node.child_by_field_name("object")
+    receiver = bench.source.text(obj).removeprefix("java.lang.").removeprefix("java.time.") if obj else ""
+    return (receiver, bench.source.text(node.child_by_field_name("name"))) in _CLOCKS
+
+
+def _empty_timings(bench: Benchmark) -> set[int]:
+    """Ids of the clock calls of ``t0 = clock(); ... clock() - t0`` pairs with no statement
+    between them: such a pair times nothing, so the clock reads are themselves the work the
+    benchmark measures (a duration produced for the API under test, ``timer.record(d)``, or
+    the cost of the clock), not hand timing of other work."""
+    found: set[int] = set()
+    statements = bench.source.within("local_variable_declaration", bench.body) \
+        + bench.source.within("expression_statement", bench.body)
+    for first in statements:
+        start = _clock_stored(bench, first)
+        second = first.next_named_sibling
+        while second is not None and "comment" in second.type:
+            second = second.next_named_sibling
+        if start is None or second is None:
+            continue
+        name, clock = start
+        for minus in walk(second):
+            if minus.type != "binary_expression":
+                continue
+            left, right = minus.child_by_field_name("left"), minus.child_by_field_name("right")
+            if bench.source.text(minus.child_by_field_name("operator")) == "-" \
+                    and _is_clock(bench, left) and right.type == "identifier" \
+                    and bench.source.text(right) == name:
+                found |= {clock.id, left.id}
+    return found
+
+
+def _clock_stored(bench: Benchmark, statement: Node) -> tuple[str, Node] | None:
+    """``(name, clock call)`` when the statement is ``long name = clock();`` or ``name = clock();``."""
+    if statement.type == "local_variable_declaration":
+        declarators = statement.children_by_field_name("declarator")
+        if len(declarators) == 1:
+            target, value = declarators[0].child_by_field_name("name"), declarators[0].child_by_field_name("value")
+            if _is_clock(bench, value):
+                return bench.source.text(target), value
+    if statement.type == "expression_statement" and statement.named_children:
+        inner = statement.named_children[0]
+        if inner.type == "assignment_expression":
+            target, value = inner.child_by_field_name("left"), inner.child_by_field_name("right")
+            if target.type == "identifier" and _is_clock(bench, value):
+                return bench.source.text(target), value
+    return None
 
 
 _COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">=", "%", "/"})
@@ -167,11 +226,43 @@ def check_sleep(ctx: FileContext) -> Iterator[Issue]:
         unit = receiver.rsplit(".", 1)[-1]
         parks = receiver.endswith("LockSupport") and name in ("parkNanos", "parkUntil")
         if (parks or (name == "sleep" and (receiver == "Thread" or unit in _UNITS))) \
-                and not is_subject(bench, node):
+                and not is_subject(bench, node) and not _sleep_is_window(bench, node):
             yield make_issue(ctx.source, node, "SLEEP", "warning",
                              f"{short(ctx.source.text(node), 40)} inside {bench.name}: the "
                              f"measurement is dominated by sleep granularity", benchmark=bench.name,
                              hint="use Blackhole.consumeCPU to simulate work, or sleep in a fixture")
+
+
+_FLAG_SETTERS = frozenset({"set", "lazySet", "setRelease", "setOpaque", "setPlain"})
+
+
+def _sleep_is_window(bench: Benchmark, sleep: Node) -> bool:
+    """Is the sleep a measurement window: the only work of a body whose other statements
+    just raise and lower flags (``recording.set(true); Thread.sleep(1000);
+    recording.set(false);``)? Other threads do the measured work and count it while the
+    benchmark thread waits; the sleep is the subject, not noise added to it."""
+    statements = [c for c in bench.body.named_children if "comment" not in c.type]
+    window = next((s for s in statements if s.start_byte <= sleep.start_byte < s.end_byte), None)
+    if window is None or window.type != "expression_statement" or window.named_children[0] != sleep:
+        return False
+    others = [s for s in statements if s != window]
+    return bool(others) and all(_flag_write(bench, s) for s in others)
+
+
+def _flag_write(bench: Benchmark, statement: Node) -> bool:
+    """``flag = true;``, ``this.flag = 1;`` or ``flag.set(false);``: a literal written to a field."""
+    if statement.type != "expression_statement" or not statement.named_children:
+        return False
+    inner = statement.named_children[0]
+    if inner.type == "assignment_expression":
+        value = inner.child_by_field_name("right")
+    elif inner.type == "method_invocation" and inner.child_by_field_name("object") is not None \
+            and bench.source.text(inner.child_by_field_name("name")) in _FLAG_SETTERS:
+        args = inner.child_by_field_name("arguments").named_children
+        value = args[0] if len(args) == 1 else None
+    else:
+        return False
+    return value is not None and (value.type in ("true", "false") or value.type.endswith("literal"))
 
 
 def _is_logger(bench: Benchmark, receiver: Node | None) -> bool:
@@ -244,9 +335,12 @@ def check_print(ctx: FileContext) -> Iterator[Issue]:
         logging = name in _LOG_LEVELS and _is_logger(bench, node.child_by_field_name("object"))
         if (printing or logging) and bench.name not in subject:
             subject[bench.name] = output_is_subject(bench)
-        if (printing or logging) and not subject[bench.name]:
+        if (printing or logging) and not subject[bench.name] and not is_subject(bench, node):
             what = "prints" if printing else "logs"
-            yield make_issue(ctx.source, node, "PRINT", "warning",
-                             f"{receiver}.{name}(...) {what} inside {bench.name}; I/O can "
-                             f"dominate the measured time", benchmark=bench.name,
+            once = single_shot(ctx, bench)
+            yield make_issue(ctx.source, node, "PRINT", "info" if once else "warning",
+                             f"{receiver}.{name}(...) {what} inside {bench.name}; " + (
+                                 "in SingleShotTime it runs once per timed call, beside a call "
+                                 "usually far longer than one line of output" if once else
+                                 "I/O can dominate the measured time"), benchmark=bench.name,
                              hint="remove it, or report once in @TearDown(Level.Trial)")
