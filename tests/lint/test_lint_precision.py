@@ -28,6 +28,9 @@ CASES = [
     ("static final String TEXT = \"  padded  \";\n@Benchmark public boolean m() {\nreturn Strings.isBlank(TEXT); }", [("FINAL", 3)]),
     ("static final long STAMP = 1472470996199000L;\nstatic int size(long v) { int n = 1; while ((v >>>= 7) != 0) n++; return n; }\n"
      "@Benchmark public void m(Blackhole bh) {\nbh.consume(size(STAMP)); }", [("FINAL", 4)]),
+    # ... nor a final compared with a varying value: the comparison runs either way
+    ("private final long last = 0; long now; String cached;\n@Benchmark public String m() {\n"
+     "if (now != last) { cached = Long.toString(now); }\nreturn cached; }", []),
     # ... not when the call has a receiver whose state varies, or its result is dropped
     ("static final String KEY = \"k\"; Map<String, Integer> map = new HashMap<>();\n"
      "@Benchmark public Integer m() { return map.get(KEY); }", []),
@@ -191,3 +194,14 @@ def test_fixture_of_a_base_state_class_judged_by_the_benchmarks_taking_a_subclas
     assert [(f.rule, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "INVO"] \
         == [("INVO", "warning")]
 
+
+def test_constant_input_of_a_call_on_an_object_constant(tmp_path):
+    # FINAL's only-input warning is for a class's static call (WriteBuffer.sizeOf(TEXT)); a call
+    # on an object held in a statically imported constant runs that object's code (an encoder
+    # allocating a buffer), which a constant argument does not fold away
+    body = ("@State(Scope.Thread)\npublic class C {\nstatic final String TEXT = \"text\";\n"
+            "@Benchmark public java.nio.ByteBuffer encode() { return UTF_8.encode(TEXT); }\n"
+            "@Benchmark public int size() { return Sizes.utf8(TEXT); } }\n")
+    (tmp_path / "C.java").write_text("import static java.nio.charset.StandardCharsets.UTF_8;\n" + HEADER + body)
+    found = [(f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info"]
+    assert found == [("FINAL", "C.size")]

@@ -22,7 +22,9 @@ passed as the only argument of a static pure JDK call or of a project method tha
 value (``Math.log(3.0)``, ``compute(42)``) is reported as a warning (not fixable); an
 instance call on a variable receiver (``text.charAt(0)``) is not, its result is not constant.
 So is a constant ``static final`` field that is the only argument of a static call whose result
-is returned or consumed (``return StringUtils.isBlank(TEXT);``): its whole input is constant.
+is returned or consumed (``return StringUtils.isBlank(TEXT);``): its whole input is constant; not
+a call on an object held in a constant (``UTF_8.encode(TEXT)``), which runs that object's code.
+Equality tests against a constant (``if (t != LAST)``) count as comparison bounds.
 """
 
 from __future__ import annotations
@@ -104,8 +106,8 @@ def _is_input(bench: Benchmark, node: Node) -> bool:
         if kind == "array_access" and child == current.child_by_field_name("index"):
             return False
         if kind == "binary_expression" and bench.source.text(
-                current.child_by_field_name("operator")) in ("&", "<", "<=", ">", ">="):
-            return False  # a mask or a comparison bound
+                current.child_by_field_name("operator")) in ("&", "<", "<=", ">", ">=", "==", "!="):
+            return False  # a mask or a comparison bound or sentinel: the compare still runs
         if kind == "method_invocation":
             return bench.call(current).kind == "pure"  # state behind unknown calls cannot fold
         if kind in ("expression_statement", "return_statement", "local_variable_declaration"):
@@ -174,6 +176,8 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
     obj = call.child_by_field_name("object")
     if value is None or not _constant(bench, value) or (obj is not None and bench.type_of(obj) is not None):
         return None  # an instance call on a variable receiver depends on that object's state
+    if obj is not None and _object_constant(bench, obj):
+        return None  # UTF_8.encode(TEXT): the receiver is an object, its call runs its code
     kind = bench.call(call).kind
     outer = call.parent
     returned = outer is not None and outer.type == "return_statement"
@@ -186,6 +190,21 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
                       f"static final '{info.name}' ({info.type}) is the only input of {name}() in "
                       f"{bench.name}; the JIT can fold the call on a constant", benchmark=bench.name,
                       hint=f"read '{info.name}' from a non-final @State field set in @Setup")
+
+
+def _object_constant(bench: Benchmark, obj: Node) -> bool:
+    """Is the receiver a constant holding an object (``UTF_8``, ``Holder.INSTANCE``) rather than
+    a class name? A field of the project, a statically imported member, or a CONSTANT_CASE name
+    with an underscore is an object: calling it runs that object's code (an encoder that
+    allocates a buffer), which a constant argument does not fold away."""
+    if obj.type not in ("identifier", "field_access"):
+        return False
+    name = bench.source.text(obj).rsplit(".", 1)[-1]
+    if bench.field_of(obj) is not None:
+        return True
+    if any(imported.rsplit(".", 1)[-1] == name for imported in bench.file.static_imports):
+        return True
+    return name.isupper() and "_" in name
 
 
 def _statement(bench: Benchmark, node: Node) -> Node:
