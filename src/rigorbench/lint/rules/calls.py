@@ -34,6 +34,10 @@ How to fix: let JMH do the timing. Split the code you want to time into its own
 benchmark, use @Setup for work that must not be timed, and choose Mode.AverageTime or
 Mode.SampleTime for per-call timings.
 
+Not reported: a clock read that is the whole benchmark (a benchmark of the clock), a
+timestamp used as data (formatted, compared), and a pair of reads with no statement between
+them, which times nothing: the reads make a duration for the API under test.
+
 Before:
     @Benchmark public long measure() { long t = System.nanoTime(); work(); return System.nanoTime() - t; }
 
@@ -54,6 +58,10 @@ code under test, and the thread's caches and CPU frequency change while it sleep
 How to fix: move waiting out of the measured method. To simulate work of a given size use
 Blackhole.consumeCPU(tokens); to space out calls use a fixture at Level.Iteration.
 
+Not reported: a sleep or park that is the whole benchmark, or a sleep between literal flag
+writes only (recording.set(true); sleep; recording.set(false)): a measurement window in
+which other threads do and count the work.
+
 Before:
     @Benchmark public int measure() throws Exception { Thread.sleep(1); return work(); }
 
@@ -73,6 +81,9 @@ terminal, the log configuration and the disk rather than on the code under test.
 
 How to fix: remove the output, or print results once in a @TearDown(Level.Trial) method.
 Return the value you wanted to see, so JMH consumes it.
+
+Not reported: output that is the whole benchmark (a logging or console benchmark). Reported
+as info in SingleShotTime, where it runs once per timed call.
 
 Before:
     @Benchmark public void measure() { System.out.println(work()); }
