@@ -3,16 +3,18 @@
 
 Derived from ``examples/jmh-demo/v1``: its POM, ``Numbers`` and ``CsvParseBenchmark``.
 Commit 0 imports them; commits 1-15 each change something that is not measured (a note, a
-comment), except commit ``PLANTED``, which makes ``Numbers.sumCsv`` hash the whole line twice
+comment), except the planted commit (``PLANTED`` unless ``make_repo`` is told another), which makes ``Numbers.sumCsv`` hash the whole line twice
 as well as parsing it (several times the time per call: large enough to be told apart
 from an unchanged commit in a few short trials on a loaded 2-CPU machine, where a fork that
 shares its CPU with other work runs 2-3x slower).
 
-    python -m tests.e2e.bisect_repo DIR     # makes the repository in DIR (which must not exist)
+    python -m tests.e2e.bisect_repo DIR [K]  # makes the repository in DIR (which must not exist),
+                                             # the regression in commit K (default PLANTED)
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -44,14 +46,16 @@ PLANTED_RETURN = """        // Hash the whole line too, "to catch corrupted inpu
 """
 
 
-def subject(k: int) -> str:
-    if k == PLANTED:
+def subject(k: int, planted: int = PLANTED) -> str:
+    if k == planted:
         return f"commit {k}: sumCsv checks its input with a checksum"
     return f"commit {k}: " + ("update the notes" if k % 2 else "reword a comment in Numbers")
 
 
-def make_repo(root: Path) -> list[str]:
-    """Make the repository in ``root``; returns the 16 commit hashes, oldest first."""
+def make_repo(root: Path, planted: int = PLANTED) -> list[str]:
+    """Make the repository in ``root`` with the regression planted in commit ``planted``;
+    returns the 16 commit hashes, oldest first."""
+    assert 1 <= planted < COMMITS
     root.mkdir(parents=True)
     shutil.copy(DEMO / "pom.xml", root / "pom.xml")
     for name in (NUMBERS, PACKAGE / "CsvParseBenchmark.java"):
@@ -61,21 +65,24 @@ def make_repo(root: Path) -> list[str]:
     commits = [commit_all(root, "commit 0: the CSV benchmark of jmh-demo v1")]
     for k in range(1, COMMITS):
         numbers = (root / NUMBERS).read_text()
-        if k == PLANTED:
+        if k == planted:
             assert ORIGINAL_RETURN in numbers
             (root / NUMBERS).write_text(numbers.replace(ORIGINAL_RETURN, PLANTED_RETURN))
         elif k % 2:
             with open(root / "NOTES.md", "a") as notes:
                 notes.write(f"- note {k}\n")
         else:
-            (root / NUMBERS).write_text(numbers.replace("A tiny number-crunching library", f"A tiny (rev {k}) number-crunching library", 1)
-                                        if k == 2 else numbers.replace(f"(rev {k - 2})", f"(rev {k})", 1))
-        commits.append(commit_all(root, subject(k)))
+            reworded = re.sub(r"A tiny (\(rev \d+\) )?number-crunching library", f"A tiny (rev {k}) number-crunching library",
+                              numbers, count=1)
+            assert reworded != numbers
+            (root / NUMBERS).write_text(reworded)
+        commits.append(commit_all(root, subject(k, planted)))
     return commits
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: python -m tests.e2e.bisect_repo DIR")
-    for k, sha in enumerate(make_repo(Path(sys.argv[1]))):
-        print(sha[:12], subject(k) if k else "commit 0: the CSV benchmark of jmh-demo v1")
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: python -m tests.e2e.bisect_repo DIR [PLANTED_COMMIT]")
+    planted = int(sys.argv[2]) if len(sys.argv) == 3 else PLANTED
+    for k, sha in enumerate(make_repo(Path(sys.argv[1]), planted)):
+        print(sha[:12], subject(k, planted) if k else "commit 0: the CSV benchmark of jmh-demo v1")

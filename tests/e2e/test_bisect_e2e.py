@@ -1,6 +1,11 @@
 """``rigorbench bisect`` on a generated repository of 16 commits with one planted regression:
 real git, real Maven, real JMH, real SQLite.
 
+The regression is planted in commit 2, so the binary search probes commits 7, 3 and 2 (slower)
+and 1 (not slower): every kind of decision is made, and only one probe has to show that a
+commit is *not* slower, which takes the most trials (an unchanged commit's interval must shrink
+below the threshold; a slower one is called at the first look).
+
 Settings are short; the planted regression is several times the time per call and the
 threshold 90%, so that an unchanged commit is told apart from a slower one in 6-48 short
 trials even on a loaded 2-CPU machine (where a fork sharing its CPU runs 2-3x slower).
@@ -32,6 +37,7 @@ SETTINGS = ["--forks", "1", "--warmup-iterations", "5", "--iterations", "2", "--
             "--trials", "6", "--max-trials", "48"]
 
 assert shutil.which("mvn") and shutil.which("java"), "the end-to-end tests need Maven and a JDK on PATH"
+PLANTED = 2
 
 
 def cli(*argv: str) -> tuple[int, str, str]:
@@ -44,7 +50,7 @@ def cli(*argv: str) -> tuple[int, str, str]:
 def bisected(tmp_path_factory):
     """One bisection of the generated repository: (commits, store, (code, out, err))."""
     root = tmp_path_factory.mktemp("bisect") / "repo"
-    commits = bisect_repo.make_repo(root)
+    commits = bisect_repo.make_repo(root, PLANTED)
     db = tmp_path_factory.mktemp("store") / "results.db"
     started = time.monotonic()
     result = cli("bisect", str(root), "--good", "HEAD~15", "--bad", "HEAD", "--bench", "CsvParseBenchmark.sumCsv",
@@ -56,14 +62,16 @@ def bisected(tmp_path_factory):
 def test_bisect_finds_the_planted_commit(bisected):
     root, commits, db, (code, out, err) = bisected
     print(out, err[-3000:])
-    planted, parent = commits[bisect_repo.PLANTED], commits[bisect_repo.PLANTED - 1]
+    planted, parent = commits[PLANTED], commits[PLANTED - 1]
     assert code == 0, out
-    assert f"culprit: {planted[:12]}  {bisect_repo.subject(bisect_repo.PLANTED)}\n" in out
-    assert f"parent:  {parent[:12]}  {bisect_repo.subject(bisect_repo.PLANTED - 1)}\n" in out
+    assert f"culprit: {planted[:12]}  {bisect_repo.subject(PLANTED, PLANTED)}\n" in out
+    assert f"parent:  {parent[:12]}  {bisect_repo.subject(PLANTED - 1, PLANTED)}\n" in out
     rows = [line.split() for line in out.splitlines() if re.match(r"^(bad|\d+) +[0-9a-f]{12} ", line)]
     assert rows[0][:2] == ["bad", commits[-1][:12]] and "slower" in rows[0]
-    # Binary search over 15 commits: the premise and 4 probes, each decided.
-    assert 2 <= len(rows) <= 5 and not any("inconclusive" in row for row in rows)
+    # Binary search over 15 commits: the premise and 4 probes (7, 3, 1, 2), each decided.
+    assert [row[2] for row in rows] == ["commit", "commit", "commit", "commit", "commit"]
+    assert [int(row[3].rstrip(":")) for row in rows] == [15, 7, 3, 1, 2]
+    assert not any("inconclusive" in row for row in rows)
     # Good is built once for the whole bisection, every probed commit once.
     good = commits[0][:12]
     assert err.count(f"building {good} ") == 1
@@ -72,7 +80,7 @@ def test_bisect_finds_the_planted_commit(bisected):
 
 def test_every_probe_is_an_ordinary_stored_run(bisected):
     root, commits, db, (code, out, err) = bisected
-    good, planted = commits[0][:12], commits[bisect_repo.PLANTED][:12]
+    good, planted = commits[0][:12], commits[PLANTED][:12]
     with ResultStore.open(db, create=False) as store:
         runs = [store.run(run_id) for run_id in store.run_ids()]
         assert all(run.status == "finished" and run.versions[0].label == good for run in runs)
