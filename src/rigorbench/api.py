@@ -363,7 +363,10 @@ def grade_lint(result: LintResult, store: ResultStore, run_id: int | None = None
 
     run = stored_run(store, [label] if label else [], run_id)
     chosen = label or run.versions[-1].label
-    measured = stored_times(store, run.run_id, chosen, wanted_names(result.findings))
+    wanted = wanted_names(result.findings)
+    if not wanted:      # nothing to grade: the run's series are not read
+        return result, f"run {run.run_id} (version {chosen})"
+    measured = stored_times(store, run.run_id, chosen, wanted)
     return replace(result, findings=graded(result.findings, measured)), measured.source
 
 

@@ -264,3 +264,16 @@ def test_ab_prints_the_grading_of_the_run_it_measured_and_the_html_shows_it(tmp_
         assert (f"lint {label}: src/Bench.java:9:5: INVO [warning] measured {ns} ns/op in run 1 (version {label}): "
                 "under 1 ms per call") in err.getvalue()
     assert "measured: 120 ns/op in run 1 (version v2)" in html.read_text()
+
+
+def test_a_version_that_cannot_be_graded_after_a_run_keeps_its_findings(project, store):
+    from rigorbench import api
+    from rigorbench.cli.prelint import grade_after_run
+
+    result = api.lint([project])
+    said: list[str] = []
+    with ResultStore.read(store) as opened:
+        graded = grade_after_run(opened, 1, {"v1": result, "gone": result}, said.append)
+    assert graded["gone"] is result and all(f.measured is None for f in graded["gone"].findings)
+    assert sum(f.measured is not None for f in graded["v1"].findings) == 3
+    assert [line for line in said if "gone" in line] == [f"lint gone: findings not graded: {store}: run 1 has versions v1; not gone"]

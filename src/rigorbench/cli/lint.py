@@ -64,11 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     fixes.add_argument("--fix", action="store_true", help="rewrite fixable findings in place, then report what is left")
     fixes.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; change nothing")
     measured = parser.add_argument_group(
-        "measured data", "With --store, findings whose harm depends on how long a call takes are graded by what a "
-        "stored run measured: INVO is confirmed under 1 ms per call and cleared to info at 10 ms or more; RETU, "
-        "VOID, FINAL and GO-RESULT are confirmed (raised to error) under 3 clock cycles per operation (1 ns when "
-        "the run did not record the CPU's clock), where the work was likely removed. Findings are matched to stored benchmarks by class and method; each "
-        "graded finding says what was measured (json: 'measured'). See docs/lint.md.")
+        "measured data", "With --store, findings whose harm depends on how long a call takes are graded by what "
+        "a stored run measured: INVO is confirmed under 1 ms per call and cleared to info at 10 ms or more; "
+        "RETU, VOID, FINAL and GO-RESULT are confirmed (raised to error) under 3 clock cycles per operation "
+        "(1 ns when the run did not record the CPU's clock), where the work was likely removed. Findings are "
+        "matched to stored benchmarks by class and method; each graded finding says what was measured "
+        "(json: 'measured'). See docs/lint.md.")
     measured.add_argument("--store", metavar="DB", help="grade findings by a results store (a SQLite file or a "
                           "postgresql:// URL), opened for reading only")
     measured.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")

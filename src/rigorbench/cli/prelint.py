@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, MutableMapping
 
 from rigorbench.cli.parser import LintFailed
+from rigorbench.errors import UserError
 
 if TYPE_CHECKING:
     from rigorbench.experiment.progress import Reporter
@@ -54,12 +55,18 @@ def lint_before_build(reporter: "Reporter", strict: bool, collected: MutableMapp
 
 def grade_after_run(store, run_id: int, collected: Mapping, say) -> dict:
     """Each version's lint result graded by its times in run ``run_id`` (for the HTML report);
-    ``say`` gets one line per graded finding, as the lint lines before the build read."""
+    ``say`` gets one line per graded finding, as the lint lines before the build read. A
+    version that cannot be graded keeps its findings as they were (the run and its comparison
+    matter more than the grading), and ``say`` is told why."""
     from rigorbench import api
 
-    graded = {}
+    graded = dict(collected)
     for label, result in collected.items():
-        graded[label], _ = api.grade_lint(result, store, run_id, label)
+        try:
+            graded[label], _ = api.grade_lint(result, store, run_id, label)
+        except UserError as error:
+            say(f"lint {label}: findings not graded: {error}")
+            continue
         for f in graded[label].findings:
             if f.measured is not None:
                 say(f"lint {label}: {f.path}:{f.line}:{f.column}: {f.rule} [{f.severity}] measured {f.measured.reason}")
