@@ -85,3 +85,10 @@ def test_a_column_reads_in_one_unit_its_values_read_best_in():
     assert readable_unit(["B/op"], [1e6]) == ("B/op", {"B/op": 1.0})
     assert readable_unit(["ns/op", "B/op"], [5.0, 6.0]) == ("ns/op", {"ns/op": 1.0, "B/op": 1.0})
     assert readable_unit([], []) == ("", {})
+
+
+def test_time_unit_for_one_time_is_the_largest_in_which_it_reads_one_or_more():
+    from rigorbench.units import time_unit_for
+
+    assert [time_unit_for(ns) for ns in (0.4, 1.0, 999.0, 1000.0, 23.1e6, 2e9)] == [
+        "ns/op", "ns/op", "ns/op", "us/op", "ms/op", "s/op"]

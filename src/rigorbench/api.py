@@ -99,7 +99,7 @@ _LAZY, __getattr__, __dir__ = lazy_exports(__name__, _LAZY_MODULES)
 
 __all__ = [
     "add_history_run", "analyze", "bisect", "compare", "compare_stored", "export_run",
-    "finish_experiment", "history_origin", "history_view", "lint", "list_benchmarks", "list_experiment",
+    "finish_experiment", "grade_lint", "history_origin", "history_view", "lint", "list_benchmarks", "list_experiment",
     "power_designs",
     "list_runs", "load_experiment", "load_results", "load_run", "load_stored", "load_version", "open_store", "power", "read_store",
     "record", "render", "report_page", "resume_experiment", "resume_record", "run_experiment", "run_worker", "stored_run",
@@ -348,6 +348,26 @@ def lint(paths: Iterable[str | Path], rules: Iterable[str] | None = None) -> Lin
     from rigorbench.lint import lint_paths
 
     return lint_paths(list(paths), rules=rules)
+
+
+def grade_lint(result: LintResult, store: ResultStore, run_id: int | None = None,
+               label: str | None = None) -> tuple[LintResult, str]:
+    """``result`` with its INVO, RETU, VOID, FINAL and GO-RESULT findings graded by the time
+    per operation version ``label`` (default: the run's last, the contender of an A/B) of
+    stored run ``run_id`` (default: the newest) measured (see :mod:`rigorbench.lint.grading`),
+    and which run and version that was; UserError when the store has no such run or version."""
+    from dataclasses import replace
+
+    from rigorbench.analysis.measured import stored_times
+    from rigorbench.lint.grading import graded, wanted_names
+
+    run = stored_run(store, [label] if label else [], run_id)
+    chosen = label or run.versions[-1].label
+    wanted = wanted_names(result.findings)
+    if not wanted:      # nothing to grade: the run's series are not read
+        return result, f"run {run.run_id} (version {chosen})"
+    measured = stored_times(store, run.run_id, chosen, wanted)
+    return replace(result, findings=graded(result.findings, measured)), measured.source
 
 
 # -- render -----------------------------------------------------------------------------------

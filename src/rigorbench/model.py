@@ -259,6 +259,36 @@ _SEVERITY_ORDER = (Severity.INFO, Severity.WARNING, Severity.ERROR)
 SEVERITIES = tuple(s.value for s in _SEVERITY_ORDER)
 
 
+@dataclass(frozen=True)
+class Measured:
+    """What a stored run measured for the benchmarks a lint finding concerns, and what the
+    measurement decided about the finding (``lint --store``; see :mod:`rigorbench.lint.grading`).
+
+    ``decision`` is ``confirmed`` (the data shows the harm the rule warns of), ``cleared`` (the
+    data shows it is negligible; the finding becomes ``info``) or ``kept`` (the data does not
+    decide). ``low_ns`` .. ``high_ns`` is the range of the matched cases' mean time per
+    operation (one value per parameter set), ``value_ns`` their median; ``benchmarks`` the
+    stored names matched, ``params`` each parameter's values seen; ``source`` names the run
+    and version; ``reason`` says the decision in words.
+    """
+
+    decision: str
+    value_ns: float
+    low_ns: float
+    high_ns: float
+    cases: int
+    benchmarks: tuple[str, ...]
+    params: tuple[tuple[str, tuple[str, ...]], ...]
+    source: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        if self.decision not in ("confirmed", "cleared", "kept"):
+            raise ValueError(f"decision must be confirmed, cleared or kept, not {self.decision!r}")
+        if not 0 <= self.low_ns <= self.value_ns <= self.high_ns or self.cases < 1:
+            raise ValueError("a measurement needs at least one case and low <= value <= high times")
+
+
 @dataclass(frozen=True, order=True)
 class Finding:
     """A lint finding: where in the source a benchmark measures the wrong thing.
@@ -266,6 +296,9 @@ class Finding:
     ``line`` and ``column`` are 1-based (as compilers and SARIF count); ``benchmark`` is the
     benchmark method's ``Class.method`` (empty when the finding is not inside one, e.g. an
     ``OptionsBuilder`` call). ``fixable`` says whether ``lint --fix`` rewrites it.
+    ``concerns`` names the benchmarks a finding outside them is about (an INVO fixture: the
+    benchmarks that use it, ``pkg.Class.method``); ``measured`` is what a stored run said
+    about it (``lint --store``). Neither takes part in comparisons.
     """
 
     path: str
@@ -280,6 +313,8 @@ class Finding:
     end_line: int = 0
     end_column: int = 0
     fingerprint: str = ""            # stable across line moves; see rigorbench.lint.suppress
+    concerns: tuple[str, ...] = field(default=(), compare=False)
+    measured: Measured | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:

@@ -47,6 +47,16 @@ def nanoseconds_per_op(value: float, unit: str) -> float | None:
     return None
 
 
+def time_unit_for(ns_per_op: float) -> str:
+    """The largest of ``s/op``, ``ms/op``, ``us/op`` and ``ns/op`` in which ``ns_per_op`` reads
+    1 or more (``ns/op`` below 1 ns): ``23100000`` -> ``ms/op``, ``0.4`` -> ``ns/op``. For one
+    time said in a sentence; a column of values takes :func:`readable_unit`."""
+    for unit in ("s/op", "ms/op", "us/op"):
+        if ns_per_op >= SECONDS[unit.partition("/")[0]] * 1e9:
+            return unit
+    return "ns/op"
+
+
 def is_time_metric(unit: str) -> bool:
     """A time per operation or a throughput (``B/op`` and counts are not)."""
     return nanoseconds_per_op(1.0, unit) is not None

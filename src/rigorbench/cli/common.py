@@ -284,6 +284,10 @@ def conclude(store, result, baseline: str, contenders: list[str], args, stdout, 
         + f"; stored in {store.path}"
     )
     run = store.run(result.run_id)
+    if lint_results:
+        from rigorbench.cli.prelint import grade_after_run
+
+        lint_results = grade_after_run(store, result.run_id, lint_results, reporter.message)
     settings = api.verdict_settings(run, settings_from(args))
     code = 0
     for label, comparison, base, contender in api.finish_experiment(store, result.run_id, baseline, contenders, settings_from(args)):

@@ -7,7 +7,7 @@ from typing import IO
 
 from rigorbench import api
 from rigorbench.cli.common import write_output
-from rigorbench.cli.parser import UsageError
+from rigorbench.cli.parser import UsageError, positive_int
 
 DESCRIPTION = """\
 Lint JMH benchmark sources for the bad practices that make results wrong: values the JIT can
@@ -45,6 +45,7 @@ examples:
   rigorbench lint . --fix
   rigorbench lint --explain LOOP
   rigorbench lint examples/go-demo/v1 --show-info
+  rigorbench lint . --store results.db --format json
 """
 
 
@@ -62,6 +63,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     fixes = parser.add_argument_group("fixes")
     fixes.add_argument("--fix", action="store_true", help="rewrite fixable findings in place, then report what is left")
     fixes.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; change nothing")
+    measured = parser.add_argument_group(
+        "measured data", "With --store, findings whose harm depends on how long a call takes are graded by what "
+        "a stored run measured: INVO is confirmed under 1 ms per call and cleared to info at 10 ms or more; "
+        "RETU, VOID, FINAL and GO-RESULT are confirmed (raised to error) under 3 clock cycles per operation "
+        "(1 ns when the run did not record the CPU's clock), where the work was likely removed. Findings are "
+        "matched to stored benchmarks by class and method; each graded finding says what was measured "
+        "(json: 'measured'). See docs/lint.md.")
+    measured.add_argument("--store", metavar="DB", help="grade findings by a results store (a SQLite file or a "
+                          "postgresql:// URL), opened for reading only")
+    measured.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
+    measured.add_argument("--version", dest="version_label", metavar="LABEL",
+                          help="with --store: the version of the run (default: its last, the contender of an A/B)")
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=tuple(api.LINT_RENDERERS), default="text", help="output format (default: text)")
     output.add_argument(
@@ -88,6 +101,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("give one or more PATHs to lint (see 'rigorbench lint --help')")
     if args.fix and args.diff:
         raise UsageError("--fix and --diff do not go together: --diff shows what --fix would write")
+    if (args.run or args.version_label) and not args.store:
+        raise UsageError("--run and --version go with --store")
     settings = api.lint_settings(args.config)
     selected = settings.rules(api.rules_named(args.rules))
     result = api.lint(args.paths, rules=selected)
@@ -109,6 +124,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         fixed = before - sum(f.fixable for f in result.findings)
         stderr.write(f"fixed {fixed} findings in {len(fixes)} files\n")
     result = settings.apply(result)
+    if args.store:
+        result = _graded(result, args, stderr)
     if args.baseline is not None:
         found = len(result.findings)
         result, recorded = api.against_baseline(result, args.baseline)
@@ -118,6 +135,16 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     shown = result if args.show_info or args.format != "text" else _without_info(result, stderr)
     write_output(api.render(shown, args.format), args.output, stdout)
     return 1 if result.fails(args.fail_on) else 0
+
+
+def _graded(result, args: argparse.Namespace, stderr: IO[str]):
+    """The result graded by the stored run (``--store``), with one note on what was read."""
+    with api.read_store(args.store) as store:
+        result, source = api.grade_lint(result, store, args.run, args.version_label)
+    graded = sum(f.measured is not None for f in result.findings)
+    stderr.write(f"rigorbench: note: {graded} finding{'s' if graded != 1 else ''} graded by the times "
+                 f"measured in {source} of {api.printable(api.masked(args.store))}\n")
+    return result
 
 
 def _without_info(result, stderr: IO[str]):

@@ -1,17 +1,20 @@
-"""Lint each version's benchmark sources before ``ab`` / ``run`` build them.
+"""Lint each version's benchmark sources before ``ab`` / ``run`` build them, and grade the
+findings by what the run measured once it is done.
 
 A run takes minutes to hours; a benchmark whose result the JIT can remove wastes all of it.
 The findings are printed with the progress (standard error); they stop the experiment only
-with ``--strict``, and then before anything is built or stored.
+with ``--strict``, and then before anything is built or stored. After the run, the findings
+its times decide (:mod:`rigorbench.lint.grading`) are printed again with the measurement.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, MutableMapping
+from typing import TYPE_CHECKING, Mapping, MutableMapping
 
 from rigorbench.cli.parser import LintFailed
+from rigorbench.errors import UserError
 
 if TYPE_CHECKING:
     from rigorbench.experiment.progress import Reporter
@@ -48,3 +51,23 @@ def lint_before_build(reporter: "Reporter", strict: bool, collected: MutableMapp
             )
 
     return hook
+
+
+def grade_after_run(store, run_id: int, collected: Mapping, say) -> dict:
+    """Each version's lint result graded by its times in run ``run_id`` (for the HTML report);
+    ``say`` gets one line per graded finding, as the lint lines before the build read. A
+    version that cannot be graded keeps its findings as they were (the run and its comparison
+    matter more than the grading), and ``say`` is told why."""
+    from rigorbench import api
+
+    graded = dict(collected)
+    for label, result in collected.items():
+        try:
+            graded[label], _ = api.grade_lint(result, store, run_id, label)
+        except UserError as error:
+            say(f"lint {label}: findings not graded: {error}")
+            continue
+        for f in graded[label].findings:
+            if f.measured is not None:
+                say(f"lint {label}: {f.path}:{f.line}:{f.column}: {f.rule} [{f.severity}] measured {f.measured.reason}")
+    return graded

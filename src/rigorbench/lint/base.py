@@ -51,12 +51,13 @@ class Issue:
 
 
 def make_issue(source, node, rule: str, severity: str, message: str, *, benchmark: str = "",
-               hint: str = "", edits: tuple[Edit, ...] = ()) -> Issue:
-    """An :class:`Issue` located at ``node`` of ``source`` (fixable when edits are given)."""
+               hint: str = "", edits: tuple[Edit, ...] = (), concerns: tuple[str, ...] = ()) -> Issue:
+    """An :class:`Issue` located at ``node`` of ``source`` (fixable when edits are given);
+    ``concerns`` names the benchmarks a finding outside them is about (``Finding.concerns``)."""
     line, column = source.position(node)
     end_line, end_column = source.end_position(node)
     finding = Finding(source.path, line, column, rule, severity, message, benchmark, hint,
-                      bool(edits), end_line, end_column)
+                      bool(edits), end_line, end_column, concerns=concerns)
     return Issue(finding, tuple(edits))
 
 

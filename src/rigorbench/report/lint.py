@@ -15,9 +15,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from rigorbench import __version__
-from rigorbench.model import SEVERITIES, Finding
+from rigorbench.model import SEVERITIES, Finding, Measured
 from rigorbench.report.documents import document_head
 from rigorbench.terminal import printable_lines
+from rigorbench.units import time_unit_for, unit_factor
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/rigorbench/rigorbench"
@@ -70,6 +71,8 @@ def render_text(result, rules: Mapping) -> str:
             lines.append(f"{f.path}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}")
             if f.hint:
                 lines.append(f"    hint: {f.hint}")
+            if f.measured is not None:
+                lines.append(f"    measured: {f.measured.reason}")
         lines.append("")
     lines.extend(f"warning: {w}" for w in result.warnings)
     lines.append(summary_line(result))
@@ -93,6 +96,27 @@ def finding_object(f: Finding) -> dict:
         "hint": f.hint,
         "fixable": f.fixable,
         "fingerprint": f.fingerprint,
+        **({"measured": measured_object(f.measured)} if f.measured is not None else {}),
+    }
+
+
+def measured_object(m: Measured) -> dict:
+    """A finding's ``measured`` as JSON: the times in one unit (that in which the largest reads
+    1 or more: ``ms/op``, ``ns/op`` ...), the decision (confirmed, cleared, kept) and why, and
+    what was matched."""
+    unit = time_unit_for(m.high_ns)
+    factor = unit_factor("ns/op", unit)
+    return {
+        "decision": m.decision,
+        "value": m.value_ns * factor,
+        "low": m.low_ns * factor,
+        "high": m.high_ns * factor,
+        "unit": unit,
+        "cases": m.cases,
+        "benchmarks": list(m.benchmarks),
+        "params": {k: list(v) for k, v in m.params},
+        "source": m.source,
+        "reason": m.reason,
     }
 
 
@@ -135,6 +159,7 @@ def _sarif_result(f: Finding, index: dict[str, int]) -> dict:
     if f.end_line:
         region.update(endLine=f.end_line, endColumn=max(f.end_column, 1))
     text = f.message + (f" ({f.benchmark})" if f.benchmark else "") + (f" Hint: {f.hint}" if f.hint else "")
+    text += f" Measured: {f.measured.reason}." if f.measured is not None else ""
     return {
         "ruleId": f.rule,
         "ruleIndex": index[f.rule],
@@ -142,7 +167,8 @@ def _sarif_result(f: Finding, index: dict[str, int]) -> dict:
         "message": {"text": text},
         "locations": [{"physicalLocation": {"artifactLocation": _artifact_uri(f.path), "region": region}}],
         **({"partialFingerprints": {"rigorbench/v1": f.fingerprint}} if f.fingerprint else {}),
-        "properties": {"benchmark": f.benchmark, "fixable": f.fixable},
+        "properties": {"benchmark": f.benchmark, "fixable": f.fixable,
+                       **({"measured": measured_object(f.measured)} if f.measured is not None else {})},
     }
 
 

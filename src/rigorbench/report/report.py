@@ -306,13 +306,18 @@ def _lint(report: ReportPage) -> str:
             rows = "".join(
                 f'<tr><td class="mono">{_e(f.path)}:{f.line}:{f.column}</td><td>{_e(f.rule)}</td>'
                 f'<td class="sev-{_e(f.severity)}">{_e(f.severity)}</td><td class="name">{wrappable(f.benchmark or "")}</td>'
-                f"<td>{_e(f.message)}</td></tr>"
+                f"<td>{_e(f.message)}{_measured(f)}</td></tr>"
                 for f in result.findings
             )
             out.append('<div class="scroll"><table class="lint"><thead><tr><th>where</th><th>rule</th><th>severity</th>'
                        f"<th>benchmark</th><th>finding</th></tr></thead><tbody>{rows}</tbody></table></div>")
     out.append("<p class=\"muted\">'rigorbench lint --explain RULE' explains a rule and its fix.</p>")
     return "\n".join(out)
+
+
+def _measured(f) -> str:
+    """What the run measured about a lint finding (graded by ``ab``/``run``), or nothing."""
+    return f'<br><span class="muted">measured: {_e(f.measured.reason)}</span>' if f.measured is not None else ""
 
 
 def _environment(report: ReportPage) -> str:
