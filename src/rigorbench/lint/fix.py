@@ -23,6 +23,7 @@ from rigorbench.errors import UserError
 from rigorbench.lint.base import Edit
 from rigorbench.lint.context import Benchmark
 from rigorbench.lint.parse import SourceFile
+from rigorbench.model import Finding
 
 BLACKHOLE_IMPORT = "org.openjdk.jmh.infra.Blackhole"
 JUMPS = frozenset({"return_statement", "throw_statement", "break_statement",
@@ -31,12 +32,14 @@ JUMPS = frozenset({"return_statement", "throw_statement", "break_statement",
 
 @dataclass(frozen=True)
 class FileFix:
-    """The fixed text of one file and the rule ids whose findings were repaired."""
+    """The fixed text of one file, the rule ids whose findings were repaired and those
+    findings (a finding whose edits overlap another's is left out: its fix was not applied)."""
 
     path: str
     original: str
     fixed: str
     rules: tuple[str, ...]
+    findings: tuple[Finding, ...] = ()
 
 
 def blackhole(bench: Benchmark) -> tuple[str, tuple[Edit, ...]]:
@@ -148,8 +151,9 @@ def fix_findings(result) -> list[FileFix]:
         if not edits:
             continue
         fixed = apply(plan.data, edits).decode("utf-8")
-        rules = tuple(sorted({i.finding.rule for i, ok in zip(issues, taken) if ok}))
-        fixes.append(FileFix(plan.path, plan.data.decode("utf-8"), fixed, rules))
+        applied = tuple(i.finding for i, ok in zip(issues, taken) if ok)
+        rules = tuple(sorted({f.rule for f in applied}))
+        fixes.append(FileFix(plan.path, plan.data.decode("utf-8"), fixed, rules, applied))
     return fixes
 
 
