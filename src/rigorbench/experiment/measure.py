@@ -89,11 +89,11 @@ def measure_findings(result, request: MeasureRequest, reporter: Reporter, runner
     measurement = Measurement(impacts, request.trials, request.analysis.threshold, request.analysis.confidence)
     if not targets:
         return measurement
+    plan_build(Path(request.project), request.build)   # not a buildable project: one line, before copying
     shown = f"{len(targets)} benchmark{'s' if len(targets) != 1 else ''}"
     found = sum(len(t.findings) for t in targets)
     reporter.message(f"measuring {found} fixable finding{'s' if found != 1 else ''} in {shown}: {ORIGINAL} vs {FIXED} "
                      f"(the --fix rewrite), {request.trials} randomized trials")
-    plan_build(Path(request.project), request.build)   # not a buildable project: one line, before copying
     with measured_copies(Path(request.project), fixes) as (original, fixed, scratch):
         store_path = request.store or str(scratch / "results.db")
         settings = replace(request.settings, include=tuple(t.pattern for t in targets))
