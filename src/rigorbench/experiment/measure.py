@@ -35,7 +35,7 @@ from rigorbench.analysis.settings import Settings
 from rigorbench.analysis.stopping import final_settings
 from rigorbench.errors import Interrupted, UserError
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
-from rigorbench.experiment.progress import Reporter
+from rigorbench.experiment.progress import Reporter, format_duration
 from rigorbench.experiment.versions import remove_worktree
 from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.harness.jmh_layout import plan_build
@@ -234,6 +234,8 @@ def run_pair(plan: ExperimentPlan, store: ResultStore, reporter: Reporter, setti
     executor = LocalExecutor(get_harness(plan.harness), reporter, plan.order)
     result = start_experiment(plan, store, reporter, executor, None, build_cache)
     reporter.close()
+    reporter.message(f"run {result.run_id}: {result.executed} executions in {format_duration(result.wall_seconds)} "
+                     f"({result.failed} failed)")
     settings, _ = final_settings(store.run(result.run_id).setup, settings)
     original = dataset_from_store(store, result.run_id, ORIGINAL)
     return result.run_id, compare_datasets(original, dataset_from_store(store, result.run_id, FIXED), settings)
