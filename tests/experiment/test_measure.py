@@ -166,3 +166,13 @@ class Quiet:
 
     def close(self) -> None:
         pass
+
+
+def test_findings_whose_severity_lint_settings_changed_are_still_fixed_and_measured(project):
+    from dataclasses import replace
+
+    result = lint_paths([project])
+    result = replace(result, findings=tuple(replace(f, severity="error") for f in result.findings))
+    measured = measure_findings(result, request(project), Quiet(), FakeRunner())
+    assert {i.verdict for i in measured.impacts.values()} == {"confirmed", "no_effect"}
+    assert set(measured.impacts) == set(result.findings)
