@@ -119,6 +119,9 @@ def test_no_fixable_finding_is_said_and_nothing_is_built(tmp_path, monkeypatch):
     assert "no fixable finding; nothing to measure" in err
     impact = json.loads(out)["findings"][0]["impact"]
     assert impact["verdict"] == "not_measured" and impact["reason"] == "not fixable by --fix"
+    code, out, _ = lint(str(source.parent), "--measure")
+    assert "    measured: not measured: not fixable by --fix\n" in out
+    assert "measured 0 of 1 finding: none could be (see each one's reason)" in out
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -112,6 +112,8 @@ def measurement_line(measurement: Measurement) -> str:
     measured = [v for v in verdicts if v != "not_measured"]
     counts = ", ".join(f"{measured.count(v)} {v.replace('_', ' ')}" for v in IMPACT_VERDICTS[:3] if v in measured)
     where = f"; run {measurement.run_id} in {measurement.store}" if measurement.run_id is not None else ""
+    if not measured:
+        return f"measured 0 of {_plural(len(verdicts), 'finding')}: none could be (see each one's reason)"
     return (f"measured {len(measured)} of {_plural(len(verdicts), 'finding')}{': ' + counts if counts else ''} "
             f"(original vs fixed, {_plural(measurement.trials, 'trial')}, threshold {measurement.threshold:.0%}, "
             f"{measurement.confidence:.0%} confidence{where})")
