@@ -138,3 +138,15 @@ def test_bad_usage_is_one_line_and_exit_2(project, args, message):
     code, out, err = lint(*(argv if any("{project}" in a for a in args) else [str(project), *argv]))
     assert code == 2 and out == ""
     assert len(err.splitlines()) == 1 and message in err, err
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/lint.md"])
+def test_the_documented_run_is_what_lint_finds_today_plus_the_measured_lines(page, monkeypatch):
+    """The real run the docs show cannot be replayed in the fast tier; what lint found in it can."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    block = text.split("$ rigorbench lint examples/jmh-measure --measure\n", 1)[1].split("```", 1)[0]
+    measured = [line for line in block.splitlines() if line.startswith(("    measured: ", "measured "))]
+    assert len(measured) == 3 and measured[0].startswith("    measured: confirmed: the fixed variant is")
+    monkeypatch.chdir(ROOT)
+    code, out, _ = lint("examples/jmh-measure")
+    assert code == 1 and out.splitlines() == [line for line in block.splitlines() if line not in measured]
