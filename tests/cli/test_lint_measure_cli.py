@@ -150,3 +150,13 @@ def test_the_documented_run_is_what_lint_finds_today_plus_the_measured_lines(pag
     monkeypatch.chdir(ROOT)
     code, out, _ = lint("examples/jmh-measure")
     assert code == 1 and out.splitlines() == [line for line in block.splitlines() if line not in measured]
+
+
+def test_findings_of_one_benchmark_share_its_one_measurement_and_say_so(project, fake_run):
+    source = project / "src/main/java/dev/rigorbench/measure/DeadCodeBenchmark.java"
+    source.write_text(source.read_text().replace("        log(x);\n", "        log(x);\n        Math.sqrt(x);\n"))
+    code, out, _ = lint(str(project), "--measure")
+    shared = [line for line in out.splitlines() if "one measurement for the 2 findings of this benchmark" in line]
+    assert len(shared) == 2 and all(line.startswith("    measured: confirmed:") for line in shared)
+    document = json.loads(lint(str(project), "--measure", "--format", "json")[1])
+    assert sorted(f["impact"]["shared"] for f in document["findings"]) == [1, 2, 2]
