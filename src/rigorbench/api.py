@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from rigorbench.experiment.bisect import BisectPlan
     from rigorbench.experiment.config import ExperimentConfig
     from rigorbench.experiment.driver import ExperimentResult
+    from rigorbench.experiment.measure import MeasureRequest
     from rigorbench.experiment.prepare import BeforeBuild
     from rigorbench.experiment.selection import Selection as BenchmarkSelection
     from rigorbench.harness.base import BuildSpec, RunSettings
@@ -68,6 +69,7 @@ _LAZY_MODULES = {
                                      "PILOT_WARMUP QUICK_SETTINGS QUICK_TRIALS fraction:parse_fraction "
                                      "iteration_time:parse_iteration_time jmh_time:parse_jmh_time parse_params "
                                      "seconds:parse_seconds settings_with",
+    "rigorbench.experiment.measure": "MeasureRequest",
     "rigorbench.experiment.plan": "DUET ORDERS ExperimentPlan VersionSpec",
     "rigorbench.experiment.progress": "make_reporter",
     "rigorbench.files": "safe_name",
@@ -101,7 +103,7 @@ __all__ = [
     "add_history_run", "analyze", "bisect", "compare", "compare_stored", "export_run",
     "finish_experiment", "grade_lint", "history_origin", "history_view", "lint", "list_benchmarks", "list_experiment",
     "power_designs",
-    "list_runs", "load_experiment", "load_results", "load_run", "load_stored", "load_version", "open_store", "power", "read_store",
+    "list_runs", "load_experiment", "measure_findings", "load_results", "load_run", "load_stored", "load_version", "open_store", "power", "read_store",
     "record", "render", "report_page", "resume_experiment", "resume_record", "run_experiment", "run_worker", "stored_run",
     "version_commit", "write_history_html", "write_html", *_LAZY,
 ]
@@ -368,6 +370,18 @@ def grade_lint(result: LintResult, store: ResultStore, run_id: int | None = None
         return result, f"run {run.run_id} (version {chosen})"
     measured = stored_times(store, run.run_id, chosen, wanted)
     return replace(result, findings=graded(result.findings, measured)), measured.source
+
+
+def measure_findings(result: LintResult, request: MeasureRequest, reporter: Reporter) -> LintResult:
+    """``result`` (a lint of ``request.project``) with every finding's impact: each fixable
+    finding's benchmark run as it is and as ``fix_findings`` rewrites it, as one A/B run
+    (RMIT trials, ``ab``'s build and statistics) in temporary copies of the project that are
+    removed however this ends (:mod:`rigorbench.experiment.measure`)."""
+    from dataclasses import replace
+
+    from rigorbench.experiment.measure import measure_findings as measure
+
+    return replace(result, measurement=measure(result, request, reporter))
 
 
 # -- render -----------------------------------------------------------------------------------

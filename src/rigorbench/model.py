@@ -322,3 +322,66 @@ class Finding:
         object.__setattr__(self, "severity", Severity(self.severity))
         if self.line < 1 or self.column < 1:
             raise ValueError("line and column are 1-based")
+
+
+# lint --measure's verdicts on a finding (ARCHITECTURE.md, lint document).
+IMPACT_VERDICTS = ("confirmed", "no_effect", "inconclusive", "not_measured")
+
+
+@dataclass(frozen=True)
+class ImpactCase:
+    """One benchmark case of a measured finding: its parameters, the comparison's verdict on
+    the fixed variant (``slower``/``faster``/``unchanged``/``inconclusive``, in the user's
+    sense) and the ratio fixed/original of the primary score with its interval."""
+
+    params: tuple[tuple[str, str], ...]
+    change: str
+    estimate: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclass(frozen=True)
+class Impact:
+    """What measuring a finding's fix did (``lint --measure``; Costa et al. 2019, RQ2).
+
+    ``verdict``: ``confirmed`` (the fixed variant moved the way the rule predicts),
+    ``no_effect`` (equivalent within the threshold), ``inconclusive`` (neither, or cases
+    that disagree), ``not_measured`` (``reason`` says why). ``benchmark`` is the full name
+    measured, ``unit`` and ``higher_is_better`` its primary score's, ``predicted`` the
+    rule's expected change of the fixed variant (``slower``/``faster``), ``cases`` one per
+    benchmark case (several with @Param), ``shared`` how many findings this measurement
+    covers (every fixable finding of a benchmark is fixed in the one fixed variant)."""
+
+    verdict: str
+    reason: str = ""
+    benchmark: str = ""
+    unit: str = ""
+    higher_is_better: bool = False
+    predicted: str = ""
+    cases: tuple[ImpactCase, ...] = ()
+    shared: int = 1
+
+    def __post_init__(self) -> None:
+        if self.verdict not in IMPACT_VERDICTS:
+            raise ValueError(f"impact verdict must be one of {', '.join(IMPACT_VERDICTS)}, not {self.verdict!r}")
+
+    @property
+    def ratio(self) -> ImpactCase | None:
+        """The one case's ratio; None when nothing was measured or several cases were."""
+        return self.cases[0] if len(self.cases) == 1 else None
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """``lint --measure``'s results: an :class:`Impact` per finding (every finding has one),
+    and where and how the A/B ran: the stored run (``run_id`` and ``store``; None when the
+    run was kept in a temporary store), its trials, and the comparison's threshold and
+    confidence level."""
+
+    impacts: Mapping[Finding, Impact]
+    trials: int = 0
+    threshold: float = 0.0
+    confidence: float = 0.0
+    run_id: int | None = None
+    store: str | None = None

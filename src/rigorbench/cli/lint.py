@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import IO
 
 from rigorbench import api
@@ -29,6 +30,15 @@ severity) chooses rules and severities; --baseline FILE records today's findings
 reports only new ones (matched by each finding's fingerprint, which survives moved lines).
 'info' findings (possible but unlikely harm) are listed only with --show-info.
 
+--measure confirms findings by measurement (Costa et al.'s impact study): in temporary copies
+of the project PATH (a Maven or Gradle JMH project), one as it is and one with the --fix
+rewrite, it builds both and runs the benchmarks that have fixable findings as an A/B
+experiment of randomized interleaved trials with 'ab --quick''s settings, then says of each
+finding whether fixing it changed the score the way its rule predicts (confirmed), not at
+all (no effect), or could not be told (inconclusive); findings it cannot measure say why.
+The copies are removed however the command ends; --store DB keeps the run (original vs
+fixed) for 'rigorbench compare --store DB --baseline original --contender fixed'.
+
 Files that cannot be read (a dangling symbolic link, a symbolic link loop, no read
 permission, a FIFO or device, a directory that cannot be listed) are skipped with one
 'rigorbench: warning:' line each on stderr, and the rest is linted; symbolic links to
@@ -46,7 +56,14 @@ examples:
   rigorbench lint --explain LOOP
   rigorbench lint examples/go-demo/v1 --show-info
   rigorbench lint . --store results.db --format json
+  rigorbench lint examples/jmh-measure --measure
+  rigorbench lint . --measure --bench 'Parse.*' --trials 10 --store measure.db
 """
+
+# The options that shape a measurement: given without --measure, they are refused.
+MEASURE_OPTIONS = ("bench", "trials", "forks", "warmup_iterations", "iterations", "warmup_time",
+                   "iteration_time", "threshold", "confidence", "seed", "module", "build_command", "jar", "java",
+                   "no_build_cache")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +88,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "matched to stored benchmarks by class and method; each graded finding says what was measured "
         "(json: 'measured'). See docs/lint.md.")
     measured.add_argument("--store", metavar="DB", help="grade findings by a results store (a SQLite file or a "
-                          "postgresql:// URL), opened for reading only")
+                          "postgresql:// URL), opened for reading only; with --measure: keep the measurement's run "
+                          "there instead (labels original and fixed; default: a temporary store, removed with the copies)")
     measured.add_argument("--run", type=positive_int, metavar="RUN_ID", help="with --store: the run (default: the newest)")
     measured.add_argument("--version", dest="version_label", metavar="LABEL",
                           help="with --store: the version of the run (default: its last, the contender of an A/B)")
@@ -88,6 +106,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also list 'info' findings (possible but unlikely harm) in text output; "
                         "json and sarif always carry them")
     output.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+    add_measure_arguments(parser)
+
+
+def add_measure_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--measure`` and what shapes its A/B run (ab's options of the same names)."""
+    from rigorbench.cli.common import add_build_arguments
+    from rigorbench.cli.parser import fraction, positive_int
+
+    group = parser.add_argument_group(
+        "measure", "Confirm fixable findings by running each one's benchmark as it is and fixed (docs/lint.md). "
+        f"Defaults are ab --quick's: {api.QUICK_TRIALS} trials of {api.QUICK_SETTINGS.forks} forks x "
+        f"({api.QUICK_SETTINGS.warmup_iterations} warmup + {api.QUICK_SETTINGS.iterations} measurement iterations of "
+        f"{api.QUICK_SETTINGS.iteration_time}).")
+    group.add_argument("--measure", action="store_true", help="build the project PATH as it is and with every fix "
+                       "applied, run the benchmarks that have fixable findings as an A/B of randomized interleaved "
+                       "trials, and give each finding an impact: confirmed, no effect, inconclusive or not measured")
+    group.add_argument("--bench", action="append", metavar="REGEX", help="measure only findings whose benchmark "
+                       "(package.Class.method) matches REGEX (repeatable)")
+    group.add_argument("--trials", type=positive_int, metavar="N", help=f"trials (default: {api.QUICK_TRIALS})")
+    group.add_argument("--forks", type=positive_int, metavar="N", help="JMH forks per trial")
+    group.add_argument("--warmup-iterations", type=positive_int, metavar="N", help="JMH warmup iterations per fork")
+    group.add_argument("--iterations", type=positive_int, metavar="N", help="JMH measurement iterations per fork")
+    group.add_argument("--warmup-time", metavar="T", help="time per warmup iteration")
+    group.add_argument("--iteration-time", metavar="T", help="time per measurement iteration")
+    group.add_argument("--threshold", type=fraction, metavar="T", help="smallest change that matters, as 0.01 or 1%% "
+                       "(default: 1%%): within it a fix has no effect")
+    group.add_argument("--confidence", type=fraction, metavar="C", help="confidence level of the ratio's interval (default: 0.99)")
+    group.add_argument("--seed", type=positive_int, metavar="S", help="random seed of the trial order and the bootstrap")
+    add_build_arguments(parser, listing=False)
 
 
 def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
@@ -103,6 +150,9 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("--fix and --diff do not go together: --diff shows what --fix would write")
     if (args.run or args.version_label) and not args.store:
         raise UsageError("--run and --version go with --store")
+    request = _measure_request(args)
+    if request is not None and (args.run or args.version_label):
+        raise UsageError("--run and --version choose a stored run to grade by; --measure grades by the run it makes")
     settings = api.lint_settings(args.config)
     selected = settings.rules(api.rules_named(args.rules))
     result = api.lint(args.paths, rules=selected)
@@ -124,7 +174,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         fixed = before - sum(f.fixable for f in result.findings)
         stderr.write(f"fixed {fixed} findings in {len(fixes)} files\n")
     result = settings.apply(result)
-    if args.store:
+    if args.store and request is None:
         result = _graded(result, args, stderr)
     if args.baseline is not None:
         found = len(result.findings)
@@ -132,6 +182,8 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         if recorded:
             stderr.write(f"rigorbench: note: recorded {found} findings in {args.baseline}; "
                          f"runs with --baseline {args.baseline} report only new ones\n")
+    if request is not None:
+        result = _measured(result, request, stderr)
     shown = result if args.show_info or args.format != "text" else _without_info(result, stderr)
     write_output(api.render(shown, args.format), args.output, stdout)
     return 1 if result.fails(args.fail_on) else 0
@@ -145,6 +197,43 @@ def _graded(result, args: argparse.Namespace, stderr: IO[str]):
     stderr.write(f"rigorbench: note: {graded} finding{'s' if graded != 1 else ''} graded by the times "
                  f"measured in {source} of {api.printable(api.masked(args.store))}\n")
     return result
+
+
+def _measure_request(args: argparse.Namespace):
+    """The measurement --measure asks for, or None; its options alone, or with --fix or
+    --diff, are refused."""
+    given = [f"--{name.replace('_', '-')}" for name in MEASURE_OPTIONS if getattr(args, name, None) not in (None, False)]
+    if not args.measure:
+        if given:
+            raise UsageError(f"{given[0]} goes with --measure")
+        return None
+    if args.fix or args.diff:
+        raise UsageError(f"--measure does not go with {'--fix' if args.fix else '--diff'}: it measures the fixes in "
+                         "temporary copies and changes nothing")
+    if len(args.paths) != 1 or not os.path.isdir(args.paths[0]):
+        raise UsageError("lint --measure takes one PATH: the folder of the benchmark project to build and run")
+    from rigorbench.cli.common import build_spec_from, settings_from
+
+    base = api.QUICK_SETTINGS
+    settings = api.settings_with(
+        base, forks=args.forks, warmup_iterations=args.warmup_iterations, iterations=args.iterations,
+        warmup_time=api.parse_jmh_time(args.warmup_time, "--warmup-time") if args.warmup_time else None,
+        iteration_time=api.parse_jmh_time(args.iteration_time, "--iteration-time") if args.iteration_time else None,
+    )
+    seed = args.seed if args.seed is not None else api.DEFAULT_SEED
+    return api.MeasureRequest(args.paths[0], settings, args.trials or api.QUICK_TRIALS, seed, settings_from(args),
+                              build_spec_from(args), tuple(args.bench or ()), args.store)
+
+
+def _measured(result, request, stderr: IO[str]):
+    """``result`` with each finding's impact; progress on ``stderr`` as ab prints it."""
+    if not any(f.fixable for f in result.findings):
+        stderr.write("rigorbench: note: no fixable finding; nothing to measure\n")
+    reporter = api.make_reporter(stderr)
+    try:
+        return api.measure_findings(result, request, reporter)
+    finally:
+        reporter.close()
 
 
 def _without_info(result, stderr: IO[str]):

@@ -21,6 +21,10 @@ class Rule:
     one parsed file (with the project index); ``severity`` is the rule's usual severity
     (FINAL reports static finals as ``info``); ``language`` is the source it reads
     (``java`` or ``go``: the engine runs a rule only on files of its language).
+    ``fix_effect`` is how the fix should move the benchmark's primary score when the finding
+    does harm (``slower``: the fixed variant takes longer per operation, because work the JIT
+    removed or merged is done again; ``faster``; empty when the fix predicts no direction):
+    ``lint --measure`` confirms a finding when its measurement goes that way.
     """
 
     id: str
@@ -31,6 +35,7 @@ class Rule:
     fixable: bool
     check: Callable
     language: str = "java"
+    fix_effect: str = ""
 
 
 @dataclass(frozen=True, order=True)

@@ -32,7 +32,7 @@ from rigorbench.lint.go.parse import parse_go
 from rigorbench.lint.index import FileInfo, build_index, index_file
 from rigorbench.lint.parse import SourceFile, first_error, parse
 from rigorbench.lint.rules import RULES
-from rigorbench.model import Finding
+from rigorbench.model import Finding, Measurement
 
 SKIPPED_DIRS = frozenset({"target", "build", ".git"})
 GO_SKIPPED_DIRS = frozenset({"testdata", "vendor"})
@@ -53,7 +53,8 @@ class LintResult:
     """Findings sorted by (path, line, column, rule); ``files`` Java and Go test files
     parsed; ``benchmarks`` ``@Benchmark`` methods and ``func BenchmarkXxx`` functions seen; ``warnings`` one line each (syntax errors,
     undecodable files). ``skipped`` one line per file or directory that could not be read.
-    ``plans`` carries the fix edits for ``fix_findings``."""
+    ``plans`` carries the fix edits for ``fix_findings``; ``measurement`` what ``lint
+    --measure`` found when it ran each fix (None otherwise)."""
 
     findings: tuple[Finding, ...]
     files: int
@@ -61,6 +62,7 @@ class LintResult:
     warnings: tuple[str, ...] = ()
     plans: tuple[FilePlan, ...] = field(default=(), repr=False, compare=False)
     skipped: tuple[str, ...] = ()
+    measurement: Measurement | None = field(default=None, compare=False)
 
     def fails(self, fail_on: str) -> bool:
         """Whether a finding has severity ``fail_on`` or worse (never for ``never``)."""

@@ -23,6 +23,7 @@ from rigorbench.errors import UserError
 from rigorbench.lint.base import Edit
 from rigorbench.lint.context import Benchmark
 from rigorbench.lint.parse import SourceFile
+from rigorbench.model import Finding
 
 BLACKHOLE_IMPORT = "org.openjdk.jmh.infra.Blackhole"
 JUMPS = frozenset({"return_statement", "throw_statement", "break_statement",
@@ -31,12 +32,14 @@ JUMPS = frozenset({"return_statement", "throw_statement", "break_statement",
 
 @dataclass(frozen=True)
 class FileFix:
-    """The fixed text of one file and the rule ids whose findings were repaired."""
+    """The fixed text of one file, the rule ids whose findings were repaired and those
+    findings (a finding whose edits overlap another's is left out: its fix was not applied)."""
 
     path: str
     original: str
     fixed: str
     rules: tuple[str, ...]
+    findings: tuple[Finding, ...] = ()
 
 
 def blackhole(bench: Benchmark) -> tuple[str, tuple[Edit, ...]]:
@@ -138,19 +141,26 @@ def apply(data: bytes, edits: list[Edit]) -> bytes:
 
 def fix_findings(result) -> list[FileFix]:
     """Fixed text for each file of ``result`` with fixable findings; writes nothing."""
-    wanted = {f for f in result.findings if f.fixable}
+    # By place and rule, not by equality: lint settings may have changed a finding's severity.
+    wanted = {_place(f): f for f in result.findings if f.fixable}
     fixes = []
     for plan in result.plans:
-        issues = [i for i in plan.issues if i.finding in wanted and i.edits]
+        issues = [i for i in plan.issues if _place(i.finding) in wanted and i.edits]
         if not issues:
             continue
         edits, taken = merge([i.edits for i in issues])
         if not edits:
             continue
         fixed = apply(plan.data, edits).decode("utf-8")
-        rules = tuple(sorted({i.finding.rule for i, ok in zip(issues, taken) if ok}))
-        fixes.append(FileFix(plan.path, plan.data.decode("utf-8"), fixed, rules))
+        applied = tuple(wanted[_place(i.finding)] for i, ok in zip(issues, taken) if ok)
+        rules = tuple(sorted({f.rule for f in applied}))
+        fixes.append(FileFix(plan.path, plan.data.decode("utf-8"), fixed, rules, applied))
     return fixes
+
+
+def _place(finding: Finding) -> tuple:
+    """What tells findings apart in a lint (the engine keeps one per place and rule)."""
+    return finding.path, finding.line, finding.column, finding.rule
 
 
 def unified_diff(fixes: list[FileFix]) -> str:

@@ -129,7 +129,8 @@ def last_name_of(type_name: str) -> str:
     return base.rsplit(".", 1)[-1]
 
 
-def _package(source: SourceFile) -> str:
+def package_of(source: SourceFile) -> str:
+    """The file's ``package`` name (empty in the default package)."""
     for child in source.root.named_children:
         if child.type == "package_declaration":
             name = next((c for c in child.named_children if "identifier" in c.type), None)
@@ -185,7 +186,7 @@ def _fields_and_methods(cls: ClassInfo) -> None:
 
 
 def index_file(source: SourceFile) -> FileInfo:
-    package = _package(source)
+    package = package_of(source)
     plain, static = _imports(source)
     classes = []
     declared = sorted((n for kind in CLASS_TYPES for n in source.within(kind, source.root)),

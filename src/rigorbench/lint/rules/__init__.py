@@ -14,10 +14,12 @@ from rigorbench.lint.rules import (calls, config, final, loop, param_read, param
 
 def _registry() -> dict[str, Rule]:
     rules = [
-        Rule(retu.ID, "error", retu.TITLE, retu.EXPLANATION, retu.REFERENCE, True, retu.check),
-        Rule(loop.ID, "warning", loop.TITLE, loop.EXPLANATION, loop.REFERENCE, True, loop.check),
+        Rule(retu.ID, "error", retu.TITLE, retu.EXPLANATION, retu.REFERENCE, True, retu.check,
+             fix_effect="slower"),
+        Rule(loop.ID, "warning", loop.TITLE, loop.EXPLANATION, loop.REFERENCE, True, loop.check,
+             fix_effect="slower"),
         Rule(final.ID, "warning", final.TITLE, final.EXPLANATION, final.REFERENCE, True,
-             final.check),
+             final.check, fix_effect="slower"),
         Rule("INVO", "warning", config.INVO_TITLE, config.INVO_EXPLANATION, config.INVO_REFERENCE,
              False, config.check_invo),
         Rule("FORK", "error", config.FORK_TITLE, config.FORK_EXPLANATION, config.FORK_REFERENCE,
@@ -28,7 +30,8 @@ def _registry() -> dict[str, Rule]:
              calls.SLEEP_REFERENCE, False, calls.check_sleep),
         Rule("PRINT", "warning", calls.PRINT_TITLE, calls.PRINT_EXPLANATION,
              calls.PRINT_REFERENCE, False, calls.check_print),
-        Rule(void.ID, "warning", void.TITLE, void.EXPLANATION, void.REFERENCE, True, void.check),
+        Rule(void.ID, "warning", void.TITLE, void.EXPLANATION, void.REFERENCE, True, void.check,
+             fix_effect="slower"),
         Rule("OPINV", "warning", config.OPINV_TITLE, config.OPINV_EXPLANATION,
              config.OPINV_REFERENCE, False, config.check_opinv),
         Rule(shared.ID, "warning", shared.TITLE, shared.EXPLANATION, shared.REFERENCE, False,
