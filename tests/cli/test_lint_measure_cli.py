@@ -128,7 +128,7 @@ def test_no_fixable_finding_is_said_and_nothing_is_built(tmp_path, monkeypatch):
     (["--measure", "--fix"], "--measure does not go with --fix"),
     (["--measure", "--diff"], "--measure does not go with --diff"),
     (["--forks", "2"], "--forks goes with --measure"),
-    (["--measure", "--run", "1", "--store", "x.db"], "--measure grades by the run it makes"),
+    (["--measure", "--run", "1", "--store", "x.db"], "--measure judges findings by the run it makes"),
     (["--measure", "{project}/pom.xml"], "takes one PATH"),
     (["--measure", "{project}/src"], "neither a Maven project"),
     (["--measure", "--bench", "("], "--bench: '(' is not a regular expression"),

@@ -152,7 +152,7 @@ def run(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("--run and --version go with --store")
     request = _measure_request(args)
     if request is not None and (args.run or args.version_label):
-        raise UsageError("--run and --version choose a stored run to grade by; --measure grades by the run it makes")
+        raise UsageError("--run and --version choose a stored run to grade by; --measure judges findings by the run it makes")
     settings = api.lint_settings(args.config)
     selected = settings.rules(api.rules_named(args.rules))
     result = api.lint(args.paths, rules=selected)
