@@ -205,3 +205,48 @@ def test_constant_input_of_a_call_on_an_object_constant(tmp_path):
     (tmp_path / "C.java").write_text("import static java.nio.charset.StandardCharsets.UTF_8;\n" + HEADER + body)
     found = [(f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info"]
     assert found == [("FINAL", "C.size")]
+
+
+def _warnings(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return sorted((f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info")
+
+
+def test_void_drops_a_read_only_library_accessor(tmp_path):
+    # a void benchmark whose only statement reads a byte or searches an in-memory buffer of a
+    # well-known library, or reads a JDK collection or an absolute ByteBuffer index, and drops
+    # the result: nothing escapes, so C2 may delete the read (JMHSample_08)
+    source = ("import okio.Buffer;\nimport java.nio.ByteBuffer;\n" + HEADER +
+              "@State(Scope.Benchmark)\npublic class Reads {\nBuffer buffer; ByteBuffer bytes;\n"
+              "List<String> names; Map<String, Integer> counts; String key;\n"
+              "@Benchmark public void last() { buffer.getByte(buffer.size() - 1); }\n"
+              "@Benchmark public void find() throws java.io.IOException { buffer.indexOf((byte) 'b', 0L); }\n"
+              "@Benchmark public void at() { bytes.getInt(8); }\n"
+              "@Benchmark public void item() { names.get(3); }\n"
+              "@Benchmark public void has() { counts.containsKey(key); }\n"
+              "@Benchmark public long kept() { return buffer.indexOf((byte) 'b', 0L); } }\n")
+    found = _warnings(tmp_path, {"Reads.java": source})
+    assert found == [("VOID", f"Reads.{m}") for m in ("at", "find", "has", "item", "last")]
+    message = next(f.message for f in lint_paths([tmp_path]).findings if f.benchmark == "Reads.last")
+    assert "read-only okio.Buffer accessor" in message
+
+
+def test_void_stays_silent_on_reads_with_effects_or_unknown_types(tmp_path):
+    # a relative ByteBuffer.get() moves the position; an access-ordered LinkedHashMap reorders
+    # on get; a BufferedSource pulls from upstream; a project class that happens to be called
+    # Buffer, or a receiver whose import is not a listed type, may do anything: all have (or may
+    # have) effects, so nothing is reported (precision first)
+    source = ("import okio.BufferedSource;\nimport java.nio.ByteBuffer;\nimport com.example.io.Buffer;\n"
+              + HEADER + "@State(Scope.Benchmark)\npublic class Effects {\nByteBuffer bytes; BufferedSource source;\n"
+              "LinkedHashMap<String, Integer> lru; Buffer mine;\n"
+              "@Benchmark public void relative() { bytes.get(); }\n"
+              "@Benchmark public void ordered() { lru.get(\"k\"); }\n"
+              "@Benchmark public void upstream() throws java.io.IOException { source.indexOf((byte) 1); }\n"
+              "@Benchmark public void theirs() { mine.getByte(0); }\n"
+              "@Benchmark public void written() { bytes.getInt(0); bytes.putInt(0, 1); } }\n")
+    local_buffer = ("public class Buffer { int reads; public byte getByte(long i) { reads++; return 0; } }\n")
+    uses = (HEADER + "public class UsesLocal {\nBuffer buffer;\n"
+            "@Benchmark public void read() { buffer.getByte(0); } }\n")
+    found = _warnings(tmp_path, {"Effects.java": source, "Buffer.java": local_buffer, "UsesLocal.java": uses})
+    assert [f for f in found if f[0] == "VOID"] == []
