@@ -250,3 +250,94 @@ def test_void_stays_silent_on_reads_with_effects_or_unknown_types(tmp_path):
             "@Benchmark public void read() { buffer.getByte(0); } }\n")
     found = _warnings(tmp_path, {"Effects.java": source, "Buffer.java": local_buffer, "UsesLocal.java": uses})
     assert [f for f in found if f[0] == "VOID"] == []
+
+
+def _invo(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return [(f.severity, f.message) for f in lint_paths([tmp_path]).findings if f.rule == "INVO"]
+
+
+VARINTS = """import java.nio.ByteBuffer;
+import java.util.*;
+import org.openjdk.jmh.annotations.*;
+import org.openjdk.jmh.infra.Blackhole;
+@BenchmarkMode(Mode.AverageTime)
+public class Varints {
+    private static final int SAMPLES = 16384;
+    @State(Scope.Benchmark)
+    public static class Buffers {
+        ByteBuffer scratch;
+        @Setup(Level.Invocation) public void fresh() { scratch = ByteBuffer.allocate(10); }
+        ByteBuffer scratch() { return scratch; }
+    }
+    @State(Scope.Benchmark)
+    public static class Values extends Buffers {
+        @Param({"1", "3"}) int width;
+        private int[] values;
+        @Setup(Level.Iteration) public void fill() {
+            values = new int[SAMPLES];
+            for (int i = 0; i < SAMPLES; i++) values[i] = i * width;
+        }
+        int[] values() { return values; }
+    }
+    @Benchmark
+    public void write(Values state, Blackhole bh) {
+        for (int v : state.values()) {
+            Codec.writeUnsignedVarint(v, state.scratch());
+            state.scratch().flip();
+            bh.consume(decode(state.scratch()));
+            state.scratch().clear();
+        }
+    }
+    private static int decode(ByteBuffer buffer) {
+        byte b = buffer.get();
+        if (b < 0) { throw new IllegalArgumentException(); }
+        return b;
+    }
+}
+"""
+
+
+def test_invo_loop_of_known_length_over_cheap_work_stays_a_warning(tmp_path):
+    # the benchmark loops, but over an array whose size a constant fixes (16,384 varints, a
+    # codec call, buffer flips and a small decoder each): tens of microseconds, so the
+    # per-call fixture's timestamps matter (JMH's Level.Invocation javadoc: well under 1 ms)
+    found = _invo(tmp_path, {"Varints.java": VARINTS})
+    assert [s for s, _ in found] == ["warning"]
+    assert "loops 16,384 times (the length of 'values', new int[SAMPLES])" in found[0][1]
+    assert "about 164 us" in found[0][1]
+
+
+def test_invo_loop_estimate_reaching_a_millisecond_or_unknown_keeps_info(tmp_path):
+    # a @Param of up to 1,000,000 values: about 10 ms at 10 ns an iteration, millisecond-scale
+    big = VARINTS.replace("values = new int[SAMPLES];", "values = new int[size];").replace(
+        '@Param({"1", "3"}) int width;', '@Param({"1", "3"}) int width; @Param({"1000", "1000000"}) int size;')
+    found = _invo(tmp_path, {"Varints.java": big})
+    assert [s for s, _ in found] == ["info"] and "loops 1,000,000 times" in found[0][1]
+    # a length the source does not fix (a list filled elsewhere): today's view, a loop may be long
+    unknown = VARINTS.replace("for (int v : state.values())", "for (int v : state.list)").replace(
+        "private int[] values;", "private int[] values; List<Integer> list;")
+    assert [s for s, _ in _invo(tmp_path, {"Varints.java": unknown})] == ["info"]
+    # a known length, but an iteration calling an unknown library method (its cost is not
+    # visible): no estimate either
+    opaque = VARINTS.replace("state.scratch().flip();", "Store.flush(state.scratch());")
+    assert [s for s, _ in _invo(tmp_path, {"Varints.java": opaque})] == ["info"]
+
+
+def test_invo_counted_loop_bound_from_a_getter_of_a_final_field(tmp_path):
+    # a decoder re-created per call reads a batch of longs: i < getBatch() resolves through
+    # the getter to a final field set from a constant of another class; 4 reads an iteration
+    base = (HEADER + "@State(Scope.Thread)\npublic abstract class Batch {\n"
+            "public static final int SIZE = 10_000;\nprivate final int batch = SIZE;\n"
+            "public int getBatch() { return batch; } }\n")
+    bench = (HEADER + "public class Longs {\n@State(Scope.Thread) public static class Dec extends Batch {\n"
+             "Decoder decoder; byte[] data;\n@Setup(Level.Invocation) public void fresh() { decoder = Decoder.of(data); } }\n"
+             "@Benchmark @OperationsPerInvocation(Batch.SIZE) public long decode(Dec state) throws Exception {\n"
+             "Decoder d = state.decoder; long total = 0;\n"
+             "for (int i = 0; i < state.getBatch(); i += 4) {\n"
+             "total += d.readLong(); total += d.readLong(); total += d.readLong(); total += d.readLong(); }\n"
+             "return total; } }\n")
+    found = _invo(tmp_path, {"Batch.java": base, "Longs.java": bench})
+    assert [s for s, _ in found] == ["warning"]
+    assert "loops 2,500 times (batch = 10,000, in steps of 4)" in found[0][1]
