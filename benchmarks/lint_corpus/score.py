@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score `rigorbench lint` on the labelled corpus: per project and per rule, warning-or-error only.
 
-usage: score.py TREES [--split tune|heldout|heldout2|all] [--rigorbench EXE] [--labels CSV ...]
+usage: score.py TREES [--split tune|heldout|heldout2|heldout3|all] [--rigorbench EXE] [--labels CSV ...]
   TREES   folder written by extract.py (one sub-folder per project)
 
 Lints every project of projects.toml in the chosen split (`rigorbench lint P --format json`,
@@ -9,7 +9,7 @@ cwd = TREES) and matches each warning-or-error finding to a label row of the sam
 file and rule: first the same line, then the same method/fixture/field key. Labels come from
 labels.csv here and, for the five lint-real-dev projects, ../shared/data/lint-real-dev/labels.csv.
 Prints, per project and per rule: findings (warning or error), TP, FP, unlabelled, precision
-TP/(TP+FP), and recall: labelled positives (TP or MISS rows) reported at warning or error / all.
+TP/(TP+FP) (a finding matching a MISS row is a TP: a labelled positive, now reported), and recall: labelled positives (TP or MISS rows) reported at warning or error / all.
 Unlabelled findings are listed: judge them by the rubric (lint-real-dev/README.md) and add rows.
 """
 from __future__ import annotations
@@ -90,7 +90,7 @@ def match(findings: list[dict], labels: list[dict]) -> dict[int, int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trees", type=Path)
-    ap.add_argument("--split", default="all", choices=["tune", "heldout", "heldout2", "all"])
+    ap.add_argument("--split", default="all", choices=["tune", "heldout", "heldout2", "heldout3", "all"])
     ap.add_argument("--rigorbench", default=str(HERE.parent.parent / ".venv/bin/rigorbench"))
     ap.add_argument("--labels", nargs="*", default=[str(HERE / "labels.csv"), str(DEV_LABELS)])
     a = ap.parse_args(argv)
@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         picked = match(findings, labels)
         for fi, f in enumerate(findings):
             verdict = labels[picked[fi]]["verdict"] if fi in picked else "unlabelled"
+            verdict = "TP" if verdict == "MISS" else verdict   # a labelled miss, now reported
             if verdict == "unlabelled":
                 unlabelled.append(f"{f['rule']} {project}/{f['file']}:{f['line']} {f.get('benchmark')}")
             for key in [(project, f["rule"]), (project, "ALL"), ("ALL", f["rule"]), ("ALL", "ALL")]:

@@ -205,3 +205,139 @@ def test_constant_input_of_a_call_on_an_object_constant(tmp_path):
     (tmp_path / "C.java").write_text("import static java.nio.charset.StandardCharsets.UTF_8;\n" + HEADER + body)
     found = [(f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info"]
     assert found == [("FINAL", "C.size")]
+
+
+def _warnings(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return sorted((f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info")
+
+
+def test_void_drops_a_read_only_library_accessor(tmp_path):
+    # a void benchmark whose only statement reads a byte or searches an in-memory buffer of a
+    # well-known library, or reads a JDK collection or an absolute ByteBuffer index, and drops
+    # the result: nothing escapes, so C2 may delete the read (JMHSample_08)
+    source = ("import okio.Buffer;\nimport java.nio.ByteBuffer;\n" + HEADER +
+              "@State(Scope.Benchmark)\npublic class Reads {\nBuffer buffer; ByteBuffer bytes;\n"
+              "List<String> names; Map<String, Integer> counts; String key;\n"
+              "@Benchmark public void last() { buffer.getByte(buffer.size() - 1); }\n"
+              "@Benchmark public void find() throws java.io.IOException { buffer.indexOf((byte) 'b', 0L); }\n"
+              "@Benchmark public void at() { bytes.getInt(8); }\n"
+              "@Benchmark public void item() { names.get(3); }\n"
+              "@Benchmark public void has() { counts.containsKey(key); }\n"
+              "@Benchmark public long kept() { return buffer.indexOf((byte) 'b', 0L); } }\n")
+    found = _warnings(tmp_path, {"Reads.java": source})
+    assert found == [("VOID", f"Reads.{m}") for m in ("at", "find", "has", "item", "last")]
+    message = next(f.message for f in lint_paths([tmp_path]).findings if f.benchmark == "Reads.last")
+    assert "read-only okio.Buffer accessor" in message
+
+
+def test_void_stays_silent_on_reads_with_effects_or_unknown_types(tmp_path):
+    # a relative ByteBuffer.get() moves the position; an access-ordered LinkedHashMap reorders
+    # on get; a BufferedSource pulls from upstream; a project class that happens to be called
+    # Buffer, or a receiver whose import is not a listed type, may do anything: all have (or may
+    # have) effects, so nothing is reported (precision first)
+    source = ("import okio.BufferedSource;\nimport java.nio.ByteBuffer;\nimport com.example.io.Buffer;\n"
+              + HEADER + "@State(Scope.Benchmark)\npublic class Effects {\nByteBuffer bytes; BufferedSource source;\n"
+              "LinkedHashMap<String, Integer> lru; Buffer mine;\n"
+              "@Benchmark public void relative() { bytes.get(); }\n"
+              "@Benchmark public void ordered() { lru.get(\"k\"); }\n"
+              "@Benchmark public void upstream() throws java.io.IOException { source.indexOf((byte) 1); }\n"
+              "@Benchmark public void theirs() { mine.getByte(0); }\n"
+              "@Benchmark public void written() { bytes.getInt(0); bytes.putInt(0, 1); } }\n")
+    local_buffer = ("public class Buffer { int reads; public byte getByte(long i) { reads++; return 0; } }\n")
+    uses = (HEADER + "public class UsesLocal {\nBuffer buffer;\n"
+            "@Benchmark public void read() { buffer.getByte(0); } }\n")
+    found = _warnings(tmp_path, {"Effects.java": source, "Buffer.java": local_buffer, "UsesLocal.java": uses})
+    assert [f for f in found if f[0] == "VOID"] == []
+
+
+def _invo(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return [(f.severity, f.message) for f in lint_paths([tmp_path]).findings if f.rule == "INVO"]
+
+
+VARINTS = """import java.nio.ByteBuffer;
+import java.util.*;
+import org.openjdk.jmh.annotations.*;
+import org.openjdk.jmh.infra.Blackhole;
+@BenchmarkMode(Mode.AverageTime)
+public class Varints {
+    private static final int SAMPLES = 16384;
+    @State(Scope.Benchmark)
+    public static class Buffers {
+        ByteBuffer scratch;
+        @Setup(Level.Invocation) public void fresh() { scratch = ByteBuffer.allocate(10); }
+        ByteBuffer scratch() { return scratch; }
+    }
+    @State(Scope.Benchmark)
+    public static class Values extends Buffers {
+        @Param({"1", "3"}) int width;
+        private int[] values;
+        @Setup(Level.Iteration) public void fill() {
+            values = new int[SAMPLES];
+            for (int i = 0; i < SAMPLES; i++) values[i] = i * width;
+        }
+        int[] values() { return values; }
+    }
+    @Benchmark
+    public void write(Values state, Blackhole bh) {
+        for (int v : state.values()) {
+            Codec.writeUnsignedVarint(v, state.scratch());
+            state.scratch().flip();
+            bh.consume(decode(state.scratch()));
+            state.scratch().clear();
+        }
+    }
+    private static int decode(ByteBuffer buffer) {
+        byte b = buffer.get();
+        if (b < 0) { throw new IllegalArgumentException(); }
+        return b;
+    }
+}
+"""
+
+
+def test_invo_loop_of_known_length_over_cheap_work_stays_a_warning(tmp_path):
+    # the benchmark loops, but over an array whose size a constant fixes (16,384 varints, a
+    # codec call, buffer flips and a small decoder each): tens of microseconds, so the
+    # per-call fixture's timestamps matter (JMH's Level.Invocation javadoc: well under 1 ms)
+    found = _invo(tmp_path, {"Varints.java": VARINTS})
+    assert [s for s, _ in found] == ["warning"]
+    assert "loops 16,384 times (the length of 'values', new int[SAMPLES])" in found[0][1]
+    assert "about 164 us" in found[0][1]
+
+
+def test_invo_loop_estimate_reaching_a_millisecond_or_unknown_keeps_info(tmp_path):
+    # a @Param of up to 1,000,000 values: about 10 ms at 10 ns an iteration, millisecond-scale
+    big = VARINTS.replace("values = new int[SAMPLES];", "values = new int[size];").replace(
+        '@Param({"1", "3"}) int width;', '@Param({"1", "3"}) int width; @Param({"1000", "1000000"}) int size;')
+    found = _invo(tmp_path, {"Varints.java": big})
+    assert [s for s, _ in found] == ["info"] and "loops 1,000,000 times" in found[0][1]
+    # a length the source does not fix (a list filled elsewhere): today's view, a loop may be long
+    unknown = VARINTS.replace("for (int v : state.values())", "for (int v : state.list)").replace(
+        "private int[] values;", "private int[] values; List<Integer> list;")
+    assert [s for s, _ in _invo(tmp_path, {"Varints.java": unknown})] == ["info"]
+    # a known length, but an iteration calling an unknown library method (its cost is not
+    # visible): no estimate either
+    opaque = VARINTS.replace("state.scratch().flip();", "Store.flush(state.scratch());")
+    assert [s for s, _ in _invo(tmp_path, {"Varints.java": opaque})] == ["info"]
+
+
+def test_invo_counted_loop_bound_from_a_getter_of_a_final_field(tmp_path):
+    # a decoder re-created per call reads a batch of longs: i < getBatch() resolves through
+    # the getter to a final field set from a constant of another class; 4 reads an iteration
+    base = (HEADER + "@State(Scope.Thread)\npublic abstract class Batch {\n"
+            "public static final int SIZE = 10_000;\nprivate final int batch = SIZE;\n"
+            "public int getBatch() { return batch; } }\n")
+    bench = (HEADER + "public class Longs {\n@State(Scope.Thread) public static class Dec extends Batch {\n"
+             "Decoder decoder; byte[] data;\n@Setup(Level.Invocation) public void fresh() { decoder = Decoder.of(data); } }\n"
+             "@Benchmark @OperationsPerInvocation(Batch.SIZE) public long decode(Dec state) throws Exception {\n"
+             "Decoder d = state.decoder; long total = 0;\n"
+             "for (int i = 0; i < state.getBatch(); i += 4) {\n"
+             "total += d.readLong(); total += d.readLong(); total += d.readLong(); total += d.readLong(); }\n"
+             "return total; } }\n")
+    found = _invo(tmp_path, {"Batch.java": base, "Longs.java": bench})
+    assert [s for s, _ in found] == ["warning"]
+    assert "loops 2,500 times (batch = 10,000, in steps of 4)" in found[0][1]

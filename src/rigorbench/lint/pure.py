@@ -121,3 +121,80 @@ def pure_instance(receiver_type: str, method: str) -> tuple[bool, str | None]:
     if methods is not None and method in methods:
         return True, methods[method]
     return False, None
+
+
+# Read-only accessors of JDK and widely used library types, for VOID: a void benchmark whose
+# only work is such a call, its result dropped, measures nothing the JIT must keep. Keyed by
+# the receiver's qualified type; each method maps to the argument counts whose documented
+# contract reads state and changes none (``ByteBuffer.get(i)`` reads at an index, while
+# ``get()`` advances the position and ``limit(n)`` sets the limit). Types whose reads have
+# effects are left out on purpose: ``LinkedHashMap`` (an access-ordered map reorders on
+# ``get``), caches (a ``get`` may load or record an access), readers and streams (a read
+# consumes), ``okio.BufferedSource`` (``indexOf`` pulls from the upstream source).
+_ANY = frozenset(range(0, 6))
+_COLLECTION = {"size": {0}, "isEmpty": {0}, "contains": {1}, "containsAll": {1}}
+_LIST = {**_COLLECTION, "get": {1}, "indexOf": {1}, "lastIndexOf": {1}}
+_MAP = {"size": {0}, "isEmpty": {0}, "get": {1}, "getOrDefault": {2}, "containsKey": {1},
+        "containsValue": {1}}
+_SORTED_MAP = {**_MAP, "firstKey": {0}, "lastKey": {0}, "ceilingKey": {1}, "floorKey": {1},
+               "higherKey": {1}, "lowerKey": {1}}
+_SORTED_SET = {**_COLLECTION, "first": {0}, "last": {0}, "ceiling": {1}, "floor": {1},
+               "higher": {1}, "lower": {1}}
+_QUEUE = {**_COLLECTION, "peek": {0}, "peekFirst": {0}, "peekLast": {0}, "element": {0}}
+_NIO = {name: {1} for name in ("get", "getChar", "getShort", "getInt", "getLong", "getFloat",
+                               "getDouble")}
+_NIO.update({name: {0} for name in ("limit", "position", "capacity", "remaining",
+                                    "hasRemaining", "isDirect", "isReadOnly", "order")})
+_CHARS = {"length": {0}, "charAt": {1}, "indexOf": {1, 2}, "lastIndexOf": {1, 2},
+          "codePointAt": {1}, "capacity": {0}}
+
+READ_ONLY: dict[str, dict[str, set[int] | frozenset[int]]] = {
+    "java.lang.StringBuilder": _CHARS,
+    "java.lang.CharSequence": {"length": {0}, "charAt": {1}},
+    **{f"java.util.{t}": _LIST for t in ("List", "ArrayList", "LinkedList", "Vector")},
+    **{f"java.util.{t}": _COLLECTION for t in ("Collection", "Set", "HashSet", "EnumSet")},
+    **{f"java.util.{t}": _SORTED_SET for t in ("SortedSet", "NavigableSet", "TreeSet")},
+    **{f"java.util.{t}": _MAP for t in ("Map", "HashMap", "IdentityHashMap", "EnumMap")},
+    **{f"java.util.{t}": _SORTED_MAP for t in ("SortedMap", "NavigableMap", "TreeMap")},
+    **{f"java.util.{t}": _QUEUE for t in ("ArrayDeque", "PriorityQueue", "Deque", "Queue")},
+    "java.util.concurrent.ConcurrentHashMap": _MAP,
+    "java.util.concurrent.CopyOnWriteArrayList": _LIST,
+    "java.util.BitSet": {"get": {1}, "cardinality": {0}, "length": {0}, "size": {0},
+                         "isEmpty": {0}, "nextSetBit": {1}, "nextClearBit": {1},
+                         "previousSetBit": {1}, "intersects": {1}},
+    "java.util.Optional": {"isPresent": {0}, "isEmpty": {0}, "get": {0}, "orElse": {1}},
+    **{f"java.nio.{t}": _NIO for t in ("ByteBuffer", "CharBuffer", "ShortBuffer", "IntBuffer",
+                                       "LongBuffer", "FloatBuffer", "DoubleBuffer")},
+    # okio's in-memory Buffer and ByteString: reads at an index or searches, no cursor moves
+    "okio.Buffer": {"getByte": {1}, "size": {0}, "indexOf": _ANY, "lastIndexOf": _ANY,
+                    "indexOfElement": {1, 2}, "rangeEquals": _ANY,
+                    "completeSegmentByteCount": {0}},
+    "okio.ByteString": {"getByte": {1}, "size": {0}, "indexOf": _ANY, "lastIndexOf": _ANY,
+                        "rangeEquals": _ANY, "startsWith": {1}, "endsWith": {1}},
+}
+
+_IMPLICIT = ("java.lang.",)
+
+
+def read_only_type(type_text: str, imports: tuple[str, ...]) -> str | None:
+    """The qualified name of a READ_ONLY type that ``type_text`` (as declared in a file with
+    ``imports``) denotes, or None: an explicit import, a wildcard import of its package, a
+    ``java.lang`` type, or a qualified name written out."""
+    name = type_text.split("<", 1)[0].strip()
+    if name in READ_ONLY:
+        return name
+    if "." in name:
+        return None
+    for imported in imports:
+        if imported.endswith("." + name) and imported in READ_ONLY:
+            return imported
+    for imported in imports:
+        if imported.endswith(".*") and imported[:-1] + name in READ_ONLY:
+            return imported[:-1] + name
+    return next((p + name for p in _IMPLICIT if p + name in READ_ONLY), None)
+
+
+def read_only_call(qualified: str, method: str, nargs: int) -> bool:
+    """Is ``method`` with ``nargs`` arguments a read-only accessor of ``qualified``?"""
+    arities = READ_ONLY.get(qualified, {}).get(method)
+    return arities is not None and nargs in arities

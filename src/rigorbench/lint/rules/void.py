@@ -1,16 +1,21 @@
-"""VOID: a ``void`` benchmark that only drops the values of project methods it calls.
+"""VOID: a ``void`` benchmark that only drops the values of the methods it calls.
 
 JMHSample_08_DeadCode and JMHSample_09_Blackholes: nothing a ``void`` benchmark without a
 Blackhole computes can be observed, so when it only calls methods for their results the
 JIT may remove the calls. Division of labour with RETU (documented choice): RETU reports
 discarded calls of *pure JDK* methods and unconsumed locals; VOID reports only expression
-statements that drop the result of a *project* method, and only when
+statements that drop the result of a *project* method or of a *read-only library accessor*,
+and only when
 
 * the benchmark is ``void`` and has no ``Blackhole`` parameter,
 * the called project method returns a value and writes no field in its own body
-  (assignments to ``this.x``/``x`` where ``x`` is not one of its locals),
+  (assignments to ``this.x``/``x`` where ``x`` is not one of its locals), or the call is a
+  listed read-only accessor (``pure.READ_ONLY``: ``buffer.getByte(i)``, ``list.get(i)``,
+  ``map.containsKey(k)``) on a receiver whose declared type resolves, through the file's
+  imports, to the listed JDK or library type and not to a project class,
 * nothing else in the benchmark body escapes: no field writes, no ``throw``, no calls other
-  than pure JDK calls and such project calls.
+  than pure JDK calls and such calls. An unknown call (a library method not listed) is
+  taken to have effects, so it silences the rule: precision first.
 
 So RETU and VOID never report the same statement. Fix: ``compute(x);`` becomes
 ``bh.consume(compute(x));`` with a Blackhole parameter added when missing.
@@ -26,21 +31,26 @@ from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
-from rigorbench.lint.parse import walk, written
+from rigorbench.lint.parse import SourceFile, walk, written
+from rigorbench.lint.pure import read_only_call, read_only_type
 
 ID = "VOID"
 TITLE = "a void benchmark drops the results of the methods it measures; nothing escapes"
 REFERENCE = "JMHSample_08_DeadCode, JMHSample_09_Blackholes"
 EXPLANATION = """\
 What goes wrong: the benchmark is void, takes no Blackhole, and only calls project methods
-that return a value, dropping each result. Nothing the method computes is observable.
+that return a value, or read-only accessors of JDK or library types (ByteBuffer.get(i),
+List.get(i), okio Buffer.indexOf), dropping each result. Nothing the method computes is
+observable.
 
 Why the JIT does it: after inlining compute(x), C2 sees that its result goes nowhere and
 that it changes no state, so it can delete the computation (dead-code elimination). The
 benchmark then measures an empty method.
 
 How to fix: return the result, or take a Blackhole parameter and consume each result.
-(Dropped results of pure JDK calls such as Math.log are reported by RETU instead.)
+(Dropped results of pure JDK calls such as Math.log are reported by RETU instead.) A call
+of a library method rigorbench does not know is taken to have effects, and then nothing is
+reported.
 
 Before:
     @Benchmark public void measure() { compute(x); }
@@ -62,9 +72,11 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         for stmt in dropped:
             bh, extra = blackhole(bench)
             call = stmt.named_children[0]
+            library = read_only_accessor(bench, call)
+            what = f", a read-only {library} accessor," if library else ""
             yield make_issue(bench.source, stmt, ID, "warning",
-                             f"void {bench.name} drops the result of {short(bench.source.text(call), 40)} "
-                             f"and nothing escapes; the JIT may remove the call",
+                             f"void {bench.name} drops the result of {short(bench.source.text(call), 40)}"
+                             f"{what} and nothing escapes; the JIT may remove the call",
                              benchmark=bench.name, edits=wrap(call, f"{bh}.consume(", ")") + extra,
                              hint="return the result or pass it to Blackhole.consume")
 
@@ -82,11 +94,37 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
         call = bench.call(node)
         if call.kind == "pure" and call.method is None:
             continue
-        if call.method is None or call.method.void or not _no_field_writes(bench, call.method):
+        if call.kind == "unknown" and read_only_accessor(bench, node):
+            pass
+        elif call.method is None or call.method.void or not _no_field_writes(bench, call.method):
             return []
         if node.parent.type == "expression_statement":
             dropped.append(node.parent)
     return dropped
+
+
+def read_only_accessor(bench: Benchmark, node: Node) -> str | None:
+    """The qualified receiver type when ``node`` calls a listed read-only accessor on it
+    (``pure.READ_ONLY``), else None. The receiver's declared type must resolve through the
+    file's imports and name no project class (a project ``Buffer`` is not okio's)."""
+    obj = node.child_by_field_name("object")
+    if obj is None or obj.type not in ("identifier", "field_access"):
+        return None
+    declared = bench.type_of(obj)
+    if not declared or bench.index.lookup(declared.split("<", 1)[0], bench.cls) is not None:
+        return None
+    field = bench.field_of(obj)
+    qualified = read_only_type(declared, _imports_of(bench, field.source if field else bench.source))
+    name = bench.source.text(node.child_by_field_name("name"))
+    nargs = len(node.child_by_field_name("arguments").named_children)
+    return qualified if qualified and read_only_call(qualified, name, nargs) else None
+
+
+def _imports_of(bench: Benchmark, source: SourceFile) -> tuple[str, ...]:
+    """The imports of the file that declares the receiver (a state class in another file)."""
+    if source is bench.source:
+        return bench.file.imports
+    return next((f.imports for f in bench.index.files if f.source is source), ())
 
 
 def _target(node: Node) -> Node:
