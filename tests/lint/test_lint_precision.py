@@ -150,6 +150,46 @@ def test_pattern(tmp_path, members, expected):
     assert shown(tmp_path, members) == expected
 
 
+FINAL_CONFIG_CASES = [
+    # FINAL (issue 34): a literal the project method only files away is a configuration knob:
+    # a property map for the engine under test, handed to a runner with the measured work
+    ("Engine engine;\nprivate static Map<String, String> readOptions(int rowsPerBatch) {\n"
+     "Map<String, String> options = new HashMap<>();\noptions.put(\"reader.vectorized\", \"true\");\n"
+     "options.put(\"reader.batch-rows\", String.valueOf(rowsPerBatch));\nreturn options; }\n"
+     "@Benchmark @BenchmarkMode(Mode.SingleShotTime) public void scan() {\n"
+     "engine.withOptions(readOptions(4096), () -> engine.scanAll()); }", []),
+    # ... a builder step that writes a field and returns the builder
+    ("static class Pool { int threads; Pool threads(int n) { this.threads = n; return this; } int run() { return threads; } }\n"
+     "Pool pool = new Pool();\n@Benchmark public Pool configure() {\nreturn pool.threads(8); }", []),
+    # ... a setter reached through another project method, and a capacity
+    ("int limit;\nint apply(int value) { store(value); return 0; }\nvoid store(int value) { limit = value; }\n"
+     "@Benchmark public int m() {\nreturn apply(64); }", []),
+    ("static List<String> buffer(int expected) { return new ArrayList<>(expected); }\n"
+     "@Benchmark public List<String> m() {\nreturn buffer(1024); }", []),
+    # ... a constant static final handed to a config object's constructor
+    ("static final int PAGE = 8192;\nstatic ReaderConfig config(int page) { return new ReaderConfig(page); }\n"
+     "@Benchmark public ReaderConfig m() {\nreturn config(PAGE); }", []),
+    # but a parameter that also feeds arithmetic, or that is stored and read back into the
+    # result, is an input the JIT can fold: still a warning
+    ("int last;\nint scaled(int n) { last = n; return n * 31 + 7; }\n@Benchmark public int m() {\nreturn scaled(42); }",
+     [("FINAL", 4)]),
+    ("int size;\nint twice(int n) { size = n; return size * 2; }\n@Benchmark public int m() {\nreturn twice(42); }",
+     [("FINAL", 4)]),
+    ("static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+     "static long viaHelper(int n) { return fib(n); }\n@Benchmark public long m() {\nreturn viaHelper(20); }",
+     [("FINAL", 4)]),
+    ("static final long STAMP = 1472470996199000L;\nMap<String, Long> seen = new HashMap<>();\n"
+     "long digits(long v) { seen.put(\"v\", v); int n = 1; while ((v /= 10) != 0) n++; return n; }\n"
+     "@Benchmark public long m() {\nreturn digits(STAMP); }", [("FINAL", 5)]),
+]
+
+
+@pytest.mark.parametrize("members, expected", FINAL_CONFIG_CASES,
+                         ids=[f"final_config{i}" for i in range(len(FINAL_CONFIG_CASES))])
+def test_final_configuration_literal(tmp_path, members, expected):
+    assert shown(tmp_path, members) == expected
+
+
 INVO_CASES = [
     # a quick benchmark body: the fixture's timestamps dominate
     ("@Setup(Level.Invocation) public void s() {}\n@Benchmark public double m() { return Math.sqrt(2); }",

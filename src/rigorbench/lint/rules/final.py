@@ -25,6 +25,9 @@ So is a constant ``static final`` field that is the only argument of a static ca
 is returned or consumed (``return StringUtils.isBlank(TEXT);``): its whole input is constant; not
 a call on an object held in a constant (``UTF_8.encode(TEXT)``), which runs that object's code.
 Equality tests against a constant (``if (t != LAST)``) count as comparison bounds.
+Neither is reported when the project method only stores its argument (a setter, a builder
+step, a property map, a capacity; :mod:`rigorbench.lint.stores`): that constant is a
+configuration knob, and folding the call that files it away removes no measured work.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import ClassInfo, FieldInfo
 from rigorbench.lint.parse import LOOPS, walk
+from rigorbench.lint.stores import stored_only
 
 ID = "FINAL"
 TITLE = "benchmark input is a constant (final field or literal), so the JIT can fold the computation"
@@ -185,6 +189,8 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
         and bench.call(outer.parent).kind == "blackhole"
     if (obj is None and kind == "unknown") or not (returned or consumed):   # an unresolved local call
         return None
+    if stored_only(bench, bench.call(call).method, 0):
+        return None  # a project setter or config builder: the constant is a knob, not an input
     name = bench.source.text(call.child_by_field_name("name"))
     return make_issue(bench.source, use, ID, "warning",
                       f"static final '{info.name}' ({info.type}) is the only input of {name}() in "
@@ -263,6 +269,8 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     call = bench.call(node)
     obj = node.child_by_field_name("object")
     static = obj is None or bench.type_of(obj) is None  # Math.log(3.0), not text.charAt(0)
+    if call.method is not None and stored_only(bench, call.method, 0):
+        return  # configuration: the callee only files the literal away (a field, a map, a builder)
     if (call.kind == "pure" and static) or \
             (call.kind == "project" and call.return_type not in (None, "void")):
         name = bench.source.text(node.child_by_field_name("name"))

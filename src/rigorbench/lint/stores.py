@@ -1,0 +1,157 @@
+"""Where a project method's parameter goes: only into stored configuration, or into work?
+
+FINAL warns when a literal or a constant is the only argument of a project method, because
+the JIT can fold what it inlines of a call whose whole input is known (JMHSample_10). That
+holds for a method that computes on its argument (``return fib(n)``), not for one that only
+records it: a setter, a builder step, a map of properties for the engine under test
+(``props.put(BATCH_SIZE, String.valueOf(size))``), or the capacity of a collection. Such a
+value is a configuration knob, which the lint-real-dev rubric ("FINAL: ... false for sizes,
+configuration knobs") and issue #34 ("a constant that is a size, capacity or configuration
+knob") name as a false positive: folding the call that files it away removes no measured work.
+
+:func:`stored_only` follows one parameter through the callee's body (and through project
+methods it hands the parameter to, a few levels deep). Every use must be a store: the right
+side of an assignment to a field, an argument of a store-like call (``put``, ``add``,
+``set*``, ``with*``), an argument of a constructor of a configuration or builder type or the
+capacity of a JDK collection or buffer, or an array dimension, possibly through a conversion
+to text or a box (``String.valueOf``, ``Integer.toString``). A use in arithmetic, a
+comparison, a loop, a return, or any other call keeps the parameter an input, and so does a
+body lint cannot see: the rule keeps its warning then.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from rigorbench.lint.context import Benchmark, method_context
+from rigorbench.lint.index import MethodInfo, last_name_of
+from rigorbench.lint.parse import walk
+
+# Calls that file a value away in a map, collection, property set or builder. Reading calls
+# (get, contains) and calls that compute (apply, encode) are not here on purpose.
+_STORE_CALL = re.compile(r"^(put|putIfAbsent|add|addLast|addFirst|offer|push|set|setProperty|"
+                         r"property|option|config|configure|conf|with|set[A-Z]\w*|with[A-Z]\w*)$")
+# Types whose constructor argument is configuration (a config, options or builder object).
+_CONFIG_TYPE = re.compile(r"(Config|Configuration|Conf|Options|Option|Properties|Props|Settings|"
+                          r"Params|Parameters|Builder|Spec)$")
+# JDK types whose one-int constructor argument is a capacity, not an input.
+_CAPACITY_TYPES = frozenset({
+    "ArrayList", "LinkedList", "HashMap", "LinkedHashMap", "TreeMap", "HashSet", "LinkedHashSet",
+    "ArrayDeque", "PriorityQueue", "ConcurrentHashMap", "ArrayBlockingQueue",
+    "LinkedBlockingQueue", "LinkedBlockingDeque", "StringBuilder", "StringBuffer",
+    "ByteArrayOutputStream", "BufferedInputStream", "BufferedOutputStream", "Vector", "BitSet"})
+# Conversions that carry a value unchanged into text or a box before it is stored.
+_CONVERSIONS = frozenset({"valueOf", "toString"})
+_DEPTH = 3
+
+
+def stored_only(bench: Benchmark, method: MethodInfo | None, position: int, depth: int = 0) -> str | None:
+    """How ``method``'s parameter at ``position`` is only stored (a short phrase for the
+    message), or None when any use may feed computed work or the body is not visible."""
+    if method is None or position >= len(method.params) or depth > _DEPTH:
+        return None
+    ctx = _callee_context(bench, method)
+    body = ctx.body if ctx is not None else None
+    if body is None:
+        return None
+    name = method.params[position][1]
+    uses = [n for n in walk(body) if n.type == "identifier" and ctx.source.text(n) == name
+            and _is_variable(n)]
+    if not uses:
+        return None
+    stored: list[str] = []
+    fields: set[str] = set()
+    for use in uses:
+        kind = _store(ctx, use, fields, depth)
+        if kind is None:
+            return None
+        stored.append(kind)
+    if fields and any(_mentions(ctx, ret, fields) for ret in walk(body) if ret.type == "return_statement"):
+        return None  # stored, then read back into the result: `size = n; return size * 2;`
+    return stored[0]
+
+
+def _callee_context(bench: Benchmark, method: MethodInfo) -> Benchmark | None:
+    owner = bench.index.qualified.get(method.owner)
+    file = next((f for f in bench.index.files if owner is not None and f.source is owner.source), None)
+    return method_context(file, owner, method.node, bench.index) if file is not None else None
+
+
+def _is_variable(node: Node) -> bool:
+    """An identifier that reads a variable (not a field or method name, not a declaration)."""
+    parent = node.parent
+    if parent is None or parent.type.endswith("declarator") or parent.type.endswith("parameter"):
+        return False
+    if parent.type in ("field_access", "method_invocation"):
+        return node not in (parent.child_by_field_name("field"), parent.child_by_field_name("name"))
+    return True
+
+
+def _store(ctx: Benchmark, use: Node, fields: set[str], depth: int) -> str | None:
+    node = _through_conversions(ctx, use)
+    parent = node.parent
+    if parent is None:
+        return None
+    if parent.type == "assignment_expression" and node == parent.child_by_field_name("right"):
+        left = parent.child_by_field_name("left")
+        if _is_field(ctx, left):
+            fields.add(ctx.source.text(left).rsplit(".", 1)[-1])
+            return f"stores it in field '{ctx.source.text(left)}'"
+        return None
+    if parent.type == "dimensions_expr":
+        return "uses it as an array size"
+    if parent.type != "argument_list" or parent.parent is None:
+        return None
+    call = parent.parent
+    position = parent.named_children.index(node)
+    if call.type == "object_creation_expression":
+        type_name = last_name_of(ctx.source.text(call.child_by_field_name("type")).split("<", 1)[0])
+        if _CONFIG_TYPE.search(type_name):
+            return f"passes it to new {type_name}(...)"
+        if type_name in _CAPACITY_TYPES and len(parent.named_children) == 1:
+            return f"uses it as the capacity of a {type_name}"
+        return None
+    if call.type != "method_invocation":
+        return None
+    resolved = ctx.call(call)
+    name = resolved.name
+    if resolved.kind in ("project", "pure") and resolved.method is not None:
+        return stored_only(ctx, resolved.method, position, depth + 1)
+    if resolved.kind == "unknown" and _STORE_CALL.match(name) and call.child_by_field_name("object") is not None:
+        return f"passes it to {name}()"
+    return None
+
+
+def _through_conversions(ctx: Benchmark, node: Node) -> Node:
+    """Climb out of parentheses, casts and value-preserving conversions (``String.valueOf(n)``)."""
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type in ("parenthesized_expression", "cast_expression"):
+            node = parent
+            continue
+        call = parent.parent if parent.type == "argument_list" else None
+        if call is not None and call.type == "method_invocation" and parent.named_children == [node] \
+                and ctx.source.text(call.child_by_field_name("name")) in _CONVERSIONS \
+                and ctx.call(call).kind == "pure":
+            node = call
+            continue
+        return node
+    return node
+
+
+def _is_field(ctx: Benchmark, node: Node | None) -> bool:
+    if node is None:
+        return False
+    if node.type == "field_access":
+        obj = node.child_by_field_name("object")
+        return (obj is not None and obj.type == "this") or ctx.field_of(node) is not None
+    if node.type == "identifier":
+        return ctx.source.text(node) not in ctx.locals and ctx.field_of(node) is not None
+    return False
+
+
+def _mentions(ctx: Benchmark, node: Node, names: set[str]) -> bool:
+    return any(n.type == "identifier" and ctx.source.text(n) in names and _is_variable(n)
+               for n in walk(node))
