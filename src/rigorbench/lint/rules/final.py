@@ -59,6 +59,10 @@ How to fix: read inputs from non-final instance fields of a @State object (set t
 @Setup method or with @Param), so that the JIT must assume they can change. A static final
 used as a size or a loop bound is usually intended, hence only reported as info.
 
+Not reported: a constant that configures rather than feeds the measured computation: passed
+to a project method that only stores it (a field, a map or builder entry, a config object's
+constructor, a collection's capacity, an array's size), as far as lint can see that method.
+
 Before:
     private final double x = Math.PI;
     @Benchmark public double measure() { return Math.log(x); }
