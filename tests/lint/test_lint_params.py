@@ -178,6 +178,24 @@ def test_paramu_follows_an_abstract_getter_into_the_subclass_and_helper_chains(t
     assert findings(tmp_path, {})[0] == [("PARAMU", "warning", "Sub.java", 5)]
 
 
+def test_paramu_reads_an_unannotated_override_of_a_setup(tmp_path):
+    """JMH calls the base class's @Setup; Java runs the subclass's override, which need not
+    repeat the annotation: its reads are on the measured path."""
+    files = {
+        "Base.java": state("    Object value;\n    @Setup public void setup() { value = 1; }\n"
+                           "    @Benchmark public Object m() { return value; }\n",
+                           "@State(Scope.Thread)\npublic abstract class Base"),
+        "Sub.java": state('    @Param({"a", "b"}) String kind;\n'
+                          "    @Override public void setup() { value = kind.length(); }\n",
+                          "public class Sub extends Base"),
+    }
+    assert findings(tmp_path, files)[0] == []
+    # The same method name with another arity is not an override: its reads are not the setup's.
+    (tmp_path / "Sub.java").write_text(files["Sub.java"].replace("public void setup()", "public void setup(int n)"),
+                                       encoding="utf-8")
+    assert findings(tmp_path, {})[0] == [("PARAMU", "warning", "Sub.java", 4)]
+
+
 def test_paramu_silent_when_the_benchmark_reads_the_state_parameter(tmp_path):
     files = {
         "S.java": state('    @Param({"2", "4"}) public int count;\n', "@State(Scope.Thread)\npublic class S"),

@@ -143,17 +143,23 @@ def _read_nested(cls: ClassInfo, name: str) -> bool:
 
 
 def _roots(index: Index, opaque: bool = True) -> Iterator[tuple[ClassInfo, MethodInfo]]:
-    """Benchmark and setup methods; with ``opaque``, every method of a class whose lineage
-    extends a class outside the project (its setup may call any of them)."""
+    """Benchmark and setup methods, and the overrides of those (JMH calls the annotated method,
+    Java runs the subclass's override, annotated or not); with ``opaque``, every method of a
+    class whose lineage extends a class outside the project (its setup may call any of them)."""
     for found in index.classes.values():
         for cls in found:
-            top = list(index.lineage(cls))[-1]
-            external = opaque and bool(top.superclass) and index.lookup(top.superclass, top) is None
+            lineage = list(index.lineage(cls))
+            external = opaque and bool(lineage[-1].superclass) and index.lookup(lineage[-1].superclass, lineage[-1]) is None
             for methods in cls.methods.values():
                 for method in methods:
-                    if external or is_benchmark(method.node) \
-                            or setup_level(method.node, cls.source.text) is not None:
+                    if external or _fixture_or_benchmark(cls, method) or any(
+                            _fixture_or_benchmark(above, m) for above in lineage[1:]
+                            for m in above.methods.get(method.name, ()) if len(m.params) == len(method.params)):
                         yield cls, method
+
+
+def _fixture_or_benchmark(cls: ClassInfo, method: MethodInfo) -> bool:
+    return is_benchmark(method.node) or setup_level(method.node, cls.source.text) is not None
 
 
 def measured_reads(index: Index) -> Reads:
