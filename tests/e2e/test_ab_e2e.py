@@ -46,10 +46,8 @@ def short_name(benchmark: str) -> str:
 
 def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(project, db, tmp_path):
     html = tmp_path / "report.html"
-    # --quick's 5 trials, each of one fork (not 2) and of iterations of 100 ms (not 200): a
-    # quarter of the time; `make demo` runs --quick's iterations
+    # --quick's 5 trials, each of one fork (not 2): half the time; `make demo` runs the full --quick
     code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--quick", "--forks", "1",
-                        "--warmup-time", "100ms", "--iteration-time", "100ms",
                         "--store", str(db), "--format", "json", "--fail-on", "regression", "--html", str(html))
     doc = json.loads(out)
     verdicts = {short_name(c["benchmark"]) + json.dumps(c["params"]): c["verdict"] for c in doc["comparisons"]}
