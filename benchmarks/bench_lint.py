@@ -171,7 +171,8 @@ def main() -> int:
     print(f"  lint / parse-only time ratio: {lint_wall / parse_wall:.1f}x")
     passed = rate >= GOAL_FILES_PER_SECOND
     print(f"  {'PASS' if passed else 'FAIL'}: {rate:.0f} files/s >= {GOAL_FILES_PER_SECOND:.0f} files/s goal")
-    return 0 if passed and corpus_project(sys.argv[1:]) else 1
+    corpus_passed = corpus_project(sys.argv[1:])
+    return 0 if passed and corpus_passed else 1
 
 
 def corpus_project(argv: list[str]) -> bool:
