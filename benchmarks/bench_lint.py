@@ -154,25 +154,30 @@ def parse_only(files: list[str]) -> int:
     return len(files)
 
 
+def measure(root: Path, title: str, goal: float) -> bool:
+    """Lint ``root`` and parse its files alone (best of 3 each); print both rates, their
+    ratio and whether lint reached ``goal`` files per second."""
+    files = discover([root])
+    lint_wall, result = best_of(lambda: lint_paths([root]))
+    parse_wall, _ = best_of(lambda: parse_only(files))
+    rate, parse_rate = result.files / lint_wall, len(files) / parse_wall
+    print(f"{title}: {result.files} files, {result.benchmarks} benchmarks, {len(result.findings)} findings")
+    print(f"  lint_paths            {lint_wall:.3f} s  {rate:8.0f} files/s")
+    print(f"  tree-sitter parse only {parse_wall:.3f} s  {parse_rate:8.0f} files/s (reference)")
+    print(f"  lint / parse-only time ratio: {lint_wall / parse_wall:.1f}x")
+    passed = rate >= goal
+    print(f"  {'PASS' if passed else 'FAIL'}: {rate:.0f} files/s >= {goal:.0f} files/s goal")
+    return passed
+
+
 def main() -> int:
     print(f"python {sys.version.split()[0]}, cpus {os.cpu_count()}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "tree"
         generate(root, random.Random(20240601))
-        files = discover([root])
-        lines = sum(Path(f).read_text(encoding="utf-8").count("\n") for f in files)
-        lint_wall, result = best_of(lambda: lint_paths([root]))
-        parse_wall, _ = best_of(lambda: parse_only(files))
-    rate, parse_rate = result.files / lint_wall, len(files) / parse_wall
-    print(f"{result.files} files ({lines} lines), {result.benchmarks} benchmarks, "
-          f"{len(result.findings)} findings")
-    print(f"  lint_paths            {lint_wall:.3f} s  {rate:8.0f} files/s")
-    print(f"  tree-sitter parse only {parse_wall:.3f} s  {parse_rate:8.0f} files/s (reference)")
-    print(f"  lint / parse-only time ratio: {lint_wall / parse_wall:.1f}x")
-    passed = rate >= GOAL_FILES_PER_SECOND
-    print(f"  {'PASS' if passed else 'FAIL'}: {rate:.0f} files/s >= {GOAL_FILES_PER_SECOND:.0f} files/s goal")
-    corpus_passed = corpus_project(sys.argv[1:])
-    return 0 if passed and corpus_passed else 1
+        lines = sum(Path(f).read_text(encoding="utf-8").count("\n") for f in discover([root]))
+        passed = measure(root, f"generated tree ({lines} lines)", GOAL_FILES_PER_SECOND)
+    return 0 if corpus_project(sys.argv[1:]) and passed else 1
 
 
 def corpus_project(argv: list[str]) -> bool:
@@ -184,18 +189,7 @@ def corpus_project(argv: list[str]) -> bool:
         print(f"corpus: none at {', '.join(map(str, roots))}; the real-code measurement is skipped")
         return True
     largest = max(projects, key=lambda d: len(discover([d])))
-    files = discover([largest])
-    lint_wall, result = best_of(lambda: lint_paths([largest]))
-    parse_wall, _ = best_of(lambda: parse_only(files))
-    rate, parse_rate = result.files / lint_wall, len(files) / parse_wall
-    print(f"corpus project {largest.name}: {result.files} files, {result.benchmarks} benchmarks, "
-          f"{len(result.findings)} findings")
-    print(f"  lint_paths            {lint_wall:.3f} s  {rate:8.0f} files/s")
-    print(f"  tree-sitter parse only {parse_wall:.3f} s  {parse_rate:8.0f} files/s (reference)")
-    print(f"  lint / parse-only time ratio: {lint_wall / parse_wall:.1f}x")
-    passed = rate >= CORPUS_GOAL_FILES_PER_SECOND
-    print(f"  {'PASS' if passed else 'FAIL'}: {rate:.0f} files/s >= {CORPUS_GOAL_FILES_PER_SECOND:.0f} files/s goal")
-    return passed
+    return measure(largest, f"corpus project {largest.name}", CORPUS_GOAL_FILES_PER_SECOND)
 
 
 if __name__ == "__main__":

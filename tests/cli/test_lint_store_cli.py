@@ -12,6 +12,7 @@ import pytest
 
 from rigorbench.cli import main
 from rigorbench.model import BenchmarkCase, Metric, SampleTable, Series
+from tests.cli.test_lint_cli import lint
 from rigorbench.store import Execution, ResultStore, TrialRecord, VersionInfo
 
 from tests.cli.sarif_check import assert_valid_sarif
@@ -72,12 +73,6 @@ public class TinyBench {
 
 TIME = Metric("time", "ns/op", higher_is_better=False, primary=True)
 THROUGHPUT = Metric("throughput", "ops/s", higher_is_better=True, primary=True)
-
-
-def lint(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(["lint", *args], out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
