@@ -1,15 +1,16 @@
-"""A git repository of 16 commits of a small JMH project with one planted regression, for
-``rigorbench bisect`` (the end-to-end test and docs/bisect.md's example).
+"""A git repository of small JMH project's commits (16 unless told otherwise) with one planted
+regression, for ``rigorbench bisect`` (the end-to-end test and docs/bisect.md's example).
 
 Derived from ``examples/jmh-demo/v1``: its POM, ``Numbers`` and ``CsvParseBenchmark``.
-Commit 0 imports them; commits 1-15 each change something that is not measured (a note, a
-comment), except the planted commit (``PLANTED`` unless ``make_repo`` is told another), which makes ``Numbers.sumCsv`` hash the whole line twice
-as well as parsing it (several times the time per call: large enough to be told apart
+Commit 0 imports them; every later commit changes something that is not measured (a note, a
+comment), except the planted commit (``PLANTED`` unless ``make_repo`` is told another), which
+makes ``Numbers.sumCsv`` hash the whole line twice as well as parsing it (several times the time per call: large enough to be told apart
 from an unchanged commit in a few short trials on a loaded 2-CPU machine, where a fork that
 shares its CPU with other work runs 2-3x slower).
 
-    python -m tests.e2e.bisect_repo DIR [K]  # makes the repository in DIR (which must not exist),
-                                             # the regression in commit K (default PLANTED)
+    python -m tests.e2e.bisect_repo DIR [K [N]]  # makes the repository in DIR (which must not
+                                                 # exist), the regression in commit K (default
+                                                 # PLANTED), N commits (default COMMITS)
 """
 
 from __future__ import annotations
@@ -52,18 +53,18 @@ def subject(k: int, planted: int = PLANTED) -> str:
     return f"commit {k}: " + ("update the notes" if k % 2 else "reword a comment in Numbers")
 
 
-def make_repo(root: Path, planted: int = PLANTED) -> list[str]:
-    """Make the repository in ``root`` with the regression planted in commit ``planted``;
-    returns the 16 commit hashes, oldest first."""
-    assert 1 <= planted < COMMITS
+def make_repo(root: Path, planted: int = PLANTED, commits: int = COMMITS) -> list[str]:
+    """Make the repository of ``commits`` commits in ``root`` with the regression planted in
+    commit ``planted``; returns the commit hashes, oldest first."""
+    assert 1 <= planted < commits
     root.mkdir(parents=True)
     shutil.copy(DEMO / "pom.xml", root / "pom.xml")
     for name in (NUMBERS, PACKAGE / "CsvParseBenchmark.java"):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(DEMO / name, root / name)
     (root / "NOTES.md").write_text("# notes\n")
-    commits = [commit_all(root, "commit 0: the CSV benchmark of jmh-demo v1")]
-    for k in range(1, COMMITS):
+    made = [commit_all(root, "commit 0: the CSV benchmark of jmh-demo v1")]
+    for k in range(1, commits):
         numbers = (root / NUMBERS).read_text()
         if k == planted:
             assert ORIGINAL_RETURN in numbers
@@ -76,13 +77,14 @@ def make_repo(root: Path, planted: int = PLANTED) -> list[str]:
                               numbers, count=1)
             assert reworded != numbers
             (root / NUMBERS).write_text(reworded)
-        commits.append(commit_all(root, subject(k, planted)))
-    return commits
+        made.append(commit_all(root, subject(k, planted)))
+    return made
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: python -m tests.e2e.bisect_repo DIR [PLANTED_COMMIT]")
-    planted = int(sys.argv[2]) if len(sys.argv) == 3 else PLANTED
-    for k, sha in enumerate(make_repo(Path(sys.argv[1]), planted)):
+    if len(sys.argv) not in (2, 3, 4):
+        sys.exit("usage: python -m tests.e2e.bisect_repo DIR [PLANTED_COMMIT [COMMITS]]")
+    planted = int(sys.argv[2]) if len(sys.argv) >= 3 else PLANTED
+    count = int(sys.argv[3]) if len(sys.argv) == 4 else COMMITS
+    for k, sha in enumerate(make_repo(Path(sys.argv[1]), planted, count)):
         print(sha[:12], subject(k, planted) if k else "commit 0: the CSV benchmark of jmh-demo v1")

@@ -1,10 +1,11 @@
-"""``rigorbench bisect`` on a generated repository of 16 commits with one planted regression:
+"""``rigorbench bisect`` on a generated repository of 8 commits with one planted regression:
 real git, real Maven, real JMH, real SQLite.
 
-The regression is planted in commit 2, so the binary search probes commits 7, 3 and 2 (slower)
-and 1 (not slower): every kind of decision is made, and only one probe has to show that a
-commit is *not* slower, which takes the most trials (an unchanged commit's interval must shrink
-below the threshold; a slower one is called at the first look).
+The regression is planted in commit 2, so the binary search probes commits 3 and 2 (slower) and
+1 (not slower): every kind of decision is made, and only one probe has to show that a commit is
+*not* slower, which takes the most trials (an unchanged commit's interval must shrink below the
+threshold; a slower one is called at the first look). Each probe is a build and a run of its
+own, so the range is kept short: 7 commits after good, three probes.
 
 Settings are short; the planted regression is several times the time per call and the
 threshold 90%, so that an unchanged commit is told apart from a slower one in 6-48 short
@@ -37,7 +38,7 @@ SETTINGS = ["--forks", "1", "--warmup-iterations", "5", "--iterations", "2", "--
             "--trials", "6", "--max-trials", "48"]
 
 assert shutil.which("mvn") and shutil.which("java"), "the end-to-end tests need Maven and a JDK on PATH"
-PLANTED = 2
+PLANTED, COMMITS = 2, 8
 
 
 def cli(*argv: str) -> tuple[int, str, str]:
@@ -50,12 +51,12 @@ def cli(*argv: str) -> tuple[int, str, str]:
 def bisected(tmp_path_factory):
     """One bisection of the generated repository: (commits, store, (code, out, err))."""
     root = tmp_path_factory.mktemp("bisect") / "repo"
-    commits = bisect_repo.make_repo(root, PLANTED)
+    commits = bisect_repo.make_repo(root, PLANTED, COMMITS)
     db = tmp_path_factory.mktemp("store") / "results.db"
     started = time.monotonic()
-    result = cli("bisect", str(root), "--good", "HEAD~15", "--bad", "HEAD", "--bench", "CsvParseBenchmark.sumCsv",
+    result = cli("bisect", str(root), "--good", f"HEAD~{COMMITS - 1}", "--bad", "HEAD", "--bench", "CsvParseBenchmark.sumCsv",
                  *SETTINGS, "--store", str(db))
-    print(f"bisect of 16 commits took {time.monotonic() - started:.0f} s")
+    print(f"bisect of {COMMITS} commits took {time.monotonic() - started:.0f} s")
     return root, commits, db, result
 
 
@@ -68,9 +69,9 @@ def test_bisect_finds_the_planted_commit(bisected):
     assert f"parent:  {parent[:12]}  {bisect_repo.subject(PLANTED - 1, PLANTED)}\n" in out
     rows = [line.split() for line in out.splitlines() if re.match(r"^(bad|\d+) +[0-9a-f]{12} ", line)]
     assert rows[0][:2] == ["bad", commits[-1][:12]] and "slower" in rows[0]
-    # Binary search over 15 commits: the premise and 4 probes (7, 3, 1, 2), each decided.
-    assert [row[2] for row in rows] == ["commit", "commit", "commit", "commit", "commit"]
-    assert [int(row[3].rstrip(":")) for row in rows] == [15, 7, 3, 1, 2]
+    # Binary search over 7 commits: the premise and 3 probes (3, 1, 2), each decided.
+    assert [row[2] for row in rows] == ["commit"] * 4
+    assert [int(row[3].rstrip(":")) for row in rows] == [7, 3, 1, 2]
     assert not any("inconclusive" in row for row in rows)
     # Good is built once for the whole bisection, every probed commit once.
     good = commits[0][:12]
@@ -99,7 +100,7 @@ def test_every_probe_is_an_ordinary_stored_run(bisected):
 
 def test_a_bench_pattern_that_matches_nothing_is_bad_input(bisected):
     root, commits, db, _ = bisected
-    code, out, err = cli("bisect", str(root), "--good", "HEAD~15", "--bad", "HEAD", "--bench", "NoSuchBenchmark",
+    code, out, err = cli("bisect", str(root), "--good", f"HEAD~{COMMITS - 1}", "--bad", "HEAD", "--bench", "NoSuchBenchmark",
                          *SETTINGS, "--store", str(db))
     assert code == 2 and out == ""
     assert err.splitlines()[-1] == f"rigorbench: error: no benchmark matches --bench NoSuchBenchmark at good {commits[0][:12]}"
