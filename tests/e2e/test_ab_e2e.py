@@ -46,8 +46,10 @@ def short_name(benchmark: str) -> str:
 
 def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(project, db, tmp_path):
     html = tmp_path / "report.html"
-    # --quick's 5 trials, each of one fork (not 2): half the time; `make demo` runs the full --quick
+    # --quick's 5 trials, each of one fork (not 2), and StatsBenchmark at one size of its two:
+    # three cases, not four, in half the forks; `make demo` runs the full --quick
     code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--quick", "--forks", "1",
+                        "--param", "size=100",
                         "--store", str(db), "--format", "json", "--fail-on", "regression", "--html", str(html))
     doc = json.loads(out)
     verdicts = {short_name(c["benchmark"]) + json.dumps(c["params"]): c["verdict"] for c in doc["comparisons"]}
@@ -58,6 +60,7 @@ def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(projec
     # unchanged benchmark is never called changed.
     assert verdicts["CsvParseBenchmark{}"] in {"slower", "inconclusive"}
     assert {v for k, v in verdicts.items() if k.startswith("StatsBenchmark")} <= {"unchanged", "inconclusive"}
+    assert len(verdicts) == 3 and 'StatsBenchmark{"size": "100"}' in verdicts
     assert code == (1 if "slower" in verdicts.values() else 0)
     assert "orchestration overhead" in err
     # The HTML report of the real run: every benchmark with its figures, the lint results.
