@@ -1,8 +1,8 @@
 """``lint --measure``: run each fixable finding's benchmark as it is and as ``--fix`` writes it.
 
 Costa et al. 2019 (RQ2) measured what fixing bad practices changes. Here the project is
-copied twice into one temporary folder, ``original/`` and ``fixed/`` (``git worktree add``
-of HEAD when the project's files are all committed, so a multi-module build works and the
+copied twice into one temporary folder, ``original/`` and ``fixed/`` (worktrees of HEAD, as
+``ab`` checks out a revision, when the project's files are all committed, so a multi-module build works and the
 original's clean commit can come from the build cache; a plain copy of the project folder
 otherwise); every applied fix is written into ``fixed/``. Then one RMIT A/B run of the two,
 with ``ab``'s builds, driver, store and comparison, restricted to the benchmarks that have a
@@ -22,7 +22,6 @@ import contextlib
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,7 +35,7 @@ from rigorbench.analysis.stopping import final_settings
 from rigorbench.errors import Interrupted, UserError
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec
 from rigorbench.experiment.progress import Reporter, format_duration
-from rigorbench.experiment.versions import remove_worktree
+from rigorbench.experiment.versions import _git, checkout_revision, git_repository, remove_worktree
 from rigorbench.harness.base import BuildSpec, RunSettings
 from rigorbench.harness.jmh_layout import plan_build
 from rigorbench.lint import RULES, fix_findings
@@ -176,15 +175,16 @@ def measured_copies(project: Path, fixes: list[FileFix]) -> Iterator[tuple[Path,
     fixes written into the second; all removed on the way out, however it is left."""
     if not project.is_dir():
         raise UserError(f"{project}: lint --measure needs the benchmark project's folder")
-    root = committed_checkout(project)
+    committed = is_committed(project)
     scratch = Path(tempfile.mkdtemp(prefix="rigorbench-measure-"))
     worktrees: list[Path] = []
     try:
         copies = []
         for side in (ORIGINAL, FIXED):
-            if root is not None:
-                worktrees.append(_add_worktree(root, scratch / side))
-                copies.append(scratch / side / project.resolve().relative_to(root))
+            if committed:
+                prepared = checkout_revision(project, VersionSpec(side, "HEAD"), scratch)
+                worktrees.append(prepared.worktree)
+                copies.append(prepared.project_dir)
             else:
                 copies.append(Path(shutil.copytree(project, scratch / side / project.resolve().name,
                                                    ignore=shutil.ignore_patterns(*NOT_COPIED))))
@@ -193,35 +193,17 @@ def measured_copies(project: Path, fixes: list[FileFix]) -> Iterator[tuple[Path,
         yield copies[0], copies[1], scratch
     finally:
         for worktree in worktrees:
-            remove_worktree(root, worktree)
+            remove_worktree(project, worktree)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def committed_checkout(project: Path) -> Path | None:
-    """The top of the git repository holding ``project`` when every file of the project is
-    committed (nothing modified or untracked), else None (then it is copied as it is)."""
-    def git(*args: str) -> subprocess.CompletedProcess | None:
-        try:
-            return subprocess.run(["git", *args], cwd=project, capture_output=True, text=True, check=False)
-        except FileNotFoundError:
-            return None
-
-    top = git("rev-parse", "--show-toplevel")
-    if top is None or top.returncode != 0:
-        return None
-    status = git("status", "--porcelain", "--untracked-files=all", "--", ".")
-    if status is None or status.returncode != 0 or status.stdout.strip():
-        return None
-    return Path(top.stdout.strip()).resolve()
-
-
-def _add_worktree(root: Path, target: Path) -> Path:
-    added = subprocess.run(["git", "worktree", "add", "--detach", "--force", str(target), "HEAD"], cwd=root,
-                           capture_output=True, text=True, check=False)
-    if added.returncode != 0:
-        lines = [line for line in added.stderr.splitlines() if line.strip()]
-        raise UserError(f"{root}: git worktree add failed: {lines[-1] if lines else 'no message'}")
-    return target
+def is_committed(project: Path) -> bool:
+    """Is ``project`` in a git repository with every one of its files committed (nothing
+    modified or untracked)? Then its copies are worktrees of HEAD; else plain copies."""
+    if git_repository(project) is None:
+        return False
+    status = _git(["status", "--porcelain", "--untracked-files=all", "--", "."], project)
+    return status.returncode == 0 and not status.stdout.strip()
 
 
 def run_pair(plan: ExperimentPlan, store: ResultStore, reporter: Reporter, settings: Settings,

@@ -47,10 +47,11 @@ def prepare_version(project: Path, spec: VersionSpec, scratch: Path) -> Prepared
     if directory is not None:
         commit, dirty = git_info(directory)
         return PreparedVersion(VersionInfo(spec.label, spec.source, commit, dirty), directory)
-    return _checkout_revision(project, spec, scratch)
+    return checkout_revision(project, spec, scratch)
 
 
-def _checkout_revision(project: Path, spec: VersionSpec, scratch: Path) -> PreparedVersion:
+def checkout_revision(project: Path, spec: VersionSpec, scratch: Path) -> PreparedVersion:
+    """``project`` at git revision ``spec.source``, in a new worktree under ``scratch``."""
     top = _git(["rev-parse", "--show-toplevel"], project)
     if top.returncode != 0:
         raise UserError(f"{spec.source}: not a directory, and {project} is not in a git repository")
