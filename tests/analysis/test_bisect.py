@@ -225,3 +225,28 @@ def test_premise_not_faster_stops_after_one_probe_and_an_undecided_probe_leaves_
     probe, probed = faster_step(11, undecided={9})
     result = search(16, probe)
     assert result.status == Status.INCONCLUSIVE and result.candidates == (8, 9, 10, 11)
+
+
+def test_probe_looks_is_a_stopping_rule_that_adds_trials_to_the_next_look_until_the_probe_decides():
+    """bisect's probe looks as the driver's stopping rule: undecided looks add trials up to the
+    next look (6, 12, 24), a decided look or the last one stops, the premise's tracked cases
+    stay with the rule, and the stored form comes back equal."""
+    from rigorbench.analysis.stopping import ProbeLooks, rule_from_dict
+
+    rule = ProbeLooks(6, 24, Settings(threshold=0.1), "slower", {"a.B.c": 1})
+    assert rule.looks == (6, 12, 24) and rule.per_look == pytest.approx(1 - 0.01 / 3)
+    assert rule.look([], 0).more_trials == 6            # before the first look: plan it
+    undecided = ComparisonResult("good", "probe", Settings(), (comparison(Verdict.INCONCLUSIVE, 0.8, 1.3),))
+    look = rule.look([undecided], 6)
+    assert look.more_trials == 6 and look.rule.decision is None and "on to 12 trials" in look.message
+    slower = ComparisonResult("good", "probe", Settings(), (comparison(Verdict.SLOWER, 1.4, 1.6),))
+    look = rule.look([slower], 12)
+    assert look.more_trials == 0 and look.rule.decision == "slower" and look.rule.tracked == (("a.B.c", (), "time"),)
+    assert rule_from_dict(look.rule.as_dict()) == look.rule
+    # a probe after the premise decides on the tracked cases only; still undecided at the last look: it stops
+    probe = ProbeLooks(6, 24, Settings(threshold=0.1), "slower", {"a.B.c": 1}, look.rule.tracked)
+    last = probe.look([undecided], 24)
+    assert last.more_trials == 0 and last.rule.decision == "inconclusive"
+    other = ComparisonResult("good", "probe", Settings(), (comparison(Verdict.SLOWER, 1.4, 1.6, metric=Metric("alloc", "B/op", False)),))
+    gone = probe.look([other], 6)     # the tracked case measured nothing: untestable, no more trials
+    assert gone.rule.decision == "untestable" and gone.more_trials == 0

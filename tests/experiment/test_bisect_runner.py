@@ -115,7 +115,11 @@ def test_bisect_with_warmup_auto_chooses_each_probes_warmups_from_its_pilots(rep
     with ResultStore.open(tmp_path / "r.db", create=False) as store:
         runs = [store.run(i) for i in store.run_ids()]
     assert len(runs) == 5 and all(run.setup.warmups and run.setup.pilot_warmup == 5 for run in runs)
-    assert all(run.setup.executor == {"kind": "local"} and run.setup.rule == {"kind": "fixed", "trials": 5} for run in runs)
+    assert all(run.setup.executor == {"kind": "local"} and run.setup.rule["kind"] == "probe" for run in runs)
+    # each probe's run keeps its rule's last look: the premise found bad slower, and every
+    # probe decided at its first look of 5 trials
+    assert runs[0].setup.rule["decision"] == "slower" and runs[0].setup.rule["tracked"]
+    assert {(run.setup.rule["first"], run.setup.rule["decision"]) for run in runs} == {(5, "slower"), (5, "not slower")}
     # 2 pilot forks and 10 executions per probe
     assert len(harness.calls) == 5 * (2 + 10)
 
@@ -172,3 +176,46 @@ def test_the_default_finds_slower_and_stores_that_too(repo, monkeypatch, tmp_pat
     assert out.splitlines()[-1].startswith(f"not slower: bad {commits[15][:12]} is not slower than good")
     with ResultStore.open(tmp_path / "r.db", create=False) as store:
         assert store.run(store.run_ids()[0]).settings["bisect"]["find"] == "slower"
+
+
+def test_a_bisection_interrupted_in_a_probe_takes_its_stored_probes_up_again(repo, monkeypatch, tmp_path):
+    """Ctrl-C in the third probe, then the same command again: the finished probes are
+    reused (no execution of theirs runs again), the interrupted one resumes from its stored
+    executions, and the answer is the uninterrupted bisection's."""
+    root, commits = repo
+
+    @dataclass
+    class StopsOnce(CommitHarness):
+        stop_at: int = 0
+
+        def run_trial(self, build, settings, work_dir, on_progress):
+            if len(self.calls) == self.stop_at:
+                self.stop_at = -1
+                raise KeyboardInterrupt
+            return super().run_trial(build, settings, work_dir, on_progress)
+
+    whole = CommitHarness()
+    assert bisect(whole, monkeypatch, root, tmp_path / "whole.db")[0] == 0
+    first = StopsOnce(stop_at=2 * 10 + 3)   # the premise and probe 1 done (10 executions each), 3 of probe 2
+    code, out, err = bisect(first, monkeypatch, root, tmp_path / "r.db")
+    assert code == 130, out + err
+    assert "the same rigorbench bisect command with --store" in err and "Traceback" not in err
+    second = CommitHarness()
+    code, out, err = bisect(second, monkeypatch, root, tmp_path / "r.db")
+    assert code == 0, out + err
+    assert f"culprit: {commits[bisect_repo.PLANTED][:12]}" in out
+    assert err.count("taking up the stored run") == 3
+    assert len(first.calls) + len(second.calls) == len(whole.calls) == 50   # nothing measured twice
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        runs = [store.run(i) for i in store.run_ids()]
+        assert len(runs) == 5 and all(len(store.executions(run.run_id)) == 10 for run in runs)
+        assert all(run.status == "finished" for run in runs)
+
+
+def test_a_finished_probe_is_not_reused_by_a_bisection_with_other_settings(repo, monkeypatch, tmp_path):
+    root, commits = repo
+    assert bisect(CommitHarness(), monkeypatch, root, tmp_path / "r.db")[0] == 0
+    again = CommitHarness()
+    code, out, err = bisect(again, monkeypatch, root, tmp_path / "r.db", "--threshold", "20%")
+    assert code == 0, out + err
+    assert "taking up the stored run" not in err and len(again.calls) == 50

@@ -115,6 +115,29 @@ def tracked(result: ComparisonResult, threshold: float, find: Direction = Direct
     return [c for c in result.comparisons if case_decision(c, threshold, find) == find.found]
 
 
+# A tracked case as it is stored with a probe's stopping rule: (name, params, metric).
+TrackedKey = tuple[str, tuple[tuple[str, str], ...], str]
+
+
+def tracked_key(c: Comparison) -> TrackedKey:
+    return c.case.name, c.case.params, c.metric.name
+
+
+def decide_probe(result: ComparisonResult, threshold: float, find: Direction,
+                 tracked_keys: frozenset[TrackedKey] | None) -> tuple[Decision, tuple[tuple[Comparison, Decision], ...], frozenset[TrackedKey] | None]:
+    """One look at a probe: its decision over the tracked cases, those cases' comparisons with
+    their decisions, and the tracked cases from then on. The premise (``tracked_keys`` None)
+    tracks what it finds slower (faster); every later probe is decided on those cases only."""
+    found = [(c, case_decision(c, threshold, find)) for c in result.comparisons]
+    if tracked_keys is None:
+        changed = [(c, d) for c, d in found if d == find.found]
+        if changed:
+            tracked_keys, found = frozenset(tracked_key(c) for c, _ in changed), changed
+    else:
+        found = [(c, d) for c, d in found if tracked_key(c) in tracked_keys]
+    return probe_decision([d for _, d in found], find), tuple(found), tracked_keys
+
+
 def looks(first: int, most: int) -> tuple[int, ...]:
     """The trial counts at which a probe is decided: ``first``, then doubling, up to ``most``."""
     counts = [first]

@@ -4,6 +4,7 @@ A rule is pure: it reads the comparisons of a look and says which benchmarks are
 how many trials to add, or why the experiment stops. Every executor works with every rule.
 
 * :class:`FixedTrials`: the planned trials, then stop (the fixed design).
+* :class:`ProbeLooks`: one ``bisect`` probe, looked at after doubling trials until it decides.
 * :class:`UntilDecided` (``--until-decided``): looks at every benchmark after each look from
   ``min_trials`` on (every version run once per trial, in RMIT order as always). A look adds
   ``step`` trials at once (1 on this machine, one per instance on a cluster), and the looks'
@@ -38,6 +39,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Mapping, Sequence, Union
 
+from rigorbench.analysis.bisect import Decision, Direction, decide_probe
+from rigorbench.analysis.bisect import looks as bisect_looks, confidence_per_look
 from rigorbench.analysis.compare import ComparisonResult, top_units
 from rigorbench.analysis.settings import DEFAULT_FUTILITY, DEFAULT_MAX_TRIALS, DEFAULT_MIN_TRIALS, Settings
 from rigorbench.units import format_duration
@@ -298,13 +301,96 @@ def given_up(interval: ConfidenceInterval, *, trials: int, max_trials: int, thre
     return chance if chance < futility else None
 
 
-StoppingRule = Union[FixedTrials, UntilDecided]
+@dataclass(frozen=True)
+class ProbeLooks:
+    """The stopping rule of one bisection probe (good against one commit): looks after
+    ``first`` trials, then at twice as many, up to ``most`` (:func:`rigorbench.analysis.bisect.looks`),
+    each at the Bonferroni level over those looks; it stops at the first look whose probe
+    decision is made (:func:`rigorbench.analysis.bisect.decide_probe`), or at the last. The
+    tracked cases (what the premise found changed) and the decision are stored with it, so a
+    probe interrupted between looks resumes where it stopped."""
+
+    first: int
+    most: int
+    analysis: Settings = Settings()      # the user's; its confidence is the probe's overall level
+    find: str = "slower"                 # a bisect Direction value
+    benchmarks: Mapping[str, int] = field(default_factory=dict)   # run: name -> its cases
+    tracked: tuple | None = None         # bisect TrackedKeys the premise found changed; None: this is the premise
+    decision: str | None = None          # a bisect Decision value once a look decided (or the last look did not)
+    needs_comparisons = True
+    step = 1
+
+    @property
+    def min_trials(self) -> int:
+        return self.first
+
+    @property
+    def looks(self) -> tuple[int, ...]:
+        return bisect_looks(self.first, self.most)
+
+    @property
+    def last(self) -> int:
+        return self.looks[-1]
+
+    @property
+    def per_look(self) -> float:
+        return confidence_per_look(self.analysis.confidence, len(self.looks))
+
+    @property
+    def look_settings(self) -> Settings:
+        return replace(self.analysis, confidence=self.per_look)
+
+    def open_benchmarks(self) -> None:
+        """Every benchmark runs in every trial of a probe (a harness that cannot select
+        benchmarks, pyperf, bisects too)."""
+        return None
+
+    def comparison_settings(self, settings: Settings) -> Settings:
+        return replace(settings, confidence=self.per_look)
+
+    def look(self, results: Sequence[ComparisonResult], trials: int, wall_seconds: float = 0.0,
+             next_seconds: float = 0.0) -> Look:
+        """The look after ``trials`` complete trials on the commit's comparison with good."""
+        later = [n for n in self.looks if n > trials]
+        if trials < self.first or not results:
+            return Look(self, self.open_benchmarks(), (later[0] - trials) if later else 0)
+        keys = None if self.tracked is None else frozenset(_key(k) for k in self.tracked)
+        decision, _, keys = decide_probe(results[0], self.analysis.threshold, Direction(self.find), keys)
+        tracked = None if keys is None else tuple(sorted(keys))
+        rule = replace(self, tracked=tracked, decision=decision.value)
+        if decision is not Decision.INCONCLUSIVE or not later:
+            return Look(rule, self.open_benchmarks(), 0)
+        return Look(replace(rule, decision=None), self.open_benchmarks(), later[0] - trials,
+                    f"after trial {trials}: undecided at {self.per_look * 100:.2f}% confidence; on to {later[0]} trials")
+
+    def as_dict(self) -> dict:
+        return {"kind": "probe", "first": self.first, "most": self.most, "analysis": asdict(self.analysis), "find": self.find,
+                "benchmarks": dict(self.benchmarks), "decision": self.decision,
+                "tracked": None if self.tracked is None else [[n, [list(p) for p in params], m] for n, params, m in self.tracked]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "ProbeLooks":
+        tracked = data.get("tracked")
+        return cls(int(data["first"]), int(data["most"]), Settings(**data.get("analysis", {})), str(data.get("find", "slower")),
+                   {str(k): int(v) for k, v in (data.get("benchmarks") or {}).items()},
+                   None if tracked is None else tuple(sorted(_key(k) for k in tracked)), data.get("decision"))
+
+
+def _key(stored) -> tuple:
+    """A tracked case key from its stored (JSON) form or as it is: (name, params, metric)."""
+    name, params, metric = stored
+    return str(name), tuple((str(k), str(v)) for k, v in params), str(metric)
+
+
+StoppingRule = Union[FixedTrials, UntilDecided, ProbeLooks]
 
 
 def rule_from_dict(data: Mapping) -> StoppingRule:
     """A stored rule (``as_dict``); a rule stored before kinds existed is an ``UntilDecided``."""
     if data.get("kind") == "fixed":
         return FixedTrials(int(data["trials"]))
+    if data.get("kind") == "probe":
+        return ProbeLooks.from_dict(data)
     return UntilDecided.from_dict(data)
 
 

@@ -40,8 +40,10 @@ first faster commit is the culprit.
 
 Good is built once and each probed commit once (builds are cached next to the store). Every
 probe is stored as an ordinary run (see 'rigorbench runs'; 'rigorbench compare --store DB
---baseline GOOD --contender COMMIT' with the short hashes shown). Progress goes to standard
-error, the probes and the culprit to standard output.
+--baseline GOOD --contender COMMIT' with the short hashes shown). Stopped (Ctrl-C, a crash,
+kill -9)? Run the same command with the same --store: decided probes are taken from the store
+and the interrupted one runs only what it lacks. Progress goes to standard error, the probes
+and the culprit to standard output.
 
 exit status: {EXIT_FOUND} the culprit was found; {EXIT_NOT_SLOWER} bad is not slower (--find faster: not faster) than good (nothing to bisect);
 {EXIT_INCONCLUSIVE} inconclusive (the premise or a range of candidates could not be decided); 2 bad usage or input.

@@ -12,26 +12,25 @@ the looks share the confidence). Git is called with argument lists only.
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from rigorbench import __version__
-from rigorbench.analysis.bisect import (
-    Bisection, Commit, Decision, Direction, Probe, case_decision, confidence_per_look, looks, probe_decision, search,
-)
+from rigorbench.analysis.bisect import Bisection, Commit, Decision, Direction, Probe, decide_probe, looks, search
 from rigorbench.analysis.compare import compare_datasets
 from rigorbench.analysis.dataset import dataset_from_store
 from rigorbench.analysis.settings import Settings
 from rigorbench.errors import Interrupted, UserError
-from rigorbench.analysis.stopping import FixedTrials
-from rigorbench.experiment.driver import drive
+from rigorbench.analysis.stopping import ProbeLooks, rule_from_dict
+from rigorbench.experiment.driver import complete_trials, drive
 from rigorbench.experiment.executor import Executor, LocalExecutor
 from rigorbench.experiment.plan import VersionSpec
 from rigorbench.experiment.prepare import build_cache_dir, built_versions, list_selection
 from rigorbench.experiment.progress import Reporter
-from rigorbench.experiment.selection import cases_in
+from rigorbench.experiment.selection import cases, cases_in
 from rigorbench.experiment.trial import now_iso
 from rigorbench.experiment.warmup import describe, run_pilots
 from rigorbench.experiment.versions import _git
@@ -129,7 +128,7 @@ class _Prober:
         self.say = reporters().message
         self.looks = looks(plan.first_trials, plan.max_trials)
         self.find = plan.find
-        self.tracked: set | None = None          # (case, metric) keys the premise found slower (faster)
+        self.tracked: frozenset | None = None    # the cases the premise found slower (faster): bisect.TrackedKey
         self.probes: list[Probe] = []
 
     def __call__(self, index: int) -> Decision:
@@ -161,68 +160,85 @@ class _Prober:
         return probe.decision
 
     def _run(self, index: int, builds: dict, selection) -> Probe:
-        """Trials of good and the commit, look by look, until the probe decides."""
+        """Trials of good and the commit, look by look (the run's :class:`ProbeLooks` rule),
+        until the probe decides. A probe of this bisection already in the store (an earlier
+        call that was interrupted, or finished) is taken up where it stopped."""
         labels = [self.good.short, self.commits[index].short]
         run_settings = self.plan.settings
         if selection.partial:
             run_settings = replace(run_settings, include=self.harness.exact_includes(selection.common, run_settings.include))
-        run_id, seed = None, self.plan.seed + len(self.probes)
+        seed = self.plan.seed + len(self.probes)
         self.executor.attach(builds, self.store.work_dir, {label: self.plan.build for label in labels}, self.plan.harness)
+        rule = ProbeLooks(self.plan.first_trials, self.plan.max_trials, self.settings, self.find.value,
+                          {n: cases(selection.params[n], run_settings) for n in selection.common},
+                          None if self.tracked is None else tuple(sorted(self.tracked)))
+        run_id = self._stored_probe(index, run_settings, rule)
+        if run_id is None:
+            run_id = self._create_run(index, labels, builds, run_settings, rule, seed)
+        else:
+            self.say(f"taking up the stored run {run_id} of this probe")
+        self.executor.reporter = self.reporters()
+        if self.store.run(run_id).status != "finished":
+            drive(self.store, run_id, self.harness, self.executor, self.executor.reporter, cases_in(selection, run_settings))
+        return self._decide(index, run_id, labels)
+
+    def _bisect_facts(self, index: int) -> dict:
+        return {"good": self.good.sha, "bad": self.commits[-1].sha, "commit": self.commits[index].sha, "find": self.find.value}
+
+    def _stored_probe(self, index: int, run_settings: RunSettings, rule: ProbeLooks) -> int | None:
+        """The newest stored run of this probe with the same settings, looks and tracked cases."""
+        wanted, facts, settings = (_stored_form(x) for x in (rule.as_dict(), self._bisect_facts(index), run_settings.as_dict()))
+        for run_id in sorted(self.store.run_ids(), reverse=True):
+            run = self.store.run(run_id)
+            stored = run.setup.rule
+            if (run.settings.get("bisect") == facts and run.settings.get("run") == settings
+                    and stored.get("kind") == "probe"
+                    and all(stored.get(key) == wanted[key] for key in ("first", "most", "analysis", "find", "benchmarks"))
+                    and (self.tracked is None or stored.get("tracked") == wanted["tracked"])):
+                return run_id
+        return None
+
+    def _create_run(self, index: int, labels: list[str], builds: dict, run_settings: RunSettings, rule: ProbeLooks,
+                    seed: int) -> int:
+        """The probe's run, planned for its first look (``--warmup auto``'s pilots first)."""
         warmups = None
         if self.plan.pilot_warmup is not None:
             work_root = self.store.work_dir / "runs" / f"pilot-{now_iso().replace(':', '')}"
-            warmups = run_pilots(self.executor.pilot, labels, run_settings, selection.common, work_root, self.reporters(),
+            warmups = run_pilots(self.executor.pilot, labels, run_settings, list(rule.benchmarks), work_root, self.reporters(),
                                  self.harness, self.plan.pilot_warmup)
             for line in describe(warmups, self.plan.pilot_warmup):
                 self.say(line)
-        for look, trials in enumerate(self.looks):
-            run_id = self._plan_trials(run_id, labels, builds, run_settings, trials, seed + 1000 * look, index, warmups)
-            self.executor.reporter = self.reporters()
-            drive(self.store, run_id, self.harness, self.executor, self.executor.reporter, cases_in(selection, run_settings))
-            probe = self._decide(index, run_id, labels, trials)
-            if probe.decision != Decision.INCONCLUSIVE:
-                return probe
-        return probe
+        setup = RunSetup(self.executor.stored(), rule.as_dict(), warmups, self.plan.pilot_warmup)
+        settings = {
+            "run": run_settings.as_dict(), "trials": rule.first, "build": {label: self.plan.build.as_dict() for label in labels},
+            "not_run": {}, "build_cache": self.cache_dir is not None, SETUP_KEY: setup.as_dict(),
+            "bisect": self._bisect_facts(index),
+        }
+        return self.store.create_run(
+            harness=self.plan.harness, project=str(self.plan.project), order=self.plan.order, seed=seed, settings=settings,
+            versions=[builds[label][0].info for label in labels], schedule=self.executor.schedule(labels, 0, rule.first, seed, 0),
+            tool_version=__version__,
+        )
 
-    def _plan_trials(self, run_id, labels, builds, run_settings, trials, seed, index, warmups) -> int:
-        """Create the probe's run with ``trials`` trials, or add trials to it up to that (a
-        probe's look is a fixed design of that many trials, driven like any run)."""
-        setup = RunSetup(self.executor.stored(), FixedTrials(trials).as_dict(), warmups, self.plan.pilot_warmup)
-        if run_id is None:
-            settings = {
-                "run": run_settings.as_dict(), "trials": trials, "build": {label: self.plan.build.as_dict() for label in labels},
-                "not_run": {}, "build_cache": self.cache_dir is not None, SETUP_KEY: setup.as_dict(),
-                "bisect": {"good": self.good.sha, "bad": self.commits[-1].sha, "commit": self.commits[index].sha,
-                           "find": self.find.value},
-            }
-            return self.store.create_run(
-                harness=self.plan.harness, project=str(self.plan.project), order=self.plan.order, seed=seed, settings=settings,
-                versions=[builds[label][0].info for label in labels], schedule=self.executor.schedule(labels, 0, trials, seed, 0),
-                tool_version=__version__,
-            )
+    def _decide(self, index: int, run_id: int, labels: list[str]) -> Probe:
+        """The probe's decision from its stored run, as its last look made it (the premise
+        sets the cases every later probe is decided on)."""
         run = self.store.run(run_id)
-        done = len({e.trial for e in run.schedule})
-        extra = self.executor.schedule(labels, done, trials - done, seed, len(run.schedule))
-        self.store.extend_run(run_id, extra, {SETUP_KEY: setup.as_dict()})
-        return run_id
-
-    def _decide(self, index: int, run_id: int, labels: list[str], trials: int) -> Probe:
-        confidence = confidence_per_look(self.settings.confidence, len(self.looks))
-        settings = replace(self.settings, confidence=confidence)
+        rule = rule_from_dict(run.setup.rule)
+        assert isinstance(rule, ProbeLooks), rule
         base, contender = (dataset_from_store(self.store, run_id, label) for label in labels)
-        result = compare_datasets(base, contender, settings)
-        threshold = self.settings.threshold
-        found = [(c, case_decision(c, threshold, self.find)) for c in result.comparisons]
-        if self.tracked is None:   # the premise: what got slower (faster) is what is bisected
-            changed = [(c, d) for c, d in found if d == self.find.found]
-            if changed:
-                self.tracked = {(c.case, c.metric) for c, _ in changed}
-                found = changed
-        else:
-            found = [(c, d) for c, d in found if (c.case, c.metric) in self.tracked]
-        decision = probe_decision([d for _, d in found], self.find)
+        result = compare_datasets(base, contender, rule.look_settings)
+        keys = None if rule.tracked is None else frozenset(rule.tracked)
+        decision, found, keys = decide_probe(result, self.settings.threshold, self.find, keys)
+        if self.tracked is None:
+            self.tracked = keys
         reason = "the benchmark measured nothing in one of the versions (see 'rigorbench runs')" if not found else ""
-        return Probe(index, decision, tuple(found), trials, run_id, confidence, reason=reason)
+        return Probe(index, decision, found, complete_trials(self.store, run), run_id, rule.per_look, reason=reason)
+
+
+def _stored_form(value):
+    """``value`` as the store gives it back (JSON: tuples become lists)."""
+    return json.loads(json.dumps(value))
 
 
 def run_bisection(

@@ -216,16 +216,20 @@ def _look_results(store: ResultStore, run: RunInfo, rule: StoppingRule, trials: 
     """Each contender's comparison with the baseline on the open benchmarks, at the looks'
     level (none when the rule does not read comparisons, or before its first look)."""
     open_names = rule.open_benchmarks()
-    if not rule.needs_comparisons or not open_names or trials < rule.min_trials:
+    if not rule.needs_comparisons or open_names == () or trials < rule.min_trials:
         return []
     labels = [v.label for v in run.versions]
-    base = _only(dataset_from_store(store, run.run_id, labels[0]), set(open_names))
-    return [compare_datasets(base, _only(dataset_from_store(store, run.run_id, label), set(open_names)), rule.look_settings)
+    base = _only(dataset_from_store(store, run.run_id, labels[0]), open_names)
+    return [compare_datasets(base, _only(dataset_from_store(store, run.run_id, label), open_names), rule.look_settings)
             for label in labels[1:]]
 
 
-def _only(dataset: Dataset, names: set[str]) -> Dataset:
-    return replace(dataset, series={k: v for k, v in dataset.series.items() if listed_name(k[0].name, names) is not None})
+def _only(dataset: Dataset, names: Sequence[str] | None) -> Dataset:
+    """``dataset`` restricted to the benchmarks ``names`` (None: all of them)."""
+    if names is None:
+        return dataset
+    listed = set(names)
+    return replace(dataset, series={k: v for k, v in dataset.series.items() if listed_name(k[0].name, listed) is not None})
 
 
 def interrupted(store: ResultStore, run: RunInfo) -> Interrupted:
@@ -240,6 +244,9 @@ def resume_hint(store: ResultStore, run: RunInfo) -> str:
     shown = without_password(store.path)
     password = (" (the password in PGPASSWORD or ~/.pgpass, or give --store the URL with its password again)"
                 if shown != str(store.path) else "")
+    if "bisect" in run.settings:   # a probe: the bisection takes its stored probes up again
+        return (f"the same rigorbench bisect command with --store {shlex.quote(shown)}{password} (its finished probes "
+                f"are reused and this one goes on)")
     return f"rigorbench {resume_command(run)} --resume {run.run_id} --store {shlex.quote(shown)}{password}"
 
 
