@@ -36,16 +36,18 @@ def root(tmp_path, monkeypatch) -> Path:
     for name, text in (("cpuset.cpus", "0-3\n"), ("cpuset.mems", "0\n"), ("tasks", "")):
         (root / name).write_text(text)
     plain_write = cpuset._write
+    moving = threading.Lock()                           # the kernel moves one task at a time
 
     def kernel_write(path: Path, text: str) -> None:
         if path.name != "tasks":
             return plain_write(path, text)
         if not path.parent.is_dir():
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(path))
-        for other in root.rglob("tasks"):              # a task is in one group at a time
-            other.write_text("".join(f"{tid}\n" for tid in tasks(other.parent) if tid != text))
-        with open(path, "a") as file:
-            file.write(text + "\n")
+        with moving:
+            for other in root.rglob("tasks"):          # a task is in one group at a time
+                other.write_text("".join(f"{tid}\n" for tid in tasks(other.parent) if tid != text))
+            with open(path, "a") as file:
+                file.write(text + "\n")
 
     def kernel_rmdir(folder: Path) -> None:
         if (folder / "tasks").is_file() and tasks(folder):
@@ -175,7 +177,7 @@ def test_leftovers_of_runs_whose_process_is_gone_are_removed_and_live_ones_kept(
     dead, alive = int(gone.stdout), os.getppid()
     assert not cpuset.pid_alive(dead) and cpuset.pid_alive(alive)
     for name in (f"rigorbench-duet-{dead}-0", f"rigorbench-duet-{dead}-1", f"rigorbench-duet-{alive}-0",
-                 "rigorbench-duet-x-0", "someone-else"):
+                 "rigorbench-duet-x-0", "rigorbench-duet-99999999999-0", "someone-else"):
         (root / name).mkdir()
         (root / name / "tasks").write_text("")
     (root / f"rigorbench-duet-{dead}-1" / "tasks").write_text("31337\n")    # its orphan still runs
@@ -184,7 +186,7 @@ def test_leftovers_of_runs_whose_process_is_gone_are_removed_and_live_ones_kept(
         pass
     left = sorted(p.name for p in root.iterdir() if p.is_dir())
     assert left == sorted([f"rigorbench-duet-{dead}-1", f"rigorbench-duet-{alive}-0", "rigorbench-duet-x-0",
-                           "someone-else"])
+                           "rigorbench-duet-99999999999-0", "someone-else"])
     assert notes == [f"duet: cpuset group /rigorbench-duet-{dead}-1 of a run that is gone still has processes; "
                      "left in place"]
 

@@ -35,7 +35,7 @@ from typing import Callable, Iterable
 CGROUP_V1 = "cgroup-v1"
 AFFINITY = "affinity"
 PREFIX = "rigorbench-duet-"
-_OURS = re.compile(r"rigorbench-duet-([0-9]+)-([0-9]+)")
+_OURS = re.compile(r"rigorbench-duet-([1-9][0-9]{0,9})-[0-9]+")     # a pid (Linux's are below 2**22), a set
 _REMOVE_TRIES = 20          # a stopped harness's last process takes a moment to leave: wait up to
 _REMOVE_WAIT_S = 0.1        # 2 s for its group to empty before leaving it to the next run
 
@@ -117,11 +117,12 @@ def _remove(folder: Path) -> None:
 
 
 def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs (signal 0 checks without sending anything)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:         # someone else's process: alive
+    except (PermissionError, OverflowError):    # someone else's process; or no pid at all: keep its group
         return True
     return True
 
