@@ -88,11 +88,20 @@ def find_hierarchy(mountinfo: Path = Path("/proc/self/mountinfo"),
                   if line.count(":") >= 2 and "cpuset" in line.split(":", 2)[1].split(",")), None)
     if group is None:
         return None, "this process is in no cpuset group"
-    # The mount may show a subtree of the hierarchy (field 4 of mountinfo: a container's group).
-    inside = group if root == "/" else group[len(root):] if group == root or group.startswith(root + "/") else None
+    inside = _below(root, group)
     if inside is None or ".." in inside.split("/") or not (Path(where, inside.lstrip("/")) / "tasks").is_file():
         return None, f"this process's cpuset group {group} is not visible under {where}"
     return Hierarchy(Path(where, inside.lstrip("/")), group), ""
+
+
+def _below(root: str, group: str) -> str | None:
+    """Where ``group`` is under a mount of the hierarchy's ``root`` (field 4 of mountinfo: a
+    container may see only its own group), or None when it is not under it."""
+    if root == "/":
+        return group
+    if group == root or group.startswith(root + "/"):
+        return group[len(root):]
+    return None
 
 
 def _cpuset_mount(mounts: str) -> tuple[str, str] | None:
