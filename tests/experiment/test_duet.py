@@ -16,7 +16,7 @@ from rigorbench import api
 from rigorbench.analysis.settings import Settings
 from rigorbench.analysis.stopping import UntilDecided
 from rigorbench.errors import Interrupted, UserError
-from rigorbench.experiment import duet
+from rigorbench.experiment import cpuset, duet
 from rigorbench.experiment.plan import ExperimentPlan, VersionSpec, make_schedule
 from rigorbench.experiment.progress import PlainReporter
 from rigorbench.harness.base import RunSettings
@@ -32,6 +32,18 @@ def project(tmp_path) -> Path:
     for label in ("v1", "v2"):
         (tmp_path / "proj" / label).mkdir(parents=True)
     return tmp_path / "proj"
+
+
+def pinning_method() -> str:
+    """How a duet run pins on this machine: in cpuset groups where the cgroup v1 hierarchy is writable."""
+    hierarchy, _ = cpuset.find_hierarchy()
+    return "cgroup-v1" if hierarchy is not None and os.access(hierarchy.folder, os.W_OK) else "affinity"
+
+
+def leftover_groups() -> list[str]:
+    hierarchy, _ = cpuset.find_hierarchy()
+    return [] if hierarchy is None else [name for name in os.listdir(hierarchy.folder)
+                                         if name.startswith(f"{cpuset.PREFIX}{os.getpid()}-")]
 
 
 def duet_plan(project: Path, trials: int = 4, **changes) -> ExperimentPlan:
@@ -88,6 +100,11 @@ def test_a_trials_executions_overlap_on_disjoint_cpu_sets_that_swap_every_trial(
         assert environments["v1"][trial]["cpu_set"] == duet.cpu_list(a_cpus)
         assert environments["v2"][trial]["cpu_set"] == duet.cpu_list(b_cpus)
         assert environments["v1"][trial]["design"] == "duet"
+        for label, cpus in (("v1", a_cpus), ("v2", b_cpus)):
+            assert environments[label][trial]["pinning.method"] == pinning_method()
+            if pinning_method() == "cgroup-v1":       # the group of the set the execution ran on
+                assert environments[label][trial]["pinning.cgroup"].endswith(f"-{os.getpid()}-{sets.index(cpus)}")
+    assert not leftover_groups(), "the run removed its cpuset groups"
 
 
 def test_one_usable_cpu_is_refused_in_one_line_before_anything_runs(project, fake, tmp_path, monkeypatch):
@@ -131,6 +148,7 @@ def test_a_stopped_duet_run_resumes_without_losing_or_repeating_an_execution(pro
     with ResultStore.open(tmp_path / "r.db") as store:
         with pytest.raises(Interrupted, match="Resume with: rigorbench ab --resume 1"):
             api.run_experiment(duet_plan(project, trials=3), store, PlainReporter(io.StringIO()))
+        assert not leftover_groups(), "a stopped run removes its cpuset groups too"
         stored = store.finished(1)
         assert {(0, "v1"), (0, "v2")} <= stored and len(stored) in (2, 3), "every finished execution is stored"
         fake.interrupt_at = None

@@ -10,12 +10,15 @@ which half alternates from trial to trial (even trials: the baseline on set 0), 
 difference between the halves cancels over pairs of trials. Memory bandwidth and a shared
 cache are still shared: that is the disturbance duet measures under on purpose.
 
-How a harness is pinned: each execution runs in a thread of its own that first pins itself
+How a harness is pinned: each execution runs in a thread of its own that first pins itself:
+where a cgroup v1 cpuset hierarchy lets us, it moves into its CPU set's cpuset group
+(:mod:`rigorbench.experiment.cpuset`), and it always sets its affinity
 (``os.sched_setaffinity`` on the calling thread); every process it starts (the harness, JMH's
-forked JVMs, a Go test binary) inherits that affinity when it is forked. No shell, no
-``preexec_fn`` (unsafe in a program with threads), and no harness needs to know. The threads
-tell this module of the processes they start (``process.announcing_starts``), so Ctrl-C, which
-only the main thread sees, stops both executions' processes.
+forked JVMs, a Go test binary) is born in that group with that affinity. No shell, no
+``preexec_fn`` (unsafe in a program with threads), and no harness needs to know. Each
+execution's environment records how it was pinned (``pinning.method``, ``pinning.cgroup``).
+The threads tell this module of the processes they start (``process.announcing_starts``), so
+Ctrl-C, which only the main thread sees, stops both executions' processes.
 
 Resuming a trial that has one of its two executions stored runs the pair again and stores
 only the missing one: it is measured beside a partner, like every other execution of the run,
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from rigorbench.errors import UserError
+from rigorbench.experiment.cpuset import DuetGroups, Hierarchy, Pinning, find_hierarchy
 from rigorbench.experiment.executor import LocalExecutor, Sink, version_facts
 from rigorbench.experiment.machine_lock import one_trial_at_a_time
 from rigorbench.experiment.plan import DUET
@@ -85,12 +89,15 @@ class _Job:
 
 
 class SideBySide:
-    """Run callables at once, each in a thread pinned to its CPUs, and hand what they report to
-    the caller's thread (which alone uses the store and the reporter). Leaving the block on
-    an exception (Ctrl-C in the caller, an error in a thread) stops every harness process the
-    threads started, waits for the threads and lets the exception go on."""
+    """Run callables at once, each in a thread pinned to its CPUs (in its set's cpuset group
+    when ``groups`` has one), and hand what they report to the caller's thread (which alone
+    uses the store and the reporter). Leaving the block on an exception (Ctrl-C in the caller,
+    an error in a thread) stops every harness process the threads started, waits for the
+    threads and lets the exception go on."""
 
-    def __init__(self) -> None:
+    def __init__(self, groups: DuetGroups | None = None) -> None:
+        self._groups = groups
+        self._pinning = threading.local()
         self._events: queue.Queue = queue.Queue()
         self._threads: list[threading.Thread] = []
         self._processes: list = []
@@ -118,13 +125,24 @@ class SideBySide:
         thread.start()
 
     def _run(self, index: int, cpus: CpuSet, work: Callable) -> None:
+        pinning = Pinning(cpus)
         try:
+            if self._groups is not None:
+                pinning = self._groups.join(cpus)   # first: joining a cpuset resets the affinity
+            self._pinning.value = pinning
             os.sched_setaffinity(0, cpus)        # this thread only; what it forks inherits it
             with announcing_starts(self._started):
                 result = work(lambda event: self._events.put(("progress", index, event)))
             self._events.put(("done", index, result))
         except BaseException as error:          # KeyboardInterrupt too: the caller re-raises it
             self._events.put(("error", index, error))
+        finally:
+            if self._groups is not None:
+                self._groups.leave(pinning)
+
+    def pinning(self) -> Pinning:
+        """How the calling thread (one this block started) is pinned, for its environment."""
+        return self._pinning.value
 
     def _started(self, process) -> None:
         with self._lock:
@@ -152,14 +170,28 @@ class DuetExecutor(LocalExecutor):
 
     instances = 2        # two harnesses measure at once (the overhead figure counts both)
 
-    def __init__(self, harness: Harness, reporter: Reporter, sets: tuple[CpuSet, CpuSet]) -> None:
+    def __init__(self, harness: Harness, reporter: Reporter, sets: tuple[CpuSet, CpuSet],
+                 cpuset: tuple[Hierarchy | None, str] = (None, "")) -> None:
         super().__init__(harness, reporter, DUET)
         self.sets = sets
+        self.cpuset = cpuset            # where the sets' cpuset groups go, or why they cannot
+        self._noted: set[str] = set()
 
     @classmethod
     def on_this_machine(cls, harness: Harness, reporter: Reporter) -> "DuetExecutor":
-        """The executor on this process's CPUs; refused (UserError) with fewer than two."""
-        return cls(harness, reporter, cpu_sets(usable_cpus()))
+        """The executor on this process's CPUs, in cpuset groups where the machine allows;
+        refused (UserError) with fewer than two CPUs."""
+        return cls(harness, reporter, cpu_sets(usable_cpus()), find_hierarchy())
+
+    def groups(self) -> DuetGroups:
+        """The sets' cpuset groups for one block of trials (each note said once per run)."""
+        hierarchy, why_not = self.cpuset
+        return DuetGroups(hierarchy, self.sets, self._note_once, why_not)
+
+    def _note_once(self, text: str) -> None:
+        if text not in self._noted:
+            self._noted.add(text)
+            self.reporter.message(text)
 
     def describe(self) -> str:
         return f"design duet (CPUs {cpu_list(self.sets[0])} and {cpu_list(self.sets[1])}, swapped every trial)"
@@ -170,7 +202,8 @@ class DuetExecutor(LocalExecutor):
     def pilot(self, label: str, settings: RunSettings, work_dir: Path) -> TrialOutcome:
         """A pilot fork on CPU set 0, so that it warms up on as many cores as the trials have."""
         _, build = self.builds[label]
-        with one_trial_at_a_time(self.reporter.message), self.reporter.working(f"pilot of {label}"), SideBySide() as side:
+        with (one_trial_at_a_time(self.reporter.message), self.reporter.working(f"pilot of {label}"),
+              self.groups() as groups, SideBySide(groups) as side):
             side.start(self.sets[0], lambda progress: self.harness.run_trial(build, settings, work_dir, lambda event: None))
             return next(value for kind, _, value in side.events() if kind == "done")
 
@@ -179,8 +212,9 @@ class DuetExecutor(LocalExecutor):
         trials: dict[int, dict[str, Execution]] = {}
         for execution in pending:
             trials.setdefault(execution.trial, {})[execution.label] = execution
-        for trial, missing in trials.items():
-            self._run_trial(self._jobs(run, labels, trial, missing), spec, sink)
+        with self.groups() as groups:
+            for trial, missing in trials.items():
+                self._run_trial(self._jobs(run, labels, trial, missing), spec, sink, groups)
 
     def _jobs(self, run: RunInfo, labels: list[str], trial: int, missing: Mapping[str, Execution]) -> list[_Job]:
         """A trial's two executions, the baseline's first; a stored one is re-run as a partner."""
@@ -197,10 +231,10 @@ class DuetExecutor(LocalExecutor):
             jobs.append(_Job(execution, cpus, work_dir, environment, label in missing))
         return jobs
 
-    def _run_trial(self, jobs: list[_Job], spec: TrialSpec, sink: Sink) -> None:
+    def _run_trial(self, jobs: list[_Job], spec: TrialSpec, sink: Sink, groups: DuetGroups) -> None:
         """Run ``jobs`` at once; store each stored one as it finishes."""
         lead = next(i for i, job in enumerate(jobs) if job.stored)     # whose progress is shown
-        with one_trial_at_a_time(self.reporter.message) as waited, SideBySide() as side:
+        with one_trial_at_a_time(self.reporter.message) as waited, SideBySide(groups) as side:
             self.totals.waited_seconds += waited
             self.reporter.message(f"duet: trial {jobs[0].execution.trial + 1}, " + ", ".join(
                 f"{job.execution.label} on CPUs {cpu_list(job.cpus)}" + ("" if job.stored else " (stored already: not kept)")
@@ -210,13 +244,15 @@ class DuetExecutor(LocalExecutor):
             for job in jobs:
                 _, build = self.builds[job.execution.label]
                 side.start(job.cpus, lambda progress, job=job, build=build: run_execution(
-                    self.harness, build, spec, job.work_dir, job.environment, progress))
+                    self.harness, build, spec, job.work_dir, {**job.environment, **side.pinning().facts()},
+                    progress))
             for kind, index, value in side.events():
                 if kind == "progress":
                     if index == lead:
                         self.reporter.progress(value)
                     continue
                 self._finished(jobs[index], *value, sink)
+            groups.flush_notes()
 
     def _finished(self, job: _Job, record, outcome: TrialOutcome, sink: Sink) -> None:
         if not job.stored:
