@@ -292,6 +292,30 @@ def test_void_stays_silent_on_reads_with_effects_or_unknown_types(tmp_path):
     assert [f for f in found if f[0] == "VOID"] == []
 
 
+def test_void_follows_a_dropped_helper_into_its_calls(tmp_path):
+    # A private helper that only computes (pure JDK calls, another pure helper) and whose result
+    # is dropped: dead code, still reported. A helper that hands its arguments to a library
+    # object held in a field and runs it (a script engine, a template), or that reaches its
+    # value through an abstract method (each subclass reads a different gauge), does work the
+    # JIT must keep: dropping its result removes at most a comparison, so no warning.
+    source = (HEADER + "@State(Scope.Benchmark)\npublic class Helpers {\n"
+              "double[] samples; String[] words; Template template; Gauge gauge = new HeapGauge();\n"
+              "private double mean(double[] xs) { double s = 0; for (double x : xs) s += x; return s / xs.length; }\n"
+              "private double spread(double[] xs) { double m = mean(xs); return Math.sqrt(Math.abs(m)); }\n"
+              "private String joined(String[] parts) { return String.join(\",\", parts).toUpperCase(); }\n"
+              "private Object render(String name) { template.bind(\"name\", name); return template.render(); }\n"
+              "abstract static class Gauge { abstract long read(); boolean low(long floor) { return read() < floor; } }\n"
+              "static final class HeapGauge extends Gauge { long read() { return Runtime.getRuntime().freeMemory(); } }\n"
+              "@Benchmark public void average() { mean(samples); }\n"
+              "@Benchmark public void deviation() { spread(samples); }\n"
+              "@Benchmark public void join() { joined(words); }\n"
+              "@Benchmark public void page() { render(\"x\"); }\n"
+              "@Benchmark public void heap() { gauge.low(1024L); } }\n")
+    found = _warnings(tmp_path, {"Helpers.java": source})
+    assert [f for f in found if f[0] == "VOID"] == [
+        ("VOID", "Helpers.average"), ("VOID", "Helpers.deviation"), ("VOID", "Helpers.join")]
+
+
 def _invo(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")

@@ -52,7 +52,7 @@ def stored_only(bench: Benchmark, method: MethodInfo | None, position: int, dept
     message), or None when any use may feed computed work or the body is not visible."""
     if method is None or position >= len(method.params) or depth > _DEPTH:
         return None
-    ctx = _callee_context(bench, method)
+    ctx = callee_context(bench, method)
     body = ctx.body if ctx is not None else None
     if body is None:
         return None
@@ -73,7 +73,8 @@ def stored_only(bench: Benchmark, method: MethodInfo | None, position: int, dept
     return stored[0]
 
 
-def _callee_context(bench: Benchmark, method: MethodInfo) -> Benchmark | None:
+def callee_context(bench: Benchmark, method: MethodInfo) -> Benchmark | None:
+    """A project method seen like a benchmark, so its own locals and fields resolve."""
     owner = bench.index.qualified.get(method.owner)
     file = next((f for f in bench.index.files if owner is not None and f.source is owner.source), None)
     return method_context(file, owner, method.node, bench.index) if file is not None else None
