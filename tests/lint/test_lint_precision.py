@@ -316,6 +316,36 @@ def test_void_follows_a_dropped_helper_into_its_calls(tmp_path):
         ("VOID", "Helpers.average"), ("VOID", "Helpers.deviation"), ("VOID", "Helpers.join")]
 
 
+def test_print_on_an_error_path_is_info(tmp_path):
+    # Output in a catch block or under a failed check (a wait that timed out, a reply that is
+    # not OK, a missing result) runs only when the measurement has already gone wrong; output
+    # on the measured path, every call, under a positive flag or every thousandth call (a
+    # progress report) still costs time in a valid run.
+    source = (HEADER + "@State(Scope.Benchmark)\npublic class Output {\n"
+              "Client client; java.util.concurrent.CountDownLatch done; boolean verbose; long calls;\n"
+              "@Benchmark public int fetch() {\ntry { return client.get(\"/\").code(); }\n"
+              "catch (RuntimeException e) { System.err.println(\"failed: \" + e); return -1; } }\n"
+              "@Benchmark public void await() throws InterruptedException {\nclient.send(done);\n"
+              "if (!done.await(5, java.util.concurrent.TimeUnit.SECONDS)) System.out.println(\"timed out\"); }\n"
+              "@Benchmark public int status() {\nint code = client.get(\"/\").code();\n"
+              "if (code != 200) { System.err.println(\"bad status \" + code); }\nreturn code; }\n"
+              "@Benchmark public Object lookup() {\nObject found = client.find(\"k\");\n"
+              "if (found == null) System.out.println(\"missing\");\nreturn found; }\n"
+              "@Benchmark public int always() {\nint code = client.get(\"/\").code();\n"
+              "System.out.println(code);\nreturn code; }\n"
+              "@Benchmark public int flagged() {\nint code = client.get(\"/\").code();\n"
+              "if (verbose) System.out.println(code);\nreturn code; }\n"
+              "@Benchmark public int progress() {\nint code = client.get(\"/\").code();\n"
+              "if (++calls % 1000 == 0) System.out.println(calls);\nreturn code; } }\n")
+    (tmp_path / "Output.java").write_text(source, encoding="utf-8")
+    prints = [f for f in lint_paths([tmp_path]).findings if f.rule == "PRINT"]
+    severities = {f.benchmark.rpartition(".")[2]: f.severity for f in prints}
+    assert severities == {"fetch": "info", "await": "info", "status": "info", "lookup": "info",
+                          "always": "warning", "flagged": "warning", "progress": "warning"}
+    catch = next(f.message for f in prints if f.benchmark == "Output.fetch")
+    assert "in a catch block" in catch and "error path" in catch
+
+
 def _invo(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
