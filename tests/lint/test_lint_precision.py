@@ -181,6 +181,21 @@ FINAL_CONFIG_CASES = [
     ("static final long STAMP = 1472470996199000L;\nMap<String, Long> seen = new HashMap<>();\n"
      "long digits(long v) { seen.put(\"v\", v); int n = 1; while ((v /= 10) != 0) n++; return n; }\n"
      "@Benchmark public long m() {\nreturn digits(STAMP); }", [("FINAL", 5)]),
+    # a literal that only sizes or selects a new object the helper builds and returns (the
+    # number of parts of a composite, a layout flag): a fresh object is no constant, no warning
+    ("static final class Part { final int id; Part(int id) { this.id = id; } }\n"
+     "static Part[] parts(int count) { Part[] all = new Part[count]; for (int i = 0; i < count; i++) all[i] = new Part(i); return all; }\n"
+     "@Benchmark public Part[] m() {\nreturn parts(16); }", []),
+    ("static StringBuilder header(boolean compact) { StringBuilder out = new StringBuilder(); "
+     "if (!compact) out.append(\"key = value\"); else out.append(\"k=v\"); return out; }\n"
+     "@Benchmark public StringBuilder m() {\nreturn header(true); }", []),
+    # but one the new object is computed from (arithmetic, a computing project call) is an
+    # input the JIT can fold into what it stores
+    ("static int[] squares(int n) { int[] out = new int[1]; out[0] = n * n; return out; }\n"
+     "@Benchmark public int[] m() {\nreturn squares(12); }", [("FINAL", 3)]),
+    ("static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+     "static long[] boxed(int n) { return new long[] { fib(n) }; }\n"
+     "@Benchmark public long[] m() {\nreturn boxed(30); }", [("FINAL", 4)]),
 ]
 
 
