@@ -312,7 +312,8 @@ def test_void_follows_a_dropped_helper_into_its_calls(tmp_path):
     # is dropped: dead code, still reported. A helper that hands its arguments to a library
     # object held in a field and runs it (a script engine, a template), or that reaches its
     # value through an abstract method (each subclass reads a different gauge), does work the
-    # JIT must keep: dropping its result removes at most a comparison, so no warning.
+    # JIT must keep: dropping its result removes at most a comparison, so no warning. A
+    # recursive pure helper is followed once, not taken for an unknown deep call.
     source = (HEADER + "@State(Scope.Benchmark)\npublic class Helpers {\n"
               "double[] samples; String[] words; Template template; Gauge gauge = new HeapGauge();\n"
               "private double mean(double[] xs) { double s = 0; for (double x : xs) s += x; return s / xs.length; }\n"
@@ -325,10 +326,13 @@ def test_void_follows_a_dropped_helper_into_its_calls(tmp_path):
               "@Benchmark public void deviation() { spread(samples); }\n"
               "@Benchmark public void join() { joined(words); }\n"
               "@Benchmark public void page() { render(\"x\"); }\n"
-              "@Benchmark public void heap() { gauge.low(1024L); } }\n")
+              "@Benchmark public void heap() { gauge.low(1024L); }\n"
+              "int depth = 24;\nprivate long paths(int n) { return n < 2 ? 1 : paths(n - 1) + paths(n - 2); }\n"
+              "@Benchmark public void recursive() { paths(depth); } }\n")
     found = _warnings(tmp_path, {"Helpers.java": source})
     assert [f for f in found if f[0] == "VOID"] == [
-        ("VOID", "Helpers.average"), ("VOID", "Helpers.deviation"), ("VOID", "Helpers.join")]
+        ("VOID", "Helpers.average"), ("VOID", "Helpers.deviation"), ("VOID", "Helpers.join"),
+        ("VOID", "Helpers.recursive")]
 
 
 def test_print_on_an_error_path_is_info(tmp_path):

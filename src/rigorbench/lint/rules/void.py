@@ -111,14 +111,16 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
     return dropped
 
 
-def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0) -> str | None:
+def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
+              seen: frozenset[int] = frozenset()) -> str | None:
     """What the project ``method`` does besides computing its result, or None when its body,
     followed into the project methods it calls, shows nothing else.
 
     A field write is an effect, and so is a call of a library method lint does not know
     (``binding.setVariable(k, v)``, ``script.run()``: the rule's own premise, an unknown call
     has effects), an abstract or interface method (its code is not visible), or a project call
-    deeper than a few levels. Pure JDK calls and listed read-only accessors are not effects.
+    deeper than a few levels. Pure JDK calls and listed read-only accessors are not effects,
+    nor is a recursive call (``fib(n - 1)``): its body is the one being read.
     Dropping the result of a call with an effect removes only the dead part of its work, so
     the benchmark is not measuring nothing; VOID stays silent on it (precision first)."""
     ctx = callee_context(bench, method)
@@ -135,9 +137,11 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0) -> str | Non
         if call.kind == "pure" and call.method is None or \
                 call.kind == "unknown" and read_only_accessor(ctx, node):
             continue
+        if call.method is not None and call.method.node.id in seen | {method.node.id}:
+            continue
         if call.method is None or depth >= _DEPTH:
             return f"{method.name}() calls {call.name}()"
-        inner = effect_of(ctx, call.method, depth + 1)
+        inner = effect_of(ctx, call.method, depth + 1, seen | {method.node.id})
         if inner:
             return inner
     return None
