@@ -356,7 +356,7 @@ def failure_path(bench: Benchmark, node: Node) -> str:
             return "in a catch block"
         if up.type == "if_statement" and child == up.child_by_field_name("consequence"):
             test = bench.source.text(up.child_by_field_name("condition")).strip("() ")
-            failed = test.startswith("!") and not test.startswith("!=") or "!=" in test \
+            failed = test.startswith("!") or "!=" in test \
                 or re.search(r"==\s*(null|false)\b", test) is not None
             if failed and "%" not in test:
                 return f"only when '{short(test, 30)}'"
