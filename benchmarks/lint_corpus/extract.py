@@ -8,13 +8,17 @@ usage: extract.py MIRRORS OUT [--project NAME ...]
 
 For every project of projects.toml that has a repository, copies the files at the pinned
 commit under its folders whose name ends in .java and whose text mentions org.openjdk.jmh
-(code JMH generated is not in the repositories). Projects read from lint-real-dev are linked:
+(code JMH generated is not in the repositories). A project with `superclasses = true` (heldout5
+on; earlier projects keep their trees as labelled) also gets the files under its folders that
+declare a superclass of a copied class, though they lack the JMH import (a state's base class
+with its setup or sizes), followed up the hierarchy. Projects read from lint-real-dev are linked:
 OUT/<name> -> ../shared/data/lint-real-dev/trees/<name>. Writes OUT/COMMITS.txt.
 The fetched code never enters this repository: OUT inside the repository is refused.
 """
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 import tomllib
@@ -35,6 +39,37 @@ def git(git_dir: Path, *args: str) -> bytes:
                           check=True, capture_output=True).stdout
 
 
+# `class C extends Name` or `class C<T extends X> extends pkg.Name`: the superclass of a class
+# declaration, not a bound such as `Class<? extends Name>`.
+_EXTENDS = re.compile(rb"\bclass\s+\w+\s*(?:<[^{]*?>)?\s+extends\s+(?:[\w.]+\.)?([A-Z]\w*)")
+
+
+def _superclass_files(paths: list[str], texts: dict[str, bytes], show) -> dict[str, bytes]:
+    """The files among `paths` that declare a class some text of `texts` extends, transitively.
+
+    Matched by file name (`Name.java`), preferring the extending file's own folder, so a
+    name that several folders declare is taken from the nearest only: enough for the base
+    states and suites of one benchmark module, which is what the lint is run on. `show`
+    reads a path's text at the pinned commit."""
+    by_name: dict[str, list[str]] = {}
+    for path in paths:
+        if path.endswith(".java"):
+            by_name.setdefault(path.rsplit("/", 1)[-1][:-5], []).append(path)
+    found: dict[str, bytes] = {}
+    todo = list(texts.items())
+    while todo:
+        path, text = todo.pop()
+        folder = path.rsplit("/", 1)[0]
+        for name in sorted({m.decode() for m in _EXTENDS.findall(text)}):
+            cands = by_name.get(name, [])
+            near = [c for c in cands if c.rsplit("/", 1)[0] == folder] or cands[:1]
+            for cand in near:
+                if cand not in texts and cand not in found:
+                    found[cand] = show(cand)
+                    todo.append((cand, found[cand]))
+    return found
+
+
 def extract(project: dict, mirrors: Path, out: Path) -> int:
     owner, name = project["repository"].split("/")
     git_dir = mirrors / f"{owner}+{name}" / "repo"
@@ -42,18 +77,22 @@ def extract(project: dict, mirrors: Path, out: Path) -> int:
         sys.exit(f"{git_dir}: no mirror of {project['repository']} (fetch it first)")
     commit = project["commit"]
     listing = git(git_dir, "ls-tree", "-r", "--name-only", commit, "--", *project["folders"])
-    count = 0
-    for path in listing.decode().splitlines():
+    paths = listing.decode().splitlines()
+    texts = {}
+    for path in paths:
         if not path.endswith(".java"):
             continue
         text = git(git_dir, "show", f"{commit}:{path}")
-        if b"org.openjdk.jmh" not in text:
-            continue
+        if b"org.openjdk.jmh" in text:
+            texts[path] = text
+    if project.get("superclasses"):
+        texts.update(_superclass_files(paths, texts,
+                                       lambda path: git(git_dir, "show", f"{commit}:{path}")))
+    for path, text in texts.items():
         target = out / project["name"] / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text)
-        count += 1
-    return count
+    return len(texts)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -181,6 +181,21 @@ FINAL_CONFIG_CASES = [
     ("static final long STAMP = 1472470996199000L;\nMap<String, Long> seen = new HashMap<>();\n"
      "long digits(long v) { seen.put(\"v\", v); int n = 1; while ((v /= 10) != 0) n++; return n; }\n"
      "@Benchmark public long m() {\nreturn digits(STAMP); }", [("FINAL", 5)]),
+    # a literal that only sizes or selects a new object the helper builds and returns (the
+    # number of parts of a composite, a layout flag): a fresh object is no constant, no warning
+    ("static final class Part { final int id; Part(int id) { this.id = id; } }\n"
+     "static Part[] parts(int count) { Part[] all = new Part[count]; for (int i = 0; i < count; i++) all[i] = new Part(i); return all; }\n"
+     "@Benchmark public Part[] m() {\nreturn parts(16); }", []),
+    ("static StringBuilder header(boolean compact) { StringBuilder out = new StringBuilder(); "
+     "if (!compact) out.append(\"key = value\"); else out.append(\"k=v\"); return out; }\n"
+     "@Benchmark public StringBuilder m() {\nreturn header(true); }", []),
+    # but one the new object is computed from (arithmetic, a computing project call) is an
+    # input the JIT can fold into what it stores
+    ("static int[] squares(int n) { int[] out = new int[1]; out[0] = n * n; return out; }\n"
+     "@Benchmark public int[] m() {\nreturn squares(12); }", [("FINAL", 3)]),
+    ("static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+     "static long[] boxed(int n) { return new long[] { fib(n) }; }\n"
+     "@Benchmark public long[] m() {\nreturn boxed(30); }", [("FINAL", 4)]),
 ]
 
 
@@ -290,6 +305,64 @@ def test_void_stays_silent_on_reads_with_effects_or_unknown_types(tmp_path):
             "@Benchmark public void read() { buffer.getByte(0); } }\n")
     found = _warnings(tmp_path, {"Effects.java": source, "Buffer.java": local_buffer, "UsesLocal.java": uses})
     assert [f for f in found if f[0] == "VOID"] == []
+
+
+def test_void_follows_a_dropped_helper_into_its_calls(tmp_path):
+    # A private helper that only computes (pure JDK calls, another pure helper) and whose result
+    # is dropped: dead code, still reported. A helper that hands its arguments to a library
+    # object held in a field and runs it (a script engine, a template), or that reaches its
+    # value through an abstract method (each subclass reads a different gauge), does work the
+    # JIT must keep: dropping its result removes at most a comparison, so no warning. A
+    # recursive pure helper is followed once, not taken for an unknown deep call.
+    source = (HEADER + "@State(Scope.Benchmark)\npublic class Helpers {\n"
+              "double[] samples; String[] words; Template template; Gauge gauge = new HeapGauge();\n"
+              "private double mean(double[] xs) { double s = 0; for (double x : xs) s += x; return s / xs.length; }\n"
+              "private double spread(double[] xs) { double m = mean(xs); return Math.sqrt(Math.abs(m)); }\n"
+              "private String joined(String[] parts) { return String.join(\",\", parts).toUpperCase(); }\n"
+              "private Object render(String name) { template.bind(\"name\", name); return template.render(); }\n"
+              "abstract static class Gauge { abstract long read(); boolean low(long floor) { return read() < floor; } }\n"
+              "static final class HeapGauge extends Gauge { long read() { return Runtime.getRuntime().freeMemory(); } }\n"
+              "@Benchmark public void average() { mean(samples); }\n"
+              "@Benchmark public void deviation() { spread(samples); }\n"
+              "@Benchmark public void join() { joined(words); }\n"
+              "@Benchmark public void page() { render(\"x\"); }\n"
+              "@Benchmark public void heap() { gauge.low(1024L); }\n"
+              "int depth = 24;\nprivate long paths(int n) { return n < 2 ? 1 : paths(n - 1) + paths(n - 2); }\n"
+              "@Benchmark public void recursive() { paths(depth); } }\n")
+    found = _warnings(tmp_path, {"Helpers.java": source})
+    assert [f for f in found if f[0] == "VOID"] == [
+        ("VOID", "Helpers.average"), ("VOID", "Helpers.deviation"), ("VOID", "Helpers.join"),
+        ("VOID", "Helpers.recursive")]
+
+
+def test_print_on_an_error_path_is_info(tmp_path):
+    # Output in a catch block or under a failed check (a wait that timed out, a reply that is
+    # not OK, a missing result) runs only when the measurement has already gone wrong; output
+    # on the measured path, every call, under a positive flag or every thousandth call (a
+    # progress report) still costs time in a valid run.
+    source = (HEADER + "@State(Scope.Benchmark)\npublic class Output {\n"
+              "Client client; java.util.concurrent.CountDownLatch done; boolean verbose; long calls;\n"
+              "@Benchmark public int fetch() {\ntry { return client.get(\"/\").code(); }\n"
+              "catch (RuntimeException e) { System.err.println(\"failed: \" + e); return -1; } }\n"
+              "@Benchmark public void await() throws InterruptedException {\nclient.send(done);\n"
+              "if (!done.await(5, java.util.concurrent.TimeUnit.SECONDS)) System.out.println(\"timed out\"); }\n"
+              "@Benchmark public int status() {\nint code = client.get(\"/\").code();\n"
+              "if (code != 200) { System.err.println(\"bad status \" + code); }\nreturn code; }\n"
+              "@Benchmark public Object lookup() {\nObject found = client.find(\"k\");\n"
+              "if (found == null) System.out.println(\"missing\");\nreturn found; }\n"
+              "@Benchmark public int always() {\nint code = client.get(\"/\").code();\n"
+              "System.out.println(code);\nreturn code; }\n"
+              "@Benchmark public int flagged() {\nint code = client.get(\"/\").code();\n"
+              "if (verbose) System.out.println(code);\nreturn code; }\n"
+              "@Benchmark public int progress() {\nint code = client.get(\"/\").code();\n"
+              "if (++calls % 1000 == 0) System.out.println(calls);\nreturn code; } }\n")
+    (tmp_path / "Output.java").write_text(source, encoding="utf-8")
+    prints = [f for f in lint_paths([tmp_path]).findings if f.rule == "PRINT"]
+    severities = {f.benchmark.rpartition(".")[2]: f.severity for f in prints}
+    assert severities == {"fetch": "info", "await": "info", "status": "info", "lookup": "info",
+                          "always": "warning", "flagged": "warning", "progress": "warning"}
+    catch = next(f.message for f in prints if f.benchmark == "Output.fetch")
+    assert "in a catch block" in catch and "error path" in catch
 
 
 def _invo(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:

@@ -17,6 +17,14 @@ capacity of a JDK collection or buffer, or an array dimension, possibly through 
 to text or a box (``String.valueOf``, ``Integer.toString``). A use in arithmetic, a
 comparison, a loop, a return, or any other call keeps the parameter an input, and so does a
 body lint cannot see: the rule keeps its warning then.
+
+:func:`shapes_new_object` covers a second kind of knob: a helper that builds and returns a new
+object (``return new Iterator(parts)``, or a local created with ``new`` and returned), where
+the parameter only sizes or selects what is built: an array dimension, a comparison (a loop
+bound, ``if (sorted)``, ``sorted ? a : b``), an argument of a constructor or of a library call
+lint cannot see. A call that returns a fresh object is not replaced by a constant, and a size
+or mode gives the JIT nothing to fold. A parameter in arithmetic, returned, or handed to a
+pure JDK or project method (``new Result(fib(n))``) stays an input.
 """
 
 from __future__ import annotations
@@ -52,7 +60,7 @@ def stored_only(bench: Benchmark, method: MethodInfo | None, position: int, dept
     message), or None when any use may feed computed work or the body is not visible."""
     if method is None or position >= len(method.params) or depth > _DEPTH:
         return None
-    ctx = _callee_context(bench, method)
+    ctx = callee_context(bench, method)
     body = ctx.body if ctx is not None else None
     if body is None:
         return None
@@ -73,7 +81,83 @@ def stored_only(bench: Benchmark, method: MethodInfo | None, position: int, dept
     return stored[0]
 
 
-def _callee_context(bench: Benchmark, method: MethodInfo) -> Benchmark | None:
+_COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
+
+
+def shapes_new_object(bench: Benchmark, method: MethodInfo | None, position: int) -> str | None:
+    """A phrase when ``method`` returns an object it creates and its parameter at
+    ``position`` only sizes or selects it (see the module docstring), else None."""
+    if method is None or position >= len(method.params):
+        return None
+    ctx = callee_context(bench, method)
+    body = ctx.body if ctx is not None else None
+    if body is None:
+        return None
+    created = _created_locals(ctx, body)
+    returns = [r.named_children[0] for r in walk(body)
+               if r.type == "return_statement" and r.named_children]
+    if not returns:
+        return None
+    built = []
+    for value in returns:
+        if value.type in ("object_creation_expression", "array_creation_expression"):
+            built.append(value)
+        elif value.type == "identifier" and ctx.source.text(value) in created:
+            built.append(created[ctx.source.text(value)])
+        else:
+            return None
+    name = method.params[position][1]
+    uses = [n for n in walk(body) if n.type == "identifier" and ctx.source.text(n) == name
+            and _is_variable(n)]
+    if not uses or not all(_shapes(ctx, use) for use in uses):
+        return None
+    kind = built[0].child_by_field_name("type")
+    what = last_name_of(ctx.source.text(kind).split("<", 1)[0]) if kind is not None else "object"
+    return f"builds and returns a new {what}"
+
+
+def _created_locals(ctx: Benchmark, body: Node) -> dict[str, Node]:
+    """Locals declared with a ``new`` initializer and never assigned again."""
+    created: dict[str, Node] = {}
+    for node in walk(body):
+        if node.type == "variable_declarator":
+            value = node.child_by_field_name("value")
+            if value is not None and value.type in ("object_creation_expression", "array_creation_expression"):
+                created[ctx.source.text(node.child_by_field_name("name"))] = value
+    for node in walk(body):
+        if node.type == "assignment_expression":
+            created.pop(ctx.source.text(node.child_by_field_name("left")), None)
+    return created
+
+
+def _shapes(ctx: Benchmark, use: Node) -> bool:
+    """Does this use of a parameter only size or select what is built?"""
+    node = use
+    while node.parent is not None and node.parent.type == "parenthesized_expression":
+        node = node.parent
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "dimensions_expr":
+        return True
+    if parent.type == "binary_expression":
+        return ctx.source.text(parent.child_by_field_name("operator")) in _COMPARISONS
+    if parent.type in ("if_statement", "while_statement") and node == parent.child_by_field_name("condition"):
+        return True
+    if parent.type == "ternary_expression" and node == parent.child_by_field_name("condition"):
+        return True
+    if parent.type == "unary_expression" and ctx.source.text(parent).startswith("!"):
+        return _shapes(ctx, parent)
+    if parent.type != "argument_list" or parent.parent is None:
+        return False
+    call = parent.parent
+    if call.type == "object_creation_expression":
+        return True
+    return call.type == "method_invocation" and ctx.call(call).kind == "unknown"
+
+
+def callee_context(bench: Benchmark, method: MethodInfo) -> Benchmark | None:
+    """A project method seen like a benchmark, so its own locals and fields resolve."""
     owner = bench.index.qualified.get(method.owner)
     file = next((f for f in bench.index.files if owner is not None and f.source is owner.source), None)
     return method_context(file, owner, method.node, bench.index) if file is not None else None

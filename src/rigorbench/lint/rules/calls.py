@@ -9,6 +9,7 @@ usually run inside it, e.g. ``forEach``); fixtures and helper methods do not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -83,7 +84,9 @@ How to fix: remove the output, or print results once in a @TearDown(Level.Trial)
 Return the value you wanted to see, so JMH consumes it.
 
 Not reported: output that is the whole benchmark (a logging or console benchmark). Reported
-as info in SingleShotTime, where it runs once per timed call.
+as info in SingleShotTime, where it runs once per timed call, and on an error path: in a
+catch block, or under a failed check (if (!done), if (status != OK), if (x == null)), where it
+runs only when the measurement has already gone wrong.
 
 Before:
     @Benchmark public void measure() { System.out.println(work()); }
@@ -339,6 +342,28 @@ def _ancestor(node: Node, kind: str) -> bool:
     return False
 
 
+def failure_path(bench: Benchmark, node: Node) -> str:
+    """Where ``node`` runs only when something went wrong, as a phrase, or "".
+
+    In a ``catch`` block, or in the then-branch of an ``if`` whose test is a failed check: a
+    negation (``!done``), an inequality (``status != OK``) or a null or false test, and no
+    ``%`` (``if (i % 1000 != 0)`` is a periodic report, not an error path). Output there runs
+    when the measurement has already gone wrong (a timeout, an error response), not on the
+    path a valid measurement times."""
+    child, up = node, node.parent
+    while up is not None and up != bench.body:
+        if up.type == "catch_clause":
+            return "in a catch block"
+        if up.type == "if_statement" and child == up.child_by_field_name("consequence"):
+            test = bench.source.text(up.child_by_field_name("condition")).strip("() ")
+            failed = test.startswith("!") or "!=" in test \
+                or re.search(r"==\s*(null|false)\b", test) is not None
+            if failed and "%" not in test:
+                return f"only when '{short(test, 30)}'"
+        child, up = up, up.parent
+    return ""
+
+
 def check_print(ctx: FileContext) -> Iterator[Issue]:
     subject: dict[str, bool] = {}
     for bench, node, receiver, name in _calls(ctx):
@@ -349,9 +374,16 @@ def check_print(ctx: FileContext) -> Iterator[Issue]:
         if (printing or logging) and not subject[bench.name] and not is_subject(bench, node):
             what = "prints" if printing else "logs"
             once = single_shot(ctx, bench)
-            yield make_issue(ctx.source, node, "PRINT", "info" if once else "warning",
-                             f"{receiver}.{name}(...) {what} inside {bench.name}; " + (
-                                 "in SingleShotTime it runs once per timed call, beside a call "
-                                 "usually far longer than one line of output" if once else
-                                 "I/O can dominate the measured time"), benchmark=bench.name,
+            failing = failure_path(bench, node)
+            if failing:
+                reason = (f"it runs {failing}, an error path that a valid measurement does not "
+                          "take")
+            elif once:
+                reason = ("in SingleShotTime it runs once per timed call, beside a call usually "
+                          "far longer than one line of output")
+            else:
+                reason = "I/O can dominate the measured time"
+            yield make_issue(ctx.source, node, "PRINT", "info" if once or failing else "warning",
+                             f"{receiver}.{name}(...) {what} inside {bench.name}; {reason}",
+                             benchmark=bench.name,
                              hint="remove it, or report once in @TearDown(Level.Trial)")

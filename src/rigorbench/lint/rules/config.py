@@ -19,6 +19,7 @@ from rigorbench.lint.context import Benchmark, FileContext, is_benchmark, method
 from rigorbench.lint.index import ClassInfo, Index, last_name_of
 from rigorbench.lint.parse import (LOOPS, annotation, annotation_value, annotations, int_literal,
                                    last_name, walk)
+from rigorbench.lint.stores import callee_context
 from rigorbench.lint.trips import MILLISECOND_NS, estimate
 
 INVO_TITLE = "a @Setup/@TearDown fixture runs at Level.Invocation, around every benchmark call"
@@ -244,7 +245,7 @@ def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
         return found
     for node in bench.own("method_invocation"):
         call = bench.call(node)
-        callee = _callee_context(bench, call.method) if call.kind == "project" and call.method else None
+        callee = callee_context(bench, call.method) if call.kind == "project" and call.method else None
         inside = _heavy_node(callee, callee.body) if callee is not None else None
         if inside:
             return f"calls {call.name}, which {inside}"
@@ -255,13 +256,6 @@ def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
     # call may touch one element of a large structure (a timer among 100,000 running tasks).
     large = _large_param(ctx, bench) if unit not in ("NANOSECONDS", "MICROSECONDS") else None
     return f"has @Param {large} (large inputs)" if large else None
-
-
-def _callee_context(bench: Benchmark, method) -> Benchmark | None:
-    """A project method seen like a benchmark, so its own locals and fields resolve."""
-    owner = bench.index.qualified.get(method.owner)
-    file = next((f for f in bench.index.files if owner is not None and f.source is owner.source), None)
-    return method_context(file, owner, method.node, bench.index) if file is not None else None
 
 
 def _loops_outside(body: Node | None, skip: list[Node]) -> Iterator[Node]:

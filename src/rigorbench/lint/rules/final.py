@@ -27,7 +27,9 @@ a call on an object held in a constant (``UTF_8.encode(TEXT)``), which runs that
 Equality tests against a constant (``if (t != LAST)``) count as comparison bounds.
 Neither is reported when the project method only stores its argument (a setter, a builder
 step, a property map, a capacity; :mod:`rigorbench.lint.stores`): that constant is a
-configuration knob, and folding the call that files it away removes no measured work.
+configuration knob, and folding the call that files it away removes no measured work. Nor
+when the project method builds and returns a new object and the constant only sizes or
+selects it (an array length, a loop bound, a mode flag): a fresh object is no constant.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import ClassInfo, FieldInfo
 from rigorbench.lint.parse import LOOPS, walk
-from rigorbench.lint.stores import stored_only
+from rigorbench.lint.stores import shapes_new_object, stored_only
 
 ID = "FINAL"
 TITLE = "benchmark input is a constant (final field or literal), so the JIT can fold the computation"
@@ -61,7 +63,9 @@ used as a size or a loop bound is usually intended, hence only reported as info.
 
 Not reported: a constant that configures rather than feeds the measured computation: passed
 to a project method that only stores it (a field, a map or builder entry, a config object's
-constructor, a collection's capacity, an array's size), as far as lint can see that method.
+constructor, a collection's capacity, an array's size), or to a project method that builds
+and returns a new object which the constant only sizes or selects (an array length, a loop
+bound, a mode flag, a constructor argument), as far as lint can see that method.
 
 Before:
     private final double x = Math.PI;
@@ -193,8 +197,8 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
         and bench.call(outer.parent).kind == "blackhole"
     if (obj is None and kind == "unknown") or not (returned or consumed):   # an unresolved local call
         return None
-    if stored_only(bench, bench.call(call).method, 0):
-        return None  # a project setter or config builder: the constant is a knob, not an input
+    if stored_only(bench, bench.call(call).method, 0) or shapes_new_object(bench, bench.call(call).method, 0):
+        return None  # a project setter, config builder or factory: the constant is a knob, not an input
     name = bench.source.text(call.child_by_field_name("name"))
     return make_issue(bench.source, use, ID, "warning",
                       f"static final '{info.name}' ({info.type}) is the only input of {name}() in "
@@ -275,6 +279,8 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     static = obj is None or bench.type_of(obj) is None  # Math.log(3.0), not text.charAt(0)
     if call.method is not None and stored_only(bench, call.method, 0):
         return  # configuration: the callee only files the literal away (a field, a map, a builder)
+    if call.method is not None and shapes_new_object(bench, call.method, 0):
+        return  # a size or a mode of a new object the callee builds and returns: nothing to fold
     if (call.kind == "pure" and static) or \
             (call.kind == "project" and call.return_type not in (None, "void")):
         name = bench.source.text(node.child_by_field_name("name"))

@@ -9,7 +9,9 @@ and only when
 
 * the benchmark is ``void`` and has no ``Blackhole`` parameter,
 * the called project method returns a value and writes no field in its own body
-  (assignments to ``this.x``/``x`` where ``x`` is not one of its locals), or the call is a
+  (assignments to ``this.x``/``x`` where ``x`` is not one of its locals), and, for the call
+  whose result is dropped, has no effect followed into its own calls (:func:`effect_of`: no
+  unknown library call such as ``binding.setVariable``, no abstract method, no lock), or the call is a
   listed read-only accessor (``pure.READ_ONLY``: ``buffer.getByte(i)``, ``list.get(i)``,
   ``map.containsKey(k)``) on a receiver whose declared type resolves, through the file's
   imports, to the listed JDK or library type and not to a project class,
@@ -33,6 +35,7 @@ from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
 from rigorbench.lint.parse import SourceFile, walk, written
 from rigorbench.lint.pure import read_only_call, read_only_type
+from rigorbench.lint.stores import callee_context
 
 ID = "VOID"
 TITLE = "a void benchmark drops the results of the methods it measures; nothing escapes"
@@ -50,7 +53,9 @@ benchmark then measures an empty method.
 How to fix: return the result, or take a Blackhole parameter and consume each result.
 (Dropped results of pure JDK calls such as Math.log are reported by RETU instead.) A call
 of a library method rigorbench does not know is taken to have effects, and then nothing is
-reported.
+reported; so is a project method that, followed into the methods it calls, writes a field,
+calls such a library method (a script engine's bind and run), takes a lock or reaches an
+abstract method: it does work besides its result, which the JIT must keep.
 
 Before:
     @Benchmark public void measure() { compute(x); }
@@ -60,6 +65,7 @@ After:
 """
 
 _WRITES = frozenset({"assignment_expression", "update_expression"})
+_DEPTH = 3   # project calls followed inside a dropped call before lint gives up (an effect)
 
 
 def check(ctx: FileContext) -> Iterator[Issue]:
@@ -99,8 +105,46 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
         elif call.method is None or call.method.void or not _no_field_writes(bench, call.method):
             return []
         if node.parent.type == "expression_statement":
+            if call.method is not None and effect_of(bench, call.method):
+                return []   # the dropped call does something besides computing its result
             dropped.append(node.parent)
     return dropped
+
+
+def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
+              seen: frozenset[int] = frozenset()) -> str | None:
+    """What the project ``method`` does besides computing its result, or None when its body,
+    followed into the project methods it calls, shows nothing else.
+
+    A field write is an effect, and so is a call of a library method lint does not know
+    (``binding.setVariable(k, v)``, ``script.run()``: the rule's own premise, an unknown call
+    has effects), an abstract or interface method (its code is not visible), or a project call
+    deeper than a few levels. Pure JDK calls and listed read-only accessors are not effects,
+    nor is a recursive call (``fib(n - 1)``): its body is the one being read.
+    Dropping the result of a call with an effect removes only the dead part of its work, so
+    the benchmark is not measuring nothing; VOID stays silent on it (precision first)."""
+    ctx = callee_context(bench, method)
+    if ctx is None or ctx.body is None:
+        return f"{method.name}() has no body lint can see"
+    if not _no_field_writes(bench, method):
+        return f"{method.name}() writes a field"
+    for node in walk(ctx.body):
+        if node.type == "synchronized_statement":
+            return f"{method.name}() takes a lock"
+        if node.type != "method_invocation":
+            continue
+        call = ctx.call(node)
+        if call.kind == "pure" and call.method is None or \
+                call.kind == "unknown" and read_only_accessor(ctx, node):
+            continue
+        if call.method is not None and call.method.node.id in seen | {method.node.id}:
+            continue
+        if call.method is None or depth >= _DEPTH:
+            return f"{method.name}() calls {call.name}()"
+        inner = effect_of(ctx, call.method, depth + 1, seen | {method.node.id})
+        if inner:
+            return inner
+    return None
 
 
 def read_only_accessor(bench: Benchmark, node: Node) -> str | None:
