@@ -212,6 +212,33 @@ def test_a_bisection_interrupted_in_a_probe_takes_its_stored_probes_up_again(rep
         assert all(run.status == "finished" for run in runs)
 
 
+class Crash(BaseException):
+    """The process dying mid-trial (kill -9, power loss): nothing after it runs, the run is
+    left marked running."""
+
+
+def test_a_bisection_killed_in_a_probe_resumes_the_same_way(repo, monkeypatch, tmp_path):
+    root, commits = repo
+
+    @dataclass
+    class Dies(CommitHarness):
+        def run_trial(self, build, settings, work_dir, on_progress):
+            if len(self.calls) == 10 + 4:      # the premise done, 4 executions of the first probe
+                raise Crash
+            return super().run_trial(build, settings, work_dir, on_progress)
+
+    first = Dies()
+    with pytest.raises(Crash):
+        bisect(first, monkeypatch, root, tmp_path / "r.db")
+    with ResultStore.open(tmp_path / "r.db", create=False) as store:
+        assert [store.run(i).status for i in store.run_ids()] == ["finished", "running"]
+    second = CommitHarness()
+    code, out, err = bisect(second, monkeypatch, root, tmp_path / "r.db")
+    assert code == 0, out + err
+    assert f"culprit: {commits[bisect_repo.PLANTED][:12]}" in out
+    assert len(first.calls) + len(second.calls) == 50 and err.count("taking up the stored run") == 2
+
+
 def test_a_finished_probe_is_not_reused_by_a_bisection_with_other_settings(repo, monkeypatch, tmp_path):
     root, commits = repo
     assert bisect(CommitHarness(), monkeypatch, root, tmp_path / "r.db")[0] == 0
