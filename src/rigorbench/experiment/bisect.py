@@ -130,6 +130,7 @@ class _Prober:
         self.find = plan.find
         self.tracked: frozenset | None = None    # the cases the premise found slower (faster): bisect.TrackedKey
         self.probes: list[Probe] = []
+        self._earlier: list | None = None        # the store's runs of bisections made before this one
 
     def __call__(self, index: int) -> Decision:
         commit = self.commits[index]
@@ -188,9 +189,11 @@ class _Prober:
     def _stored_probe(self, index: int, run_settings: RunSettings, rule: ProbeLooks) -> int | None:
         """The newest stored run of this probe with the same settings, looks and tracked cases."""
         wanted, facts, settings = (_stored_form(x) for x in (rule.as_dict(), self._bisect_facts(index), run_settings.as_dict()))
-        for run_id in sorted(self.store.run_ids(), reverse=True):
-            run = self.store.run(run_id)
-            stored = run.setup.rule
+        if self._earlier is None:   # the store's runs are read once per bisection, not once per probe
+            self._earlier = [run for run in map(self.store.run, sorted(self.store.run_ids(), reverse=True))
+                             if isinstance(run.settings.get("bisect"), dict)]
+        for run in self._earlier:
+            run_id, stored = run.run_id, run.setup.rule
             if (run.settings.get("bisect") == facts and run.settings.get("run") == settings
                     and stored.get("kind") == "probe"
                     and all(stored.get(key) == wanted[key] for key in ("first", "most", "analysis", "find", "benchmarks"))
