@@ -182,3 +182,27 @@ def test_same_package_class_wins_over_other_packages(tmp_path):
     write(tmp_path / "c" / "C.java", "package a;\nclass C { @Benchmark public void m() { S.hits++; } }\n")
     findings = lint_paths([tmp_path]).findings
     assert [(f.rule, f.benchmark) for f in findings] == [("SHARED", "C.m")]
+
+
+def test_a_rule_that_fails_on_one_file_loses_only_its_findings_there(tmp_path, monkeypatch):
+    """A bug in one rule on code nobody foresaw (a KeyError deep in a rule, say) costs that
+    rule's findings in that file, said in a warning line naming both, not the whole project
+    to an internal error; RIGORBENCH_DEBUG=1 raises it for the traceback."""
+    write(tmp_path / "A.java", BENCH.format(name="A"))
+    write(tmp_path / "B.java", BENCH.format(name="B"))
+    rule = RULES["RETU"]
+
+    def fails_on_a(ctx):
+        if ctx.source.path.endswith("A.java"):
+            raise KeyError("variable_declarator")
+        yield from rule.check(ctx)
+
+    monkeypatch.setitem(RULES, "RETU", dataclasses.replace(rule, check=fails_on_a))
+    monkeypatch.delenv("RIGORBENCH_DEBUG", raising=False)
+    result = lint_paths([tmp_path])
+    assert {(os.path.basename(f.path), f.rule) for f in result.findings if f.rule == "RETU"} == {("B.java", "RETU")}
+    [line] = [w for w in result.warnings if "RETU" in w]
+    assert line.startswith(str(tmp_path / "A.java")) and "rule RETU failed (KeyError" in line
+    monkeypatch.setenv("RIGORBENCH_DEBUG", "1")
+    with pytest.raises(KeyError):
+        lint_paths([tmp_path])
