@@ -454,3 +454,21 @@ def test_invo_counted_loop_bound_from_a_getter_of_a_final_field(tmp_path):
     found = _invo(tmp_path, {"Batch.java": base, "Longs.java": bench})
     assert [s for s, _ in found] == ["warning"]
     assert "loops 2,500 times (batch = 10,000, in steps of 4)" in found[0][1]
+
+
+# A field or state counter bumped under a condition consumes the condition's values (a store
+# is an effect, as x.f += 1 is); an update of a local alone does not.
+COUNTER_CASES = [
+    ("@State(Scope.Thread) @AuxCounters public static class Hits { public long hits; }\n"
+     "@Benchmark public void m(Hits c) {\nfloat r = (float) Math.random();\nfloat cut = (float) Math.PI / 4;\n"
+     "if (r == cut) { c.hits++; } }", []),
+    ("long seen;\n@Benchmark public void m() {\ndouble r = Math.random();\nif (r < 0.5) seen++; }", []),
+    ("long[] seen = new long[2];\n@Benchmark public void m() {\ndouble r = Math.random();\nif (r < 0.5) --seen[0]; }", []),
+    ("@Benchmark public void m() {\ndouble r = Math.random() * 3;\nint n = 0;\nif (r < 0.5) n++; }",
+     [("RETU", 3)]),
+]
+
+
+@pytest.mark.parametrize("members, expected", COUNTER_CASES, ids=[f"counter{i}" for i in range(len(COUNTER_CASES))])
+def test_a_counter_bumped_under_a_condition_consumes_it(tmp_path, members, expected):
+    assert shown(tmp_path, members) == expected

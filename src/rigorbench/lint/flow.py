@@ -78,7 +78,16 @@ class _Builder:
         if kind == "assignment_expression":
             return self.assign(node)
         if kind == "update_expression":
-            target = self.value(node.named_children[0])
+            operand = node.named_children[0]
+            target = self.value(operand)
+            base = operand
+            while base.type in ("array_access", "parenthesized_expression"):
+                base = base.child_by_field_name("array") or base.named_children[0]
+            if base.type != "identifier" or self.text(base) not in self.bench.locals:
+                # counters.hits++, count++ on a field: a store, like x.f += 1 (and the
+                # conditions it sits under are consumed with it)
+                self.sink(target)
+                return set()
             for name in target:
                 self.define(name, {name}, node, computed=False)
             return target
