@@ -70,6 +70,11 @@ CASES = [
     # OPINV
     ("@Benchmark @OperationsPerInvocation(4) public int m() { int s = 0; for (int v : xs) s ^= v; return s; }", []),
     ("@Benchmark @OperationsPerInvocation(4) public double m() { return Math.sqrt(x); }", ["OPINV"]),
+    # the N operations are a loop in a pure project helper (JMHSample_11's reps(n)); a helper without one is one operation
+    ("int count = 4;\nprivate int reps(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }\n"
+     "@Benchmark @OperationsPerInvocation(4) public int m() { return reps(count); }", []),
+    ("private double twice(double v) { return v * 2; }\n"
+     "@Benchmark @OperationsPerInvocation(4) public double m() { return twice(x); }", ["OPINV"]),
     # SHARED
     ("static int hits;\n@Benchmark public int m() { return hits++; }", ["SHARED"]),
     ("static final java.util.concurrent.atomic.AtomicInteger hits = new java.util.concurrent.atomic.AtomicInteger();\n"

@@ -407,7 +407,8 @@ def _single_operation(bench: Benchmark) -> bool:
             call = bench.call(node)
             if call.kind == "unknown":
                 return False
-            if call.kind == "project" and (is_benchmark(call.method.node) or any(
+            # a project method, pure helper or not (JMHSample_11's reps(n) loops n times)
+            if call.method is not None and (is_benchmark(call.method.node) or any(
                     n.type in LOOPS or n.type == "method_invocation"
                     for n in walk(call.method.node))):
                 return False
