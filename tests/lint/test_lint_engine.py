@@ -182,3 +182,27 @@ def test_same_package_class_wins_over_other_packages(tmp_path):
     write(tmp_path / "c" / "C.java", "package a;\nclass C { @Benchmark public void m() { S.hits++; } }\n")
     findings = lint_paths([tmp_path]).findings
     assert [(f.rule, f.benchmark) for f in findings] == [("SHARED", "C.m")]
+
+
+def test_every_node_kind_the_rules_look_up_is_indexed():
+    # The parse index holds only parse.INDEXED_TYPES; asking it for another kind raises
+    # KeyError, which stops the lint of a whole project (it did on a loop bounded by a
+    # local, a path no sample reached). Every kind named literally in a lookup must be held.
+    import pathlib
+    import re
+
+    import rigorbench.lint
+    from rigorbench.lint.parse import INDEXED_TYPES
+
+    root = pathlib.Path(rigorbench.lint.__file__).parent
+    lookup = re.compile(r"\.(?:own|within)\(\s*\"(\w+)\"")
+    # kinds looked up in a loop: `for kind in ("a", "b")` and `kinds = ("a", "b")`
+    loop = re.compile(r"(?:for kind in|kinds =) \(([^)]*)\)")
+    asked = set()
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        asked.update(lookup.findall(text))
+        for group in loop.findall(text):
+            asked.update(re.findall(r"\"(\w+)\"", group))
+    assert "method_invocation" in asked and "local_variable_declaration" in asked
+    assert sorted(asked - set(INDEXED_TYPES)) == []

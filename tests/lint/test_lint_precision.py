@@ -454,3 +454,36 @@ def test_invo_counted_loop_bound_from_a_getter_of_a_final_field(tmp_path):
     found = _invo(tmp_path, {"Batch.java": base, "Longs.java": bench})
     assert [s for s, _ in found] == ["warning"]
     assert "loops 2,500 times (batch = 10,000, in steps of 4)" in found[0][1]
+
+
+def _batch_insert(bound_decl: str, bound: str) -> str:
+    # a per-call fixture resets a table; the benchmark hands it to a helper that fills a
+    # batch in a loop bounded by a local or by its own parameter (the shape of a JDBC insert)
+    return (HEADER + "public class Inserts {\n"
+            "@State(Scope.Thread) public static class Table {\n"
+            "long[] rows = new long[64];\n"
+            "@Setup(Level.Invocation) public void reset() { Arrays.fill(rows, 0L); } }\n"
+            "long fill(Table t, int size) {\n"
+            f"{bound_decl}\nlong sum = 0;\n"
+            f"for (int i = 0; i < {bound}; i++) {{ sum += t.rows[i & 63] + i; }}\n"
+            "return sum; }\n"
+            "@Benchmark public long insert(Table t) { return fill(t, 100); } }\n")
+
+
+def test_invo_loop_bound_by_a_local_or_a_parameter_of_a_helper(tmp_path):
+    # a bound that is a local with an initializer resolves to its value: 100 cheap
+    # iterations, about a microsecond, so the per-call fixture is a warning (an unresolved
+    # count would keep the loop as evidence of a long call: info)
+    found = _invo(tmp_path, {"Inserts.java": _batch_insert("int count = 100;", "count")})
+    assert [s for s, _ in found] == ["warning"]
+    # the same local set to 1,000,000: about 10 ms, millisecond-scale work, info
+    found = _invo(tmp_path, {"Inserts.java": _batch_insert("int count = 1_000_000;", "count")})
+    assert [s for s, _ in found] == ["info"] and "calls fill, which loops 1,000,000 times" in found[0][1]
+    # a bound that is the helper's parameter has no value in the helper's source: the lint
+    # must not fail on it (it once raised KeyError here), and an unknown count keeps the
+    # loop as cost evidence (info)
+    found = _invo(tmp_path, {"Inserts.java": _batch_insert("", "size")})
+    assert [s for s, _ in found] == ["info"]
+    # a local assigned again is not a known count either
+    found = _invo(tmp_path, {"Inserts.java": _batch_insert("int count = 100; count += size;", "count")})
+    assert [s for s, _ in found] == ["info"]
