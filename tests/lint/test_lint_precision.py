@@ -487,3 +487,20 @@ def test_invo_loop_bound_by_a_local_or_a_parameter_of_a_helper(tmp_path):
     # a local assigned again is not a known count either
     found = _invo(tmp_path, {"Inserts.java": _batch_insert("int count = 100; count += size;", "count")})
     assert [s for s, _ in found] == ["info"]
+
+
+def test_constant_input_of_a_call_on_a_receiver_built_in_the_call(tmp_path):
+    # a constant date parsed by a formatter created in the same expression: the new object's
+    # state (its pattern, a calendar the parse mutates) is an input too, so the constant is
+    # not the call's only input; a static parse of the same constant stays a warning
+    body = ("@State(Scope.Thread)\npublic class D {\nstatic final String DAY = \"2024-02-29\";\n"
+            "static final String PATTERN = \"yyyy-MM-dd\";\n"
+            "@Benchmark public java.util.Date fresh() throws Exception {\n"
+            "  return new java.text.SimpleDateFormat(PATTERN).parse(DAY); }\n"
+            "@Benchmark public Object chained() { return Formats.iso().parse(DAY); }\n"
+            "@Benchmark public void consumed(Blackhole bh) { bh.consume(java.time.LocalDate.parse(DAY)); }\n"
+            "@Benchmark public long parsed() { return Long.parseLong(DAY.substring(0, 4)); }\n"
+            "@Benchmark public int length() { return Dates.daysIn(DAY); } }\n")
+    (tmp_path / "D.java").write_text(HEADER + body)
+    found = [(f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info"]
+    assert found == [("FINAL", "D.consumed"), ("FINAL", "D.length")]
