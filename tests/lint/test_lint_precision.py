@@ -504,3 +504,33 @@ def test_constant_input_of_a_call_on_a_receiver_built_in_the_call(tmp_path):
     (tmp_path / "D.java").write_text(HEADER + body)
     found = [(f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info"]
     assert found == [("FINAL", "D.consumed"), ("FINAL", "D.length")]
+
+
+def test_print_a_log_line_beside_millisecond_work_is_info(tmp_path):
+    # A logger call once per call of a benchmark that sends a batch to a database (a helper
+    # looping over the rows, then a JDBC round trip) or waits for worker threads: one line is
+    # small beside that. The same line in a cheap benchmark, inside the loop (once per row),
+    # or as System.out, stays a warning.
+    source = ("import java.sql.*;\nimport org.slf4j.Logger;\n" + HEADER +
+              "@State(Scope.Benchmark)\npublic class Rows {\n"
+              "static final Logger LOG = null; Connection conn; long[] ids; Thread worker; long hits;\n"
+              "void send(long[] values) throws SQLException {\n"
+              "  PreparedStatement ps = conn.prepareStatement(\"INSERT INTO t VALUES (?)\");\n"
+              "  for (long v : values) { ps.setLong(1, v); ps.addBatch(); }\n"
+              "  ps.executeBatch(); }\n"
+              "@Benchmark public void batch() throws SQLException {\n"
+              "  LOG.info(\"sending batch\"); send(ids); }\n"
+              "@Benchmark public void joined() throws InterruptedException {\n"
+              "  LOG.debug(\"joining\"); worker.join(); }\n"
+              "@Benchmark public long cheap() {\n  LOG.info(\"hit\"); return ++hits; }\n"
+              "@Benchmark public void perRow() throws SQLException {\n"
+              "  for (long v : ids) { LOG.info(\"row {}\", v); }\n  send(ids); }\n"
+              "@Benchmark public void console() throws SQLException {\n"
+              "  System.out.println(\"sending\"); send(ids); } }\n")
+    (tmp_path / "Rows.java").write_text(source, encoding="utf-8")
+    prints = [f for f in lint_paths([tmp_path]).findings if f.rule == "PRINT"]
+    severities = {f.benchmark.rpartition(".")[2]: f.severity for f in prints}
+    assert severities == {"batch": "info", "joined": "info", "cheap": "warning",
+                          "perRow": "warning", "console": "warning"}
+    batch = next(f.message for f in prints if f.benchmark == "Rows.batch")
+    assert "calls send, which loops" in batch and "small beside millisecond-scale work" in batch
