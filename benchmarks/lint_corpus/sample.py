@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Draw the seeded random sample of benchmarks that are read by hand for misses (issue #34 item 6).
 
-usage: sample.py TREES --project NAME [--n 25] [--seed 34]
+usage: sample.py TREES --project NAME [--n 25] [--seed 34] [--same-line]
   TREES  folder written by extract.py
+  --same-line  also list `@Benchmark public T name(` written on one line (heldout6 on); off by
+               default so the samples recorded for earlier sets (okio, zipkin have such lines)
+               draw again as recorded
 
 Lists every `@Benchmark` method of the project (file, line of the annotation, method name),
 sorted by file and line, and prints `n` of them drawn with random.Random(seed).sample. The
@@ -20,11 +23,19 @@ from pathlib import Path
 _DECL = re.compile(r"\b(\w+)\s*\(")
 
 
-def benchmarks(root: Path) -> list[tuple[str, int, str]]:
+# `@Benchmark public void name(` on one line: the annotation and the declaration together.
+_INLINE = re.compile(r"^@Benchmark\s+[^(@]*?\b(\w+)\s*\(")
+
+
+def benchmarks(root: Path, same_line: bool = False) -> list[tuple[str, int, str]]:
     found = []
     for path in sorted(root.rglob("*.java")):
         lines = path.read_text(errors="replace").splitlines()
         for i, line in enumerate(lines):
+            m = _INLINE.match(line.strip()) if same_line else None
+            if m:
+                found.append((str(path.relative_to(root)), i + 1, m.group(1)))
+                continue
             if line.strip() != "@Benchmark":
                 continue
             for nxt in lines[i + 1:i + 8]:
@@ -44,8 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--project", required=True)
     ap.add_argument("--n", type=int, default=25)
     ap.add_argument("--seed", type=int, default=34)
+    ap.add_argument("--same-line", action="store_true",
+                    help="also list @Benchmark written on the declaration's line")
     a = ap.parse_args(argv)
-    every = benchmarks(a.trees / a.project)
+    every = benchmarks(a.trees / a.project, a.same_line)
     chosen = sorted(random.Random(a.seed).sample(every, min(a.n, len(every))))
     print(f"# {a.project}: {len(chosen)} of {len(every)} benchmarks, seed {a.seed}")
     for file, line, method in chosen:

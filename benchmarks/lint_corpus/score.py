@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score `rigorbench lint` on the labelled corpus: per project and per rule, warning-or-error only.
 
-usage: score.py TREES [--split tune|heldout|heldout2|heldout3|heldout4|heldout5|all] [--rigorbench EXE] [--labels CSV ...]
+usage: score.py TREES [--split tune|heldout|heldout2|heldout3|heldout4|heldout5|heldout6|all] [--rigorbench EXE] [--labels CSV ...]
   TREES   folder written by extract.py (one sub-folder per project)
 
 Lints every project of projects.toml in the chosen split (`rigorbench lint P --format json`,
@@ -54,11 +54,14 @@ def label_key(row: dict) -> set[str]:
     return keys
 
 
-def lint(exe: str, trees: Path, project: str) -> list[dict]:
+def lint(exe: str, trees: Path, project: str) -> list[dict] | None:
+    """The warning-or-error findings, or None when the lint failed on the project (a crash
+    is a result on unseen code: it is reported and scored as no finding, not a stop)."""
     out = subprocess.run([exe, "lint", project, "--format", "json", "--fail-on", "never"],
                          cwd=trees, capture_output=True, text=True, check=False)
     if out.returncode not in (0, 1):
-        raise SystemExit(f"lint {project}: exit {out.returncode}: {out.stderr.strip()[:300]}")
+        print(f"CRASH lint {project}: exit {out.returncode}: {out.stderr.strip()[:300]}")
+        return None
     root = os.path.abspath(trees / project)
     found = []
     for f in json.loads(out.stdout)["findings"]:
@@ -90,7 +93,7 @@ def match(findings: list[dict], labels: list[dict]) -> dict[int, int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trees", type=Path)
-    ap.add_argument("--split", default="all", choices=["tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "all"])
+    ap.add_argument("--split", default="all", choices=["tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "all"])
     ap.add_argument("--rigorbench", default=str(HERE.parent.parent / ".venv/bin/rigorbench"))
     ap.add_argument("--labels", nargs="*", default=[str(HERE / "labels.csv"), str(DEV_LABELS)])
     a = ap.parse_args(argv)
@@ -99,9 +102,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = [r for path in a.labels for r in csv.DictReader(open(path, newline=""))]
     table = collections.defaultdict(collections.Counter)   # (project|ALL, rule|ALL) -> counts
     unlabelled = []
+    crashed = []
     for project in projects:
         labels = [r for r in rows if r["project"] == project]
         findings = lint(a.rigorbench, a.trees, project)
+        if findings is None:
+            crashed.append(project)
+            findings = []
         picked = match(findings, labels)
         for fi, f in enumerate(findings):
             verdict = labels[picked[fi]]["verdict"] if fi in picked else "unlabelled"
@@ -127,7 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{key[0]:14} {key[1]:6} {c['findings']:>8} {c['TP']:>4} {c['FP']:>4} {c['unlabelled']:>5} {prec:>9} {rec:>12}")
     for line in unlabelled:
         print("unlabelled:", line)
-    return 0
+    for project in crashed:
+        print(f"crashed: {project} (scored as no finding)")
+    return 3 if crashed else 0
 
 
 if __name__ == "__main__":

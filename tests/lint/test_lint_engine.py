@@ -206,3 +206,27 @@ def test_a_rule_that_fails_on_one_file_loses_only_its_findings_there(tmp_path, m
     monkeypatch.setenv("RIGORBENCH_DEBUG", "1")
     with pytest.raises(KeyError):
         lint_paths([tmp_path])
+
+
+def test_every_node_kind_the_rules_look_up_is_indexed():
+    # The parse index holds only parse.INDEXED_TYPES; asking it for another kind raises
+    # KeyError, which stops the lint of a whole project (it did on a loop bounded by a
+    # local, a path no sample reached). Every kind named literally in a lookup must be held.
+    import pathlib
+    import re
+
+    import rigorbench.lint
+    from rigorbench.lint.parse import INDEXED_TYPES
+
+    root = pathlib.Path(rigorbench.lint.__file__).parent
+    lookup = re.compile(r"\.(?:own|within)\(\s*\"(\w+)\"")
+    # kinds looked up in a loop: `for kind in ("a", "b")` and `kinds = ("a", "b")`
+    loop = re.compile(r"(?:for kind in|kinds =) \(([^)]*)\)")
+    asked = set()
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        asked.update(lookup.findall(text))
+        for group in loop.findall(text):
+            asked.update(re.findall(r"\"(\w+)\"", group))
+    assert "method_invocation" in asked and "local_variable_declaration" in asked
+    assert sorted(asked - set(INDEXED_TYPES)) == []

@@ -472,3 +472,83 @@ COUNTER_CASES = [
 @pytest.mark.parametrize("members, expected", COUNTER_CASES, ids=[f"counter{i}" for i in range(len(COUNTER_CASES))])
 def test_a_counter_bumped_under_a_condition_consumes_it(tmp_path, members, expected):
     assert shown(tmp_path, members) == expected
+
+
+def _batch_insert(bound_decl: str, bound: str) -> str:
+    # a per-call fixture resets a table; the benchmark hands it to a helper that fills a
+    # batch in a loop bounded by a local or by its own parameter (the shape of a JDBC insert)
+    return (HEADER + "public class Inserts {\n"
+            "@State(Scope.Thread) public static class Table {\n"
+            "long[] rows = new long[64];\n"
+            "@Setup(Level.Invocation) public void reset() { Arrays.fill(rows, 0L); } }\n"
+            "long fill(Table t, int size) {\n"
+            f"{bound_decl}\nlong sum = 0;\n"
+            f"for (int i = 0; i < {bound}; i++) {{ sum += t.rows[i & 63] + i; }}\n"
+            "return sum; }\n"
+            "@Benchmark public long insert(Table t) { return fill(t, 100); } }\n")
+
+
+def test_invo_loop_bound_by_a_local_or_a_parameter_of_a_helper(tmp_path):
+    # a bound that is a local with an initializer resolves to its value: 100 cheap
+    # iterations, about a microsecond, so the per-call fixture is a warning (an unresolved
+    # count would keep the loop as evidence of a long call: info)
+    found = _invo(tmp_path, {"Inserts.java": _batch_insert("int count = 100;", "count")})
+    assert [s for s, _ in found] == ["warning"]
+    # the same local set to 1,000,000: about 10 ms, millisecond-scale work, info
+    found = _invo(tmp_path, {"Inserts.java": _batch_insert("int count = 1_000_000;", "count")})
+    assert [s for s, _ in found] == ["info"] and "calls fill, which loops 1,000,000 times" in found[0][1]
+    # a bound that is the helper's parameter has no value in the helper's source: the lint
+    # must not fail on it (it once raised KeyError here), and an unknown count keeps the
+    # loop as cost evidence (info)
+    found = _invo(tmp_path, {"Inserts.java": _batch_insert("", "size")})
+    assert [s for s, _ in found] == ["info"]
+    # a local assigned again is not a known count either
+    found = _invo(tmp_path, {"Inserts.java": _batch_insert("int count = 100; count += size;", "count")})
+    assert [s for s, _ in found] == ["info"]
+
+
+def test_constant_input_of_a_call_on_a_receiver_built_in_the_call(tmp_path):
+    # a constant date parsed by a formatter created in the same expression: the new object's
+    # state (its pattern, a calendar the parse mutates) is an input too, so the constant is
+    # not the call's only input; a static parse of the same constant stays a warning
+    body = ("@State(Scope.Thread)\npublic class D {\nstatic final String DAY = \"2024-02-29\";\n"
+            "static final String PATTERN = \"yyyy-MM-dd\";\n"
+            "@Benchmark public java.util.Date fresh() throws Exception {\n"
+            "  return new java.text.SimpleDateFormat(PATTERN).parse(DAY); }\n"
+            "@Benchmark public Object chained() { return Formats.iso().parse(DAY); }\n"
+            "@Benchmark public void consumed(Blackhole bh) { bh.consume(java.time.LocalDate.parse(DAY)); }\n"
+            "@Benchmark public long parsed() { return Long.parseLong(DAY.substring(0, 4)); }\n"
+            "@Benchmark public int length() { return Dates.daysIn(DAY); } }\n")
+    (tmp_path / "D.java").write_text(HEADER + body)
+    found = [(f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info"]
+    assert found == [("FINAL", "D.consumed"), ("FINAL", "D.length")]
+
+
+def test_print_a_log_line_beside_millisecond_work_is_info(tmp_path):
+    # A logger call once per call of a benchmark that sends a batch to a database (a helper
+    # looping over the rows, then a JDBC round trip) or waits for worker threads: one line is
+    # small beside that. The same line in a cheap benchmark, inside the loop (once per row),
+    # or as System.out, stays a warning.
+    source = ("import java.sql.*;\nimport org.slf4j.Logger;\n" + HEADER +
+              "@State(Scope.Benchmark)\npublic class Rows {\n"
+              "static final Logger LOG = null; Connection conn; long[] ids; Thread worker; long hits;\n"
+              "void send(long[] values) throws SQLException {\n"
+              "  PreparedStatement ps = conn.prepareStatement(\"INSERT INTO t VALUES (?)\");\n"
+              "  for (long v : values) { ps.setLong(1, v); ps.addBatch(); }\n"
+              "  ps.executeBatch(); }\n"
+              "@Benchmark public void batch() throws SQLException {\n"
+              "  LOG.info(\"sending batch\"); send(ids); }\n"
+              "@Benchmark public void joined() throws InterruptedException {\n"
+              "  LOG.debug(\"joining\"); worker.join(); }\n"
+              "@Benchmark public long cheap() {\n  LOG.info(\"hit\"); return ++hits; }\n"
+              "@Benchmark public void perRow() throws SQLException {\n"
+              "  for (long v : ids) { LOG.info(\"row {}\", v); }\n  send(ids); }\n"
+              "@Benchmark public void console() throws SQLException {\n"
+              "  System.out.println(\"sending\"); send(ids); } }\n")
+    (tmp_path / "Rows.java").write_text(source, encoding="utf-8")
+    prints = [f for f in lint_paths([tmp_path]).findings if f.rule == "PRINT"]
+    severities = {f.benchmark.rpartition(".")[2]: f.severity for f in prints}
+    assert severities == {"batch": "info", "joined": "info", "cheap": "warning",
+                          "perRow": "warning", "console": "warning"}
+    batch = next(f.message for f in prints if f.benchmark == "Rows.batch")
+    assert "calls send, which loops" in batch and "small beside millisecond-scale work" in batch

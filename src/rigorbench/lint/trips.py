@@ -192,9 +192,13 @@ def _local_value(ctx: Benchmark, name: str, depth: int) -> tuple[int, str] | Non
     if any(ctx.source.text(written(n)) == name for kind in ("assignment_expression", "update_expression")
            for n in ctx.own(kind)):
         return None
-    for decl in ctx.own("variable_declarator"):
-        if ctx.source.text(decl.child_by_field_name("name")) == name:
-            return _value(ctx, decl.child_by_field_name("value"), depth + 1)
+    # Declarators are not indexed on their own (parse.INDEXED_TYPES): reach them through
+    # their declarations. A name with no declarator here is a parameter: no value.
+    for declaration in ctx.own("local_variable_declaration"):
+        for decl in declaration.children_by_field_name("declarator"):
+            if ctx.source.text(decl.child_by_field_name("name")) == name:
+                value = decl.child_by_field_name("value")
+                return _value(ctx, value, depth + 1) if value is not None else None
     return None
 
 

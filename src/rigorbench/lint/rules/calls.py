@@ -17,8 +17,8 @@ from tree_sitter import Node
 from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import last_name_of
-from rigorbench.lint.parse import walk
-from rigorbench.lint.rules.config import single_shot
+from rigorbench.lint.parse import LOOPS, walk
+from rigorbench.lint.rules.config import cost_evidence, single_shot
 
 TIMER_TITLE = "the benchmark reads the clock itself inside a harness that already times it"
 TIMER_REFERENCE = "Sestoft, Microbenchmarks in Java and C#, section on timer resolution; JMH Mode docs"
@@ -86,7 +86,10 @@ Return the value you wanted to see, so JMH consumes it.
 Not reported: output that is the whole benchmark (a logging or console benchmark). Reported
 as info in SingleShotTime, where it runs once per timed call, and on an error path: in a
 catch block, or under a failed check (if (!done), if (status != OK), if (x == null)), where it
-runs only when the measurement has already gone wrong.
+runs only when the measurement has already gone wrong. A logger call (not System.out) that
+runs once per call, outside loops, is info too when the call shows millisecond-scale work
+(the evidence INVO uses: it loops, waits for other threads, does I/O, reports in ms): one
+log line is small beside it.
 
 Before:
     @Benchmark public void measure() { System.out.println(work()); }
@@ -364,6 +367,20 @@ def failure_path(bench: Benchmark, node: Node) -> str:
     return ""
 
 
+def _beside_long_work(ctx: FileContext, bench: Benchmark, node: Node) -> str:
+    """The evidence that one call of ``bench`` takes a millisecond or more (INVO's
+    :func:`cost_evidence`: it loops, waits, does I/O, ...), or "", for a log call that runs
+    once per call: not inside a loop or a lambda of the body, where it would run per item.
+    A log line (microseconds at most) cannot dominate such a call. ``System.out`` is not
+    judged this way: a leftover debug print is reported wherever it is."""
+    up = node.parent
+    while up is not None and up != bench.body:
+        if up.type in LOOPS or up.type == "lambda_expression":
+            return ""
+        up = up.parent
+    return cost_evidence(ctx, bench) or ""
+
+
 def check_print(ctx: FileContext) -> Iterator[Issue]:
     subject: dict[str, bool] = {}
     for bench, node, receiver, name in _calls(ctx):
@@ -375,15 +392,19 @@ def check_print(ctx: FileContext) -> Iterator[Issue]:
             what = "prints" if printing else "logs"
             once = single_shot(ctx, bench)
             failing = failure_path(bench, node)
+            heavy = _beside_long_work(ctx, bench, node) if logging and not (once or failing) else ""
             if failing:
                 reason = (f"it runs {failing}, an error path that a valid measurement does not "
                           "take")
             elif once:
                 reason = ("in SingleShotTime it runs once per timed call, beside a call usually "
                           "far longer than one line of output")
+            elif heavy:
+                reason = (f"it logs once per call, and {bench.name} {heavy}: one log line is "
+                          "small beside millisecond-scale work")
             else:
                 reason = "I/O can dominate the measured time"
-            yield make_issue(ctx.source, node, "PRINT", "info" if once or failing else "warning",
+            yield make_issue(ctx.source, node, "PRINT", "info" if once or failing or heavy else "warning",
                              f"{receiver}.{name}(...) {what} inside {bench.name}; {reason}",
                              benchmark=bench.name,
                              hint="remove it, or report once in @TearDown(Level.Trial)")

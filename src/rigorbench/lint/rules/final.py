@@ -23,7 +23,8 @@ value (``Math.log(3.0)``, ``compute(42)``) is reported as a warning (not fixable
 instance call on a variable receiver (``text.charAt(0)``) is not, its result is not constant.
 So is a constant ``static final`` field that is the only argument of a static call whose result
 is returned or consumed (``return StringUtils.isBlank(TEXT);``): its whole input is constant; not
-a call on an object held in a constant (``UTF_8.encode(TEXT)``), which runs that object's code.
+a call on an object held in a constant (``UTF_8.encode(TEXT)``) or built in the call
+expression (``new SimpleDateFormat(P).parse(TEXT)``), which runs that object's code on its state.
 Equality tests against a constant (``if (t != LAST)``) count as comparison bounds.
 Neither is reported when the project method only stores its argument (a setter, a builder
 step, a property map, a capacity; :mod:`rigorbench.lint.stores`): that constant is a
@@ -188,6 +189,9 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
     obj = call.child_by_field_name("object")
     if value is None or not _constant(bench, value) or (obj is not None and bench.type_of(obj) is not None):
         return None  # an instance call on a variable receiver depends on that object's state
+    if obj is not None and obj.type not in ("identifier", "field_access"):
+        return None  # new Parser(p).parse(TEXT), make().run(N): a receiver built by the call
+        # expression is an input too (its state, often mutable), not a class name
     if obj is not None and _object_constant(bench, obj):
         return None  # UTF_8.encode(TEXT): the receiver is an object, its call runs its code
     kind = bench.call(call).kind
