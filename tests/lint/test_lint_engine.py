@@ -29,7 +29,7 @@ def write(path, text, encoding="utf-8"):
 
 def test_rules_registry_metadata():
     assert list(RULES) == ["RETU", "LOOP", "FINAL", "INVO", "FORK", "TIMER", "SLEEP", "PRINT",
-                           "VOID", "OPINV", "SHARED", "PARAMW", "PARAMU", "GO-RESULT", "GO-SETUP",
+                           "VOID", "OPINV", "SHARED", "PARAMW", "PARAMU", "STALE", "GO-RESULT", "GO-SETUP",
                            "GO-TIMER", "GO-BN", "GO-NOLOOP", "GO-BLOOP"]
     assert {r.language for r in RULES.values()} == {"java", "go"}
     assert all(RULES[r].language == "go" for r in RULES if r.startswith("GO-"))

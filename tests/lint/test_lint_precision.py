@@ -552,3 +552,36 @@ def test_print_a_log_line_beside_millisecond_work_is_info(tmp_path):
                           "perRow": "warning", "console": "warning"}
     batch = next(f.message for f in prints if f.benchmark == "Rows.batch")
     assert "calls send, which loops" in batch and "small beside millisecond-scale work" in batch
+
+
+# STALE: a benchmark that sorts its state's input in place sorts sorted data from the second call on
+STALE_CASES = [
+    ("int[] values = new int[1000];\n@Benchmark public int[] m() {\njava.util.Arrays.sort(values); return values; }",
+     [("STALE", 3)]),
+    ("java.util.List<Integer> rows = new java.util.ArrayList<>();\n@Benchmark public Object m() {\n"
+     "rows.sort(null); return rows; }", [("STALE", 3)]),
+    # a hand-written sort of a state array (moves the elements among themselves)
+    ("byte[] arr = new byte[64];\nvoid bubble(byte[] b) { for (int c = 0; c < b.length - 1; c++) "
+     "if (b[c] > b[c + 1]) { byte t = b[c]; b[c] = b[c + 1]; b[c + 1] = t; } }\n"
+     "@Benchmark public byte[] m() {\nbubble(arr); return arr; }", [("STALE", 4)]),
+    # a copy sorted in the benchmark, a field written first, a per-call restore: fresh input each call
+    ("int[] values = new int[1000];\n@Benchmark public int[] m() {\nint[] c = values.clone(); "
+     "java.util.Arrays.sort(c); return c; }", []),
+    ("int[] values = new int[1000];\nint[] original = new int[1000];\n@Benchmark public int[] m() {\n"
+     "values = original.clone(); java.util.Arrays.sort(values); return values; }", []),
+    ("int[] values;\nint[] original = new int[1000];\n@Setup(Level.Invocation) public void s() { values = original.clone(); }\n"
+     "@Benchmark public int[] m() {\njava.util.Arrays.sort(values); return values; }", []),
+    # input already sorted in setup: sorting it again leaves it as it was
+    ("int[] values = new int[1000];\n@Setup public void s() { java.util.Arrays.sort(values); }\n"
+     "@Benchmark public int[] m() {\njava.util.Arrays.sort(values); return values; }", []),
+    # an output buffer the helper fills (not moved among themselves), a shuffle: not stale
+    ("byte[] out = new byte[64];\nvoid fill(byte[] b, int v) { for (int i = 0; i < b.length; i++) b[i] = (byte) (v + i); }\n"
+     "@Benchmark public byte[] m() {\nfill(out, 3); return out; }", []),
+    ("java.util.List<Integer> rows = new java.util.ArrayList<>();\n@Benchmark public Object m() {\n"
+     "java.util.Collections.shuffle(rows); return rows; }", []),
+]
+
+
+@pytest.mark.parametrize("members, expected", STALE_CASES, ids=[f"stale{i}" for i in range(len(STALE_CASES))])
+def test_stale_sorts_of_state_input(tmp_path, members, expected):
+    assert [f for f in shown(tmp_path, members) if f[0] == "STALE"] == expected

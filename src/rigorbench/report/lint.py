@@ -30,7 +30,7 @@ SARIF_NAMES = {
     "INVO": "InvocationLevelFixture", "FORK": "NoFork", "TIMER": "HandTimingInBenchmark",
     "SLEEP": "SleepInBenchmark", "PRINT": "OutputInBenchmark", "VOID": "DroppedResults",
     "OPINV": "OperationsPerInvocationWithoutLoop", "SHARED": "SharedMutableStatic",
-    "PARAMW": "ParamOverwrittenBeforeMeasurement", "PARAMU": "ParamNeverRead",
+    "PARAMW": "ParamOverwrittenBeforeMeasurement", "PARAMU": "ParamNeverRead", "STALE": "StateInputSortedInPlace",
     "GO-RESULT": "GoUnusedResultInLoop", "GO-SETUP": "GoTimedSetup", "GO-TIMER": "GoTimerToggleInLoop",
     "GO-BN": "GoWritesBN", "GO-NOLOOP": "GoBenchmarkIgnoresBN", "GO-BLOOP": "GoPreferBLoop",
 }

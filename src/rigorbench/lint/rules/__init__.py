@@ -1,7 +1,7 @@
 """The rule registry: the five bad practices of Costa et al. 2019 first, then ours.
 
 Order: RETU, LOOP, FINAL, INVO, FORK (Costa et al. 2019, Table 1), then TIMER, SLEEP,
-PRINT, VOID, OPINV, SHARED, PARAMW, PARAMU; then the Go rules (``GO-*``, :mod:`rigorbench.lint.go`).
+PRINT, VOID, OPINV, SHARED, PARAMW, PARAMU, STALE; then the Go rules (``GO-*``, :mod:`rigorbench.lint.go`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from rigorbench.lint.base import Rule
 from rigorbench.lint.go import go_rules
 from rigorbench.lint.rules import (calls, config, final, loop, param_read, param_write, retu,
-                                   shared, void)
+                                   shared, stale, void)
 
 
 def _registry() -> dict[str, Rule]:
@@ -40,6 +40,7 @@ def _registry() -> dict[str, Rule]:
              param_write.REFERENCE, False, param_write.check),
         Rule(param_read.ID, "warning", param_read.TITLE, param_read.EXPLANATION,
              param_read.REFERENCE, False, param_read.check),
+        Rule(stale.ID, "warning", stale.TITLE, stale.EXPLANATION, stale.REFERENCE, False, stale.check),
         *go_rules(),
     ]
     return {rule.id: rule for rule in rules}

@@ -48,7 +48,7 @@ public class OpsBench {
     @Benchmark
     @OperationsPerInvocation(100)
     public int[] sortsHundred() {
-        java.util.Arrays.sort(data);
+        java.util.Arrays.sort(data); // expect: STALE
         return data;
     }
 

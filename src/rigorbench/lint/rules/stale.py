@@ -1,0 +1,246 @@
+"""STALE: the benchmark sorts its input in place, so every call after the first sorts sorted data.
+
+JMHSample_38_PerInvokeSetup, ``measureWrong``: a benchmark that sorts an array held by its
+``@State`` sorts random data on its first call only; from then on the array is sorted and the
+benchmark measures sorting sorted data (for many sorts, much faster). The labelled corpus shows
+the same shape in real code (a benchmark group sorting a reverse-sorted state array in place).
+
+Reported when a ``@Benchmark`` method, outside lambdas, sorts or permutes in place an array or
+list it reads from a field (``data``, ``this.data``, ``state.data``) of its own class or of a
+``@State`` object:
+
+* ``Arrays.sort(x, ...)``, ``Arrays.parallelSort(x, ...)``, ``Collections.sort(x, ...)``,
+  ``Collections.reverse(x)`` or ``x.sort(...)`` on such a field, or
+* a project method given such a field that moves the elements of that parameter among
+  themselves (``b[i] = b[j]``, or a swap through a local read from ``b[...]``): a hand-written
+  sort, reverse or shuffle;
+
+and neither the benchmark writes the field (``data = original.clone()`` first: a fresh copy
+each call), nor the field's class has a ``@Setup(Level.Invocation)`` fixture (it restores the
+input before each call; INVO judges that), nor the benchmark runs in ``SingleShotTime`` mode
+with a fixture that restores the input each iteration. A shuffle with ``Collections.shuffle``
+is not reported: every call gets a new random order, not a stale one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from rigorbench.lint.base import Issue, make_issue
+from rigorbench.lint.context import Benchmark, FileContext
+from rigorbench.lint.index import FieldInfo, MethodInfo
+from rigorbench.lint.parse import annotation_value, annotations, last_name, walk
+from rigorbench.lint.rules.config import single_shot
+
+ID = "STALE"
+TITLE = "the benchmark sorts its @State input in place: every call after the first sorts sorted data"
+REFERENCE = "JMHSample_38_PerInvokeSetup (measureWrong)"
+EXPLANATION = """\
+What goes wrong: the benchmark sorts (or reverses, or permutes by hand) an array or list that
+it reads from its @State. JMH calls the benchmark millions of times on the same state object,
+so only the first call sorts the data the state was set up with; every later call sorts data
+that is already sorted, which for most sorts is far quicker. The result measures the best case
+instead of the case you meant.
+
+How to fix: sort a copy made inside the benchmark (byte[] c = Arrays.copyOf(d.arr, d.arr.length);
+then sort c), which is what JMHSample_38 calls the only sensible thing in the overwhelming
+majority of cases: the copy's cost is small beside the sort's and is measured alike in every
+version. Restoring the input with @Setup(Level.Invocation) also works, with the costs INVO
+explains.
+
+Not reported: a benchmark that writes the field first (a fresh copy per call), a state with a
+per-invocation fixture, SingleShotTime with a fixture that restores the input each iteration,
+and Collections.shuffle (a new order each call).
+
+Before:
+    @Benchmark public int[] measure(Data d) { Arrays.sort(d.values); return d.values; }
+
+After:
+    @Benchmark public int[] measure(Data d) {
+        int[] c = d.values.clone(); Arrays.sort(c); return c; }
+"""
+
+_NAMES = ("identifier", "field_access", "scoped_identifier")   # Arrays, java.util.Arrays
+_SORTS = {("Arrays", "sort"), ("Arrays", "parallelSort"), ("Collections", "sort"), ("Collections", "reverse")}
+
+
+def check(ctx: FileContext) -> Iterator[Issue]:
+    for bench in ctx.benchmarks:
+        if bench.body is None:
+            continue
+        written = _written_fields(bench)
+        for node in walk(bench.body):
+            if node.type in ("lambda_expression", "class_body"):
+                continue
+            if node.type != "method_invocation" or _inside_lambda(node, bench.body):
+                continue
+            found = _sorted_input(bench, node)
+            if found is None:
+                continue
+            arg, info, how = found
+            if info.name in written or _restored(ctx, bench, info):
+                continue
+            shown = bench.source.text(arg)
+            yield make_issue(bench.source, arg, ID, "warning",
+                             f"{bench.name} {how} '{shown}' in place: it is state, so every call after "
+                             f"the first works on data already in order", benchmark=bench.name,
+                             hint=f"sort a copy made in the benchmark ({shown}.clone()), or see "
+                                  f"'rigorbench lint --explain STALE'")
+
+
+def _sorted_input(bench: Benchmark, node: Node) -> tuple[Node, FieldInfo, str] | None:
+    """(the argument, its field, what is done) when ``node`` sorts a state field in place."""
+    name = bench.source.text(node.child_by_field_name("name"))
+    obj = node.child_by_field_name("object")
+    args = node.child_by_field_name("arguments").named_children
+    if obj is not None and obj.type in _NAMES and (last_name(obj), name) in _SORTS and args:
+        info = _state_field(bench, args[0])
+        return (args[0], info, "sorts" if name != "reverse" else "reverses") if info else None
+    if obj is not None and name == "sort" and obj.type in ("identifier", "field_access"):
+        info = _state_field(bench, obj)
+        type_name = info.type if info else ""
+        return (obj, info, "sorts") if info is not None and "List" in type_name else None
+    call = bench.call(node)
+    if call.method is None:
+        return None
+    for position, arg in enumerate(args):
+        info = _state_field(bench, arg)
+        if info is not None and _permutes(bench, call.method, position):
+            return arg, info, f"rearranges (through {name}(), which moves its elements among themselves)"
+    return None
+
+
+def _state_field(bench: Benchmark, node: Node) -> FieldInfo | None:
+    """The field ``node`` reads when it is an array or list field of the benchmark's class or of
+    a @State object (not static final: a constant table is not an input that goes stale)."""
+    if node.type not in ("identifier", "field_access"):
+        return None
+    info = bench.field_of(node)
+    if info is None or (info.static and info.final):
+        return None
+    if not (info.type.endswith("[]") or "List" in info.type):
+        return None
+    return info
+
+
+def _written_fields(bench: Benchmark) -> set[str]:
+    """Names of fields the benchmark assigns (``data = ...``, ``this.data = ...``, ``d.data = ...``)."""
+    names = set()
+    for node in walk(bench.body):
+        if node.type == "assignment_expression":
+            left = node.child_by_field_name("left")
+            if left.type in ("identifier", "field_access"):
+                names.add(last_name(left))
+    return names
+
+
+def _inside_lambda(node: Node, body: Node) -> bool:
+    parent = node.parent
+    while parent is not None and parent != body:
+        if parent.type in ("lambda_expression", "class_body"):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _restored(ctx: FileContext, bench: Benchmark, info: FieldInfo) -> bool:
+    """Does the field's class put the input back before each call (a Level.Invocation fixture
+    that writes the field; in SingleShotTime, any fixture that does), or is the input already
+    in order (its constructor or a fixture sorts it: sorting it again changes nothing)?"""
+    owner = bench.index.qualified.get(info.owner) or bench.index.lookup(info.owner, bench.cls)
+    once = single_shot(ctx, bench)
+    for cls in (list(bench.index.lineage(owner)) if owner is not None else []):
+        text = cls.source.text
+        body = cls.node.child_by_field_name("body")
+        for member in (body.named_children if body is not None else ()):
+            fixture = next((node for name, node in annotations(member) if name == "Setup"), None)
+            if member.type != "constructor_declaration" and fixture is None:
+                continue
+            code = member.child_by_field_name("body")
+            if code is None:
+                continue
+            if _sorts_field(bench, cls, code, info.name):
+                return True          # set up in order: an in-place sort leaves it as it is
+            if fixture is None or not _writes_field(code, info.name, text):
+                continue
+            level = annotation_value(fixture) if fixture is not None else None
+            if once or (level is not None and text(level).replace(" ", "").endswith("Invocation")):
+                return True
+    return False
+
+
+def _writes_field(code: Node, name: str, text) -> bool:
+    """Does ``code`` assign the field ``name`` or hand it to a call (``System.arraycopy(src, 0,
+    name, 0, n)``, ``Collections.addAll(name, ...)``)?"""
+    for node in walk(code):
+        if node.type == "assignment_expression":
+            left = node.child_by_field_name("left")
+            while left.type == "array_access":        # big[i] = ... refills the array
+                left = left.child_by_field_name("array")
+            if last_name(left) == name:
+                return True
+        if node.type == "method_invocation" and any(
+                arg.type in ("identifier", "field_access") and last_name(arg) == name
+                for arg in node.child_by_field_name("arguments").named_children):
+            return True
+    return False
+
+
+def _sorts_field(bench: Benchmark, cls, code: Node, name: str) -> bool:
+    """Does ``code`` (a constructor or fixture of ``cls``) sort the field ``name`` in place?"""
+    text = cls.source.text
+    for node in walk(code):
+        if node.type != "method_invocation":
+            continue
+        method = text(node.child_by_field_name("name"))
+        obj = node.child_by_field_name("object")
+        args = node.child_by_field_name("arguments").named_children
+        named = [i for i, arg in enumerate(args) if arg.type in ("identifier", "field_access") and last_name(arg) == name]
+        if obj is not None and obj.type in _NAMES and (last_name(obj), method) in _SORTS and 0 in named:
+            return True
+        if method == "sort" and obj is not None and obj.type in ("identifier", "field_access") and last_name(obj) == name:
+            return True
+        if named and obj is not None and obj.type == "identifier":
+            owner = bench.index.lookup(text(obj), cls)
+            for candidate in (bench.index.methods(owner, method) if owner is not None else ()):
+                if any(_permutes(bench, candidate, i) for i in named):
+                    return True
+        elif named and obj is None:
+            for candidate in bench.index.methods(cls, method):
+                if any(_permutes(bench, candidate, i) for i in named):
+                    return True
+    return False
+
+
+def _permutes(bench: Benchmark, method: MethodInfo, position: int) -> bool:
+    """Does ``method`` move the elements of its parameter ``position`` among themselves
+    (``b[i] = b[j]``, or ``t = b[i]; ...; b[j] = t``)?"""
+    owner = bench.index.qualified.get(method.owner)
+    if position >= len(method.params) or owner is None:
+        return False
+    param = method.params[position][1]
+    body = method.node.child_by_field_name("body")
+    if body is None:
+        return False
+    text = owner.source.text
+    from_param: set[str] = set()
+    for node in walk(body):
+        if node.type == "variable_declarator":
+            value = node.child_by_field_name("value")
+            if value is not None and _reads_element(value, param, text):
+                from_param.add(text(node.child_by_field_name("name")))
+    for node in walk(body):
+        if node.type != "assignment_expression":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left.type != "array_access" or text(left.child_by_field_name("array")) != param:
+            continue
+        if _reads_element(right, param, text) or (right.type == "identifier" and text(right) in from_param):
+            return True
+    return False
+
+
+def _reads_element(node: Node, param: str, text) -> bool:
+    return any(n.type == "array_access" and text(n.child_by_field_name("array")) == param for n in walk(node))
