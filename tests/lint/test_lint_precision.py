@@ -571,6 +571,8 @@ STALE_CASES = [
      "values = original.clone(); java.util.Arrays.sort(values); return values; }", []),
     ("int[] values;\nint[] original = new int[1000];\n@Setup(Level.Invocation) public void s() { values = original.clone(); }\n"
      "@Benchmark public int[] m() {\njava.util.Arrays.sort(values); return values; }", []),
+    ("int[] values = new int[1000];\nvoid refill(int[] v) { java.util.Arrays.fill(v, 7); }\n"
+     "@Benchmark public int[] m() {\nrefill(values); java.util.Arrays.sort(values); return values; }", []),
     # input already sorted in setup: sorting it again leaves it as it was
     ("int[] values = new int[1000];\n@Setup public void s() { java.util.Arrays.sort(values); }\n"
      "@Benchmark public int[] m() {\njava.util.Arrays.sort(values); return values; }", []),

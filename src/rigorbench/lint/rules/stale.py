@@ -16,7 +16,7 @@ list it reads from a field (``data``, ``this.data``, ``state.data``) of its own 
   sort, reverse or shuffle;
 
 and neither the benchmark writes the field (``data = original.clone()`` first: a fresh copy
-each call), nor the field's class has a ``@Setup(Level.Invocation)`` fixture (it restores the
+each call) or hands it to another call before the sort (which may refill it), nor the field's class has a ``@Setup(Level.Invocation)`` fixture (it restores the
 input before each call; INVO judges that), nor the benchmark runs in ``SingleShotTime`` mode
 with a fixture that restores the input each iteration. A shuffle with ``Collections.shuffle``
 is not reported: every call gets a new random order, not a stale one.
@@ -80,7 +80,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             if found is None:
                 continue
             arg, info, how = found
-            if info.name in written or _restored(ctx, bench, info):
+            if info.name in written or _refilled_before(bench, node, info.name) or _restored(ctx, bench, info):
                 continue
             shown = bench.source.text(arg)
             yield make_issue(bench.source, arg, ID, "warning",
@@ -134,6 +134,18 @@ def _written_fields(bench: Benchmark) -> set[str]:
             if left.type in ("identifier", "field_access"):
                 names.add(last_name(left))
     return names
+
+
+def _refilled_before(bench: Benchmark, sort: Node, name: str) -> bool:
+    """Is the field ``name`` handed to another call before ``sort`` in the body (``refill(data)``,
+    ``System.arraycopy(src, 0, data, 0, n)``)? That call may put fresh input in it."""
+    for node in walk(bench.body):
+        if node.type != "method_invocation" or node == sort or node.start_byte >= sort.start_byte:
+            continue
+        if any(arg.type in ("identifier", "field_access") and last_name(arg) == name
+               for arg in node.child_by_field_name("arguments").named_children):
+            return True
+    return False
 
 
 def _inside_lambda(node: Node, body: Node) -> bool:
