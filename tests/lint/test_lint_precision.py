@@ -14,6 +14,13 @@ HEADER = ("import org.openjdk.jmh.annotations.*;\nimport org.openjdk.jmh.infra.B
           "import java.util.*;\n")
 
 
+def print_findings(path, source: str) -> tuple[list, dict[str, str]]:
+    """The PRINT findings of ``source`` written to ``path``, and their severities by benchmark method."""
+    path.write_text(source, encoding="utf-8")
+    prints = [f for f in lint_paths([path.parent]).findings if f.rule == "PRINT"]
+    return prints, {f.benchmark.rpartition(".")[2]: f.severity for f in prints}
+
+
 def shown(tmp_path, members: str) -> list[tuple[str, int]]:
     source = f"{HEADER}@State(Scope.Thread)\npublic class P {{\n{members}\n}}\n"
     (tmp_path / "P.java").write_text(source, encoding="utf-8")
@@ -356,9 +363,7 @@ def test_print_on_an_error_path_is_info(tmp_path):
               "if (verbose) System.out.println(code);\nreturn code; }\n"
               "@Benchmark public int progress() {\nint code = client.get(\"/\").code();\n"
               "if (++calls % 1000 == 0) System.out.println(calls);\nreturn code; } }\n")
-    (tmp_path / "Output.java").write_text(source, encoding="utf-8")
-    prints = [f for f in lint_paths([tmp_path]).findings if f.rule == "PRINT"]
-    severities = {f.benchmark.rpartition(".")[2]: f.severity for f in prints}
+    prints, severities = print_findings(tmp_path / "Output.java", source)
     assert severities == {"fetch": "info", "await": "info", "status": "info", "lookup": "info",
                           "always": "warning", "flagged": "warning", "progress": "warning"}
     catch = next(f.message for f in prints if f.benchmark == "Output.fetch")
@@ -545,9 +550,7 @@ def test_print_a_log_line_beside_millisecond_work_is_info(tmp_path):
               "  for (long v : ids) { LOG.info(\"row {}\", v); }\n  send(ids); }\n"
               "@Benchmark public void console() throws SQLException {\n"
               "  System.out.println(\"sending\"); send(ids); } }\n")
-    (tmp_path / "Rows.java").write_text(source, encoding="utf-8")
-    prints = [f for f in lint_paths([tmp_path]).findings if f.rule == "PRINT"]
-    severities = {f.benchmark.rpartition(".")[2]: f.severity for f in prints}
+    prints, severities = print_findings(tmp_path / "Rows.java", source)
     assert severities == {"batch": "info", "joined": "info", "cheap": "warning",
                           "perRow": "warning", "console": "warning"}
     batch = next(f.message for f in prints if f.benchmark == "Rows.batch")
