@@ -563,6 +563,8 @@ STALE_CASES = [
      [("STALE", 3)]),
     ("java.util.List<Integer> rows = new java.util.ArrayList<>();\n@Benchmark public Object m() {\n"
      "rows.sort(null); return rows; }", [("STALE", 3)]),
+    ("static final int[] TABLE = new int[1000];\n@Benchmark public int[] m() {\n"
+     "java.util.Arrays.parallelSort(TABLE); return TABLE; }", [("STALE", 3)]),
     # a hand-written sort of a state array (moves the elements among themselves)
     ("byte[] arr = new byte[64];\nvoid bubble(byte[] b) { for (int c = 0; c < b.length - 1; c++) "
      "if (b[c] > b[c + 1]) { byte t = b[c]; b[c] = b[c + 1]; b[c + 1] = t; } }\n"

@@ -113,12 +113,12 @@ def _sorted_input(bench: Benchmark, node: Node) -> tuple[Node, FieldInfo, str] |
 
 
 def _state_field(bench: Benchmark, node: Node) -> FieldInfo | None:
-    """The field ``node`` reads when it is an array or list field of the benchmark's class or of
-    a @State object (not static final: a constant table is not an input that goes stale)."""
+    """The field ``node`` reads when it is an array or list field (of the benchmark's class, a
+    @State object or any project class: a static array sorted in place goes stale alike)."""
     if node.type not in ("identifier", "field_access"):
         return None
     info = bench.field_of(node)
-    if info is None or (info.static and info.final):
+    if info is None:
         return None
     if not (info.type.endswith("[]") or "List" in info.type):
         return None
