@@ -586,6 +586,11 @@ STALE_CASES = [
      "@Benchmark public byte[] m() {\nfill(out, 3); return out; }", []),
     ("java.util.List<Integer> rows = new java.util.ArrayList<>();\n@Benchmark public Object m() {\n"
      "java.util.Collections.shuffle(rows); return rows; }", []),
+    # a hand-written reverse or shuffle moves elements without comparing them: a new order each call
+    ("int[] v = new int[64];\nvoid flip(int[] a) { for (int i = 0, j = a.length - 1; i < j; i++, j--) "
+     "{ int t = a[i]; a[i] = a[j]; a[j] = t; } }\n@Benchmark public int[] m() {\nflip(v); return v; }", []),
+    ("java.util.List<Integer> rows = new java.util.ArrayList<>();\n@Benchmark public Object m() {\n"
+     "java.util.Collections.reverse(rows); return rows; }", []),
 ]
 
 

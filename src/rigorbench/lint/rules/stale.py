@@ -9,17 +9,17 @@ Reported when a ``@Benchmark`` method, outside lambdas, sorts or permutes in pla
 list it reads from a field (``data``, ``this.data``, ``state.data``) of its own class or of a
 ``@State`` object:
 
-* ``Arrays.sort(x, ...)``, ``Arrays.parallelSort(x, ...)``, ``Collections.sort(x, ...)``,
-  ``Collections.reverse(x)`` or ``x.sort(...)`` on such a field, or
-* a project method given such a field that moves the elements of that parameter among
-  themselves (``b[i] = b[j]``, or a swap through a local read from ``b[...]``): a hand-written
-  sort, reverse or shuffle;
+* ``Arrays.sort(x, ...)``, ``Arrays.parallelSort(x, ...)``, ``Collections.sort(x, ...)`` or
+  ``x.sort(...)`` on such a field, or
+* a project method given such a field that compares elements of that parameter with each other
+  and moves them among themselves (``b[i] = b[j]``, or a swap through a local read from
+  ``b[...]``): a hand-written sort;
 
 and neither the benchmark writes the field (``data = original.clone()`` first: a fresh copy
 each call) or hands it to another call before the sort (which may refill it), nor the field's class has a ``@Setup(Level.Invocation)`` fixture (it restores the
 input before each call; INVO judges that), nor the benchmark runs in ``SingleShotTime`` mode
-with a fixture that restores the input each iteration. A shuffle with ``Collections.shuffle``
-is not reported: every call gets a new random order, not a stale one.
+with a fixture that restores the input each iteration. A shuffle or a reverse is not reported:
+every call gets a new order (or one of two), not a stale one.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ ID = "STALE"
 TITLE = "the benchmark sorts its @State input in place: every call after the first sorts sorted data"
 REFERENCE = "JMHSample_38_PerInvokeSetup (measureWrong)"
 EXPLANATION = """\
-What goes wrong: the benchmark sorts (or reverses, or permutes by hand) an array or list that
-it reads from its @State. JMH calls the benchmark millions of times on the same state object,
+What goes wrong: the benchmark sorts (with the JDK or by hand) an array or list that it reads
+from its @State. JMH calls the benchmark millions of times on the same state object,
 so only the first call sorts the data the state was set up with; every later call sorts data
 that is already sorted, which for most sorts is far quicker. The result measures the best case
 instead of the case you meant.
@@ -52,7 +52,7 @@ explains.
 
 Not reported: a benchmark that writes the field first (a fresh copy per call), a state with a
 per-invocation fixture, SingleShotTime with a fixture that restores the input each iteration,
-and Collections.shuffle (a new order each call).
+and a shuffle or a reverse (a new order each call, or one of two).
 
 Before:
     @Benchmark public int[] measure(Data d) { Arrays.sort(d.values); return d.values; }
@@ -62,8 +62,9 @@ After:
         int[] c = d.values.clone(); Arrays.sort(c); return c; }
 """
 
+_ORDER = frozenset({"<", ">", "<=", ">="})
 _NAMES = ("identifier", "field_access", "scoped_identifier")   # Arrays, java.util.Arrays
-_SORTS = {("Arrays", "sort"), ("Arrays", "parallelSort"), ("Collections", "sort"), ("Collections", "reverse")}
+_SORTS = {("Arrays", "sort"), ("Arrays", "parallelSort"), ("Collections", "sort")}
 
 
 def check(ctx: FileContext) -> Iterator[Issue]:
@@ -97,7 +98,7 @@ def _sorted_input(bench: Benchmark, node: Node) -> tuple[Node, FieldInfo, str] |
     args = node.child_by_field_name("arguments").named_children
     if obj is not None and obj.type in _NAMES and (last_name(obj), name) in _SORTS and args:
         info = _state_field(bench, args[0])
-        return (args[0], info, "sorts" if name != "reverse" else "reverses") if info else None
+        return (args[0], info, "sorts") if info else None
     if obj is not None and name == "sort" and obj.type in ("identifier", "field_access"):
         info = _state_field(bench, obj)
         type_name = info.type if info else ""
@@ -108,7 +109,7 @@ def _sorted_input(bench: Benchmark, node: Node) -> tuple[Node, FieldInfo, str] |
     for position, arg in enumerate(args):
         info = _state_field(bench, arg)
         if info is not None and _permutes(bench, call.method, position):
-            return arg, info, f"rearranges (through {name}(), which moves its elements among themselves)"
+            return arg, info, f"sorts (through {name}(), which compares and moves its elements)"
     return None
 
 
@@ -227,8 +228,9 @@ def _sorts_field(bench: Benchmark, cls, code: Node, name: str) -> bool:
 
 
 def _permutes(bench: Benchmark, method: MethodInfo, position: int) -> bool:
-    """Does ``method`` move the elements of its parameter ``position`` among themselves
-    (``b[i] = b[j]``, or ``t = b[i]; ...; b[j] = t``)?"""
+    """Does ``method`` sort its parameter ``position`` by hand: compare two of its elements
+    (``b[i] > b[j]``) and move its elements among themselves (``b[i] = b[j]``, or
+    ``t = b[i]; ...; b[j] = t``)?"""
     owner = bench.index.qualified.get(method.owner)
     if position >= len(method.params) or owner is None:
         return False
@@ -243,6 +245,10 @@ def _permutes(bench: Benchmark, method: MethodInfo, position: int) -> bool:
             value = node.child_by_field_name("value")
             if value is not None and _reads_element(value, param, text):
                 from_param.add(text(node.child_by_field_name("name")))
+    if not any(node.type == "binary_expression" and text(node.child_by_field_name("operator")) in _ORDER
+               and _reads_element(node.child_by_field_name("left"), param, text)
+               and _reads_element(node.child_by_field_name("right"), param, text) for node in walk(body)):
+        return False     # no element compared with another: a shuffle or a reverse, not a sort
     for node in walk(body):
         if node.type != "assignment_expression":
             continue
