@@ -1,10 +1,10 @@
-"""The PELT of ``stats/segmentation.py`` (one series, or many in one loop) against
-``ruptures.Pelt`` itself (the oracle it replaced), with the cost the steady-state detection
-used to give ``ruptures``, and many series at once against each series alone."""
+"""The segmentation of ``stats/segmentation.py`` against oracles: ``ruptures.Pelt`` with the same
+cost (PELT), PELT itself across the penalty range (CROPS) and ``kneed`` 0.7.0 (the elbow)."""
 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -12,39 +12,24 @@ import ruptures as rpt
 from hypothesis import given, settings, strategies as st
 from ruptures.base import BaseCost
 
-from rigorbench.stats import steady
+from rigorbench.stats import segmentation
 
 
-class _ScalarMeanVarCost(BaseCost):
-    """``m * log(var)`` one segment at a time, as steady.py computed it for ruptures."""
+class _RCost(BaseCost):
+    """R changepoint's Gaussian mean-and-variance cost, one segment at a time."""
 
-    model = "meanvar-scalar"
-
-    def __init__(self, min_size: int) -> None:
-        self.min_size = min_size
+    model = "r-meanvar"
+    min_size = 2
 
     def fit(self, signal):
-        x = np.asarray(signal, dtype=np.float64)
-        centred = x - np.median(x)
-        self._s1 = np.concatenate(([0.0], np.cumsum(centred)))
-        self._s2 = np.concatenate(([0.0], np.cumsum(centred * centred)))
-        self._floor = (1e-9 * max(float(np.mean(np.abs(x))), np.finfo(float).tiny)) ** 2
-        self.signal = x
+        self.signal = np.asarray(signal, dtype=np.float64).reshape(-1)
+        self._s1, self._s2 = segmentation.sums(self.signal)
         return self
 
     def error(self, start: int, end: int) -> float:
-        m = end - start
-        s1, s2 = self._s1[end] - self._s1[start], self._s2[end] - self._s2[start]
-        return m * math.log(max(s2 / m - (s1 / m) ** 2, self._floor))
-
-
-PENALTY = 60.0  # per log(n); any fixed penalty compares the two searches
-
-
-def ruptures_change_points(y: np.ndarray, min_size: int, jump: int) -> list[int]:
-    algo = rpt.Pelt(custom_cost=_ScalarMeanVarCost(min_size), min_size=min_size, jump=jump)
-    bkps = algo.fit(y).predict(pen=PENALTY * math.log(y.size))
-    return [b for b in bkps if b < y.size]
+        m = float(end - start)
+        s2 = (self._s2[end] - self._s2[start] - (self._s1[end] - self._s1[start]) ** 2 / m) / m
+        return m * (math.log(2 * math.pi) + math.log(s2 if s2 > 0 else 1e-11) + 1)
 
 
 def series(seed: int, n: int, steps: int, noise: float) -> np.ndarray:
@@ -56,54 +41,94 @@ def series(seed: int, n: int, steps: int, noise: float) -> np.ndarray:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(300, 900), steps=st.integers(0, 4),
-       noise=st.sampled_from([0.001, 0.03, 0.3]), min_size=st.integers(2, 9), jump=st.integers(1, 12))
-def test_same_change_points_as_ruptures(seed, n, steps, noise, min_size, jump):
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(60, 250), steps=st.integers(0, 4),
+       noise=st.sampled_from([0.001, 0.03, 0.3]), per_log_n=st.floats(2, 200))
+def test_pelt_finds_the_segmentation_ruptures_finds(seed, n, steps, noise, per_log_n):
+    """At a penalty drawn at random (not on a tie of two segmentations) the optimum is
+    unique, so any exact search finds it."""
     y = series(seed, n, steps, noise)
-    assert steady._change_points(y, min_size, jump, PENALTY * math.log(y.size)) == ruptures_change_points(y, min_size, jump)
+    penalty = per_log_n * math.log(n)
+    expected = rpt.Pelt(custom_cost=_RCost(), min_size=2, jump=1).fit(y).predict(pen=penalty)
+    assert segmentation.pelt(y, penalty) == expected
 
 
-@pytest.mark.parametrize("min_size, jump", [(5, 4), (2, 4), (5, 10), (9, 2)])
-def test_planted_steps_found_as_ruptures_finds_them(min_size, jump):
+def test_planted_steps_are_found():
     y = series(7, 1000, 0, 0.02)
     y[300:] *= 1.5
     y[700:] *= 0.5
-    found = steady._change_points(y, min_size, jump, PENALTY * math.log(y.size))
-    assert found == ruptures_change_points(y, min_size, jump)
-    assert len(found) >= 2 and any(abs(c - 300) <= jump for c in found) and any(abs(c - 700) <= jump for c in found)
+    ends = segmentation.pelt(y, 60 * math.log(y.size))
+    assert ends[-1] == 1000 and {300, 700} <= set(ends)
 
 
-# -- many series in one loop (stats/segmentation.py) ---------------------------------------------
+def test_crops_path_is_every_segmentation_pelt_gives_in_the_range():
+    """Oracle: PELT at 80 penalties spread over the range; each answer is on the path, at a
+    penalty inside its interval; the path's counts fall and its interval ends rise."""
+    rng = np.random.default_rng(3)
+    y = 1e-4 * (1 + np.exp(-np.arange(1200) / 80)) * (1 + 0.02 * rng.standard_normal(1200))
+    y[900:] *= 1.08
+    low, high = 4 * math.log(y.size), 1000 * math.log(y.size)
+    path = segmentation.crops(y, low, high)
+    assert list(path.counts) == sorted(path.counts, reverse=True) and len(set(path.counts)) == len(path.counts)
+    assert list(path.penalties) == sorted(path.penalties) and path.penalties[0] == low
+    assert all(len(e) - 1 == c for e, c in zip(path.ends, path.counts))
+    bounds = list(path.penalties[1:]) + [high]
+    for penalty in np.geomspace(low, high, 80):
+        ends = tuple(segmentation.pelt(y, penalty))
+        k = path.ends.index(ends)
+        assert path.penalties[k] * (1 - 1e-9) <= penalty <= bounds[k] * (1 + 1e-9)
 
 
-@settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 6), min_size=st.integers(2, 9), jump=st.integers(1, 12))
-def test_many_rows_give_each_row_its_own_answer(seed, rows, min_size, jump):
-    """Series of different lengths at different penalties, segmented together, give what
-    each gives alone (and each alone is checked against ruptures above)."""
-    from rigorbench.stats.segmentation import MeanVarCost, pelt
+def _kneed_elbow(x, y):
+    from kneed import KneeLocator
 
-    rng = np.random.default_rng(seed)
-    ys = [series(int(rng.integers(1 << 30)), int(rng.integers(300, 1300)), int(rng.integers(0, 4)),
-                 float(rng.choice([0.001, 0.03, 0.3]))) for _ in range(rows)]
-    penalties = [float(rng.uniform(2, 200)) * math.log(y.size) for y in ys]
-    together = pelt([MeanVarCost(y) for y in ys], penalties, min_size, jump)
-    alone = [pelt([MeanVarCost(y)], [p], min_size, jump)[0] for y, p in zip(ys, penalties)]
-    assert together == alone
-    assert all(ends[-1] == y.size for ends, y in zip(together, ys))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return KneeLocator(x, y, S=1.0, curve="convex", direction="decreasing").elbow
+        except IndexError:
+            return None
 
 
-def test_crops_of_many_series_is_crops_of_each():
-    from rigorbench.stats.segmentation import crops, crops_many
+def test_elbow_is_kneed_070s_on_real_crops_paths_and_random_ones():
+    """kneed 0.7.0, the study's version, is the oracle, on CROPS paths of synthetic forks
+    and on random decreasing penalty/count paths (the study's call: penalties decreasing)."""
+    from importlib.metadata import version
 
-    rng = np.random.default_rng(5)
-    ys = []
-    for k in range(8):
-        y = series(k, int(rng.integers(900, 1100)), k % 3, 0.02)
-        y[: 50 + 10 * k] *= 1.3  # a warmup of its own length
-        ys.append(y)
-    low = [20 * math.log(y.size) for y in ys]
-    high = [400 * math.log(y.size) for y in ys]
-    many = crops_many(ys, low, high, min_size=5, jump=4)
-    assert many == [crops(y, a, b, min_size=5, jump=4) for y, a, b in zip(ys, low, high)]
-    assert any(len(path) > 2 for path in many)  # some searches needed more than the two ends
+    assert version("kneed") == "0.7.0"
+    rng = np.random.default_rng(11)
+    checked = 0
+    for seed in range(6):
+        y = series(seed, 700, seed % 4, 0.05)
+        path = segmentation.crops(y, 4 * math.log(700), 1e5 * math.log(700))
+        if len(path.penalties) >= 2:
+            x, c = path.penalties[::-1], path.counts[::-1]
+            assert segmentation.elbow(x, c) == _kneed_elbow(x, c)
+            checked += 1
+    for _ in range(300):
+        size = int(rng.integers(2, 40))
+        x = np.sort(rng.choice(np.arange(1, 10_000), size, replace=False).astype(float))[::-1] * 0.37
+        c = np.sort(rng.choice(np.arange(0, 400), size, replace=False))
+        assert segmentation.elbow(x, c) == _kneed_elbow(x, c)
+        checked += 1
+    assert checked >= 300
+
+
+def test_the_penalty_is_the_elbow_or_the_fallback():
+    y = series(5, 800, 2, 0.03)
+    log_n = math.log(y.size)
+    path = segmentation.crops(y, 4 * log_n, 1e5 * log_n)
+    elbow = segmentation.elbow(path.penalties[::-1], path.counts[::-1])
+    assert segmentation.study_penalty(y) == (elbow if elbow is not None else 15 * log_n)
+    assert segmentation.change_points(y) == segmentation.pelt(y, segmentation.study_penalty(y))
+
+
+def test_constant_and_two_level_series():
+    assert segmentation.pelt(np.full(50, 3.0), 10.0) == [50]  # equal values: the floor, no log(0)
+    y = np.r_[np.full(30, 1.0), np.full(30, 2.0)] + np.tile([0.0, 1e-3], 30)
+    assert segmentation.pelt(y, 10 * math.log(60)) == [30, 60]
+
+
+@pytest.mark.parametrize("n", [4, 5, 7])
+def test_the_shortest_series_have_segments_of_two_points_or_more(n):
+    ends = segmentation.pelt(np.arange(n, dtype=float) ** 3, 0.0)
+    assert ends[-1] == n and all(b - a >= 2 for a, b in zip([0, *ends], ends))

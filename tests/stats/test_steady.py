@@ -132,7 +132,7 @@ def test_invalid_series_raise_value_error(bad):
 
 
 @pytest.mark.parametrize("kw", [{"tolerance": 0}, {"tolerance": 1.5},
-                                {"last_fraction": 0}, {"min_size": 1}])
+                                {"last_fraction": 0}, {"last_fraction": 1.5}])
 def test_invalid_options_raise_value_error(kw):
     with pytest.raises(ValueError):
         detect_steady_state(noisy(1.0, seed=0, n=100), **kw)
@@ -165,47 +165,49 @@ def test_classify_forks_passes_options_and_is_deterministic():
         classify_forks([])
 
 
-# -- CROPS, the elbow and the late-burst check ---------------------------------------------------
+# -- the study's outlier filter and segments -------------------------------------------------------
 
 
-def test_crops_returns_exactly_the_segmentations_pelt_gives_across_the_penalty_range():
-    """Oracle: PELT itself at 60 penalties spread over the range; each of its answers is on
-    the CROPS path, and each path entry is PELT's answer at the penalty it was found at."""
+def study_filter(x: np.ndarray, op_seconds: float) -> list[int]:
+    """Oracle: Traini et al.'s filter as their replication package states it, one window at
+    a time (a point is an outlier when any window of 200 from the first ``skip`` on puts it
+    outside median +/- 3 (p99 - p1))."""
     import math
 
-    from rigorbench.stats import steady
-
-    y = warmup(80, seed=3)[:1200]
-    y[900:] *= 1.08
-    low, high = 5 * math.log(y.size), 400 * math.log(y.size)
-    path = steady.crops(y, low, high, min_size=5, jump=4)
-    cps = [p.change_points for p in path]
-    assert [len(c) for c in cps] == sorted({len(c) for c in cps})  # fewest first, one per count
-    for penalty in np.geomspace(low, high, 60):
-        assert tuple(steady._change_points(y, 5, 4, penalty)) in cps
-    for p in path:
-        assert tuple(steady._change_points(y, 5, 4, p.penalty)) == p.change_points
+    skip = math.ceil(200 / math.log1p(math.ceil(0.1 / op_seconds)))
+    outliers = set()
+    for first in range(skip, x.size - 200 + 1):
+        window = x[first:first + 200]
+        median, (p1, p99) = np.median(window), np.quantile(window, [0.01, 0.99])
+        outliers |= {first + i for i, v in enumerate(window) if abs(v - median) > 3 * (p99 - p1)}
+    return [i for i in range(x.size) if i not in outliers]
 
 
-def test_elbow_picks_where_more_change_points_stop_paying():
-    from rigorbench.stats.steady import Segmentation, elbow
+@pytest.mark.parametrize("op_seconds", [1e-4, 1e-7, 0.02])
+def test_kept_points_are_the_studys_filter(op_seconds):
+    from rigorbench.stats.steady import kept_points
 
-    path = [Segmentation(tuple(range(m)), cost, 0.0) for m, cost in
-            ((0, 1000.0), (1, 400.0), (2, 100.0), (3, 90.0), (5, 80.0), (9, 70.0))]
-    assert len(elbow(path).change_points) == 2
-    assert elbow(path[:2]) is path[0]
+    rng = np.random.default_rng(int(op_seconds * 1e9))
+    x = op_seconds * rng.lognormal(0, 0.05, 900) * np.where(rng.random(900) < 0.005, 10, 1)
+    x[:40] *= 4  # a warmup the first windows skip: kept however far off it is
+    x = np.round(x / op_seconds * 500) * op_seconds / 500  # ties, as timers give them
+    kept = kept_points(x)
+    assert kept.tolist() == study_filter(x, op_seconds)
+    assert 0 < x.size - kept.size < 0.2 * x.size and set(range(10)) <= set(kept.tolist())
+    assert kept_points(x / op_seconds * 7, op_seconds).tolist() == kept.tolist()  # any unit, same skip
 
 
-def test_a_late_burst_after_the_cut_means_the_fork_has_not_settled():
-    flat = noisy(1.0, seed=11)
-    assert detect_steady_state(flat).reached
-    burst = flat.copy()
-    burst[2650:2850] *= 1.10  # 200 iterations 10% slower, after the 5/6 cut (2500)
-    late = detect_steady_state(burst)
-    assert not late.reached and late.start >= 2500
-    small = flat.copy()
-    small[2650:2850] *= 1.02  # inside the 5% tolerance: still steady
-    assert detect_steady_state(small).reached
+def test_segments_run_between_the_kept_points_and_start_after_the_last_one():
+    """The study's segments: each ends at a kept point, the next starts right after it (so
+    outliers between belong to the next), the last runs to the series' end."""
+    from rigorbench.stats.steady import fork_state
+
+    x = np.r_[np.full(10, 2.0), np.full(10, 1.0)]
+    kept = np.array([i for i in range(20) if i not in (9, 10, 19)])
+    state = fork_state(x, kept, [9, 17], tolerance=0.05, last_fraction=5 / 6, rng=np.random.default_rng(0))
+    assert state.change_points == (9,)  # kept[9 - 1] = 8 ends the first; the second starts at 9
+    assert state.segment_means == (2.0, np.r_[2.0, np.full(10, 1.0)].mean())
+    assert state.start == 9 and state.reached
 
 
 def test_stationary_autocorrelated_noise_is_called_steady():
@@ -223,32 +225,14 @@ def test_stationary_autocorrelated_noise_is_called_steady():
 
 
 def test_classify_forks_gives_each_fork_what_detect_steady_state_gives_it():
-    """classify_forks segments all forks in one loop; each fork's state is the one the
-    single-fork detector finds with the same spawned seed (long, short and filtered forks)."""
+    """Each fork's state in classify_forks is the one the single-fork detector finds with the
+    same spawned seed and time per operation (long, short and filtered forks)."""
     forks = [warmup(60 + 30 * s, seed=s) for s in range(4)] + [noisy(1.0, seed=20, n=300)]
     forks[1] = forks[1][:1800]
     forks[2][100::97] *= 4  # outliers: fewer kept points, another grid
     seeds = np.random.SeedSequence(7).spawn(len(forks))
-    assert classify_forks(forks, seed=7).forks == tuple(
-        detect_steady_state(f, seed=q) for f, q in zip(forks, seeds))
+    times = [float(np.mean(f)) * 10 for f in forks]
+    assert classify_forks(forks, seed=7, op_seconds=times).forks == tuple(
+        detect_steady_state(f, seed=q, op_seconds=t) for f, q, t in zip(forks, seeds, times))
     with pytest.raises(TypeError, match="toleranse"):
         classify_forks(forks, toleranse=0.1)
-
-
-@pytest.mark.parametrize("window", [200, 150, 201, 50])
-def test_window_quantiles_from_rank_filter_are_numpys_to_the_bit(window):
-    """The sliding filter's median and 1st/99th percentiles (scipy.ndimage.rank_filter order
-    statistics) equal numpy's median and linear percentile of every window, on heavy-tailed
-    and on rounded (tied) data."""
-    from rigorbench.stats import steady
-
-    rng = np.random.default_rng(window)
-    for rounded in (False, True):
-        x = rng.lognormal(0, 0.1, 1200) * np.where(rng.random(1200) < 0.02, 5, 1)
-        if rounded:
-            x = np.round(x * 20) / 20
-        views = np.lib.stride_tricks.sliding_window_view(x, window)
-        assert np.array_equal(steady._window_quantile(x, window, 0.5), np.median(views, axis=1))
-        p1, p99 = np.percentile(views, [1, 99], axis=1)
-        assert np.array_equal(steady._window_quantile(x, window, 0.01), p1)
-        assert np.array_equal(steady._window_quantile(x, window, 0.99), p99)

@@ -47,7 +47,9 @@ def test_pilot_with_exponential_warmup_gets_its_start_plus_the_margin(tau, n):
     truth = tau * math.log(20)
     choice = auto_warmup(decay(n, tau, seed=tau))
     assert choice.reached
-    assert truth - 0.2 * tau <= choice.steady_start <= truth + tau
+    # A segment agrees when its mean is within 5% of the last one's, so it may start a little
+    # before the decay itself falls under 5% (its later points pull its mean down).
+    assert truth - 0.5 * tau <= choice.steady_start <= truth + tau
     assert choice.iterations == choice.steady_start + warmup_margin(choice.steady_start)
     assert choice.iterations > truth  # the later forks start measuring on the plateau
 

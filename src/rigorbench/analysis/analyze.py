@@ -224,7 +224,7 @@ def analyze_series(
 ) -> BenchmarkAnalysis | None:
     """Summary and diagnostics of one benchmark case and metric (None without measurements);
     ``cycle_ns`` is the measuring CPU's clock cycle when known (``diagnostics.clock_cycle_ns``)."""
-    report = steady_report(table)
+    report = steady_report(table, metric.unit)
     obs, steady_only, steady_notes = observations(table, report, settings)
     if len(obs.values) == 0:
         return None

@@ -256,8 +256,8 @@ def _compare_one(work: tuple) -> Comparison | None:
     case, metric, base_table, cont_table, settings, pairing = work
     notes: list[Diagnostic] = []
     if settings.steady_only:
-        base_table, base_notes = select_steady(base_table, steady_report(base_table), "baseline")
-        cont_table, cont_notes = select_steady(cont_table, steady_report(cont_table), "contender")
+        base_table, base_notes = select_steady(base_table, steady_report(base_table, metric.unit), "baseline")
+        cont_table, cont_notes = select_steady(cont_table, steady_report(cont_table, metric.unit), "contender")
         notes = [*base_notes, *cont_notes]
     base = iteration_observations(base_table, outlier_factor=settings.outlier_factor)
     cont = iteration_observations(cont_table, outlier_factor=settings.outlier_factor)

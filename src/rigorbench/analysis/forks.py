@@ -79,16 +79,20 @@ def fork_series(table: SampleTable) -> list[ForkSeries]:
     return forks
 
 
-def steady_report(table: SampleTable) -> SteadyResult:
-    """Detect the steady state of every fork long enough to tell."""
-    # Imported here: change-point detection (ruptures, scipy) costs a second to load and only
+def steady_report(table: SampleTable, unit: str = "") -> SteadyResult:
+    """Detect the steady state of every fork long enough to tell; ``unit`` (the metric's)
+    gives each fork's time per operation to the outlier filter (``stats/steady.py``)."""
+    # Imported here: change-point detection (numba, scipy) costs a second to load and only
     # --steady-only and analyze need it.
     from rigorbench.stats.steady import classify_forks
+    from rigorbench.units import nanoseconds_per_op
 
     forks = tuple(fork_series(table))
     if not forks or min(len(f.values) for f in forks) < MIN_STEADY_ITERATIONS:
         return SteadyResult(None, forks, ())
-    verdict = classify_forks([f.values for f in forks])
+    nanoseconds = [nanoseconds_per_op(float(np.mean(f.values)), unit) if unit else None for f in forks]
+    verdict = classify_forks([f.values for f in forks],
+                             op_seconds=[None if ns is None else ns * 1e-9 for ns in nanoseconds])
     return SteadyResult(verdict.verdict, forks, _leading_iterations(forks, tuple(verdict.forks)))
 
 

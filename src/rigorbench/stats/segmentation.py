@@ -1,217 +1,193 @@
-"""Optimal segmentation of iteration series: PELT over a range of penalties (CROPS), for many
-series at once.
+"""Change points of one iteration series, found the way Traini et al. found them.
 
-PELT (Killick, Fearnhead & Eckley 2012) finds the segmentation minimising the summed segment
-costs plus a penalty per segment; CROPS (Haynes, Eckley & Fearnhead 2017, "Computationally
-efficient changepoint detection for a range of penalties", JCGS 26(1)) finds every optimal
-segmentation for penalties in an interval with few PELT runs. The steady-state detection
-(``stats/steady.py``) runs CROPS on every fork of a benchmark.
+The steady-state detection (``stats/steady.py``) follows Traini et al., *Towards effective
+assessment of steady state performance in Java software: are we there yet?* (EMSE 2022).
+Their replication package (``SEALABQualityGroup/steady-state``, ``changepoint.py``) segments
+each fork with R's ``changepoint`` package and Python's ``kneed`` 0.7:
 
-PELT's recursion is a loop over segment ends that no array operation replaces, and for one
-series of 1000 points each step touches only a few candidate starts, so the time goes into
-the interpreter, not the arithmetic (about 12 us a step, 0.26 s per benchmark of 20 forks).
-Here one loop serves many series (rows): the forks of a benchmark, each at its own penalty,
-step through the same grid of segment ends together, each row with its own candidate set
-(a boolean matrix), and CROPS advances every series by one PELT run per round. The answers
-are those of running each series alone, to the bit: the same costs, the same first-minimum
-ties and the same pruning as ``ruptures.Pelt`` 1.1 (``tests/stats/test_pelt.py`` checks
-against ``ruptures`` itself and against one series at a time).
+1. CROPS (Haynes, Eckley & Fearnhead 2017, JCGS 26(1)): every optimal PELT segmentation
+   (Killick, Fearnhead & Eckley 2012) for penalties from 4 to 100,000 times ``log n``, with a
+   Gaussian mean-and-variance cost and segments of at least 2 points
+   (``cpt.meanvar(method="PELT", penalty="CROPS")``);
+2. the penalty at the elbow of the number of change points against the penalty
+   (``KneeLocator(S=1, curve="convex", direction="decreasing")`` on the penalties in
+   decreasing order), or ``15 log n`` when there is none;
+3. PELT at that penalty.
+
+Why by hand, to the bit: the elbow is always a penalty at which two segmentations cost the
+same (an end of CROPS's intervals), so which of the two PELT returns there is decided by
+rounding. Matching the study's change points therefore means doing R's arithmetic in R's
+order: cumulative sums in extended precision (R's ``cumsum``), the segment cost
+``m (log 2 pi + log s2 + 1)`` with ``s2 = (x2 - x^2 / m) / m`` set to 1e-11 when not positive,
+totals added left to right, the first minimum winning, R's CROPS rounds (every new penalty
+run in one round, intervals of adjacent results split where their change-point counts differ
+by more than one, a penalty within a relative 1e-8 of one already run dropped) and its
+interval ends ``(Q_k - Q_k+1) / (n_k+1 - n_k)``. No maintained Python package does this
+(``ruptures``' PELT has other costs and candidate rules and no CROPS). Run on the study's
+filtered series, this reproduces its published change points (``benchmarks/steady_full.py``
+counts them; ``docs/statistics.md`` gives the figure).
+
+PELT's recursion is a loop over segment ends with a shrinking set of candidate starts, which
+no array operation replaces; it is compiled with numba (``stats/pelt_kernel.py``, cached on
+disk). At a high penalty it prunes nothing (splitting a segment always lowers this cost), so a
+run costs O(n^2): the whole CROPS search takes about 0.5 s of CPU per fork of 3000 iterations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-
-class MeanVarCost:
-    """Gaussian mean-and-variance segment cost ``m * log(var)`` from cumulative sums."""
-
-    def __init__(self, signal) -> None:
-        x = np.asarray(signal, dtype=np.float64).reshape(-1)
-        centred = x - np.median(x)  # centring keeps the sums of squares accurate
-        self.size = x.size
-        self.s1 = np.concatenate(([0.0], np.cumsum(centred)))
-        self.s2 = np.concatenate(([0.0], np.cumsum(centred * centred)))
-        scale = max(float(np.mean(np.abs(x))), np.finfo(float).tiny)
-        self.floor = (1e-9 * scale) ** 2  # constant segments: tiny variance, no log(0)
-
-    def errors(self, starts: np.ndarray, end: int) -> np.ndarray:
-        """The cost of every segment ``[start, end)``, one per entry of ``starts``.
-
-        The formula of the cost ``ruptures`` was given before PELT was written here;
-        numpy's ``log`` and square may differ from ``math.log`` and ``x ** 2`` in the last
-        bit, which moves a change point only on an exact tie of two segmentations (the tests
-        compare with ``ruptures`` itself).
-        """
-        return _cost(self.s1[end] - self.s1[starts], self.s2[end] - self.s2[starts], end - starts, self.floor)
-
-
-def _cost(s1: np.ndarray, s2: np.ndarray, m: np.ndarray, floor) -> np.ndarray:
-    """``m * log(var)`` of segments from their sums, shared by one row and many rows so that
-    both compute the same floating-point operations in the same order."""
-    mean = s1 / m
-    var = np.maximum(s2 / m - mean * mean, floor)
-    return m * np.log(var)
+MIN_SEGMENT = 2                  # R changepoint's minseglen for cpt.meanvar
+PENALTY_RANGE = (4.0, 100_000.0)  # CROPS searches penalties of these multiples of log(n)
+FALLBACK_PENALTY = 15.0          # times log(n), when the elbow finder finds no elbow
+_RELATIVE_SAME = 1e-8            # R's all.equal tolerance: a penalty already run
 
 
 @dataclass(frozen=True)
-class Segmentation:
-    """One optimal segmentation on the CROPS path: its change points (segment starts,
-    excluding 0 and n), its unpenalised cost, and the penalty PELT found it at."""
+class CropsPath:
+    """The optimal segmentations CROPS found, most change points first: ``penalties[k]`` is
+    where segmentation ``k`` starts to be optimal (the first is the range's low end),
+    ``counts[k]`` its number of change points and ``ends[k]`` its segment ends (the last is
+    the series' length)."""
 
-    change_points: tuple[int, ...]
-    cost: float
-    penalty: float
+    penalties: tuple[float, ...]
+    counts: tuple[int, ...]
+    ends: tuple[tuple[int, ...], ...]
 
 
-def pelt(costs: Sequence[MeanVarCost], penalties: Sequence[float], min_size: int, jump: int) -> list[list[int]]:
-    """Segment ends (the last is the series' length) of the PELT segmentation of every row.
+def _compiled():
+    """The compiled PELT (``stats/pelt_kernel.py``), imported on first use: numba costs about
+    half a second to import, and only long series are segmented."""
+    from rigorbench.stats.pelt_kernel import pelt
 
-    Row ``r`` segments series ``costs[r]`` at penalty ``penalties[r]``. As in ``ruptures``
-    1.1 (``Pelt._seg``): segment ends on the grid of multiples of ``jump`` (and the series'
-    end), a start admissible once it lies ``min_size`` before the end, on the grid; an
-    admissible start without a partition of the points before it (a grid point below the
-    first end) is never used; the first minimum wins a tie; a start is pruned once its total
-    exceeds the best by more than the penalty.
+    return pelt
+
+
+def sums(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``c(0, cumsum(y))`` and ``c(0, cumsum(y^2))`` as R computes them (in long double)."""
+    y = np.asarray(y, dtype=np.float64)
+    s1 = np.cumsum(y.astype(np.longdouble)).astype(np.float64)
+    s2 = np.cumsum((y * y).astype(np.longdouble)).astype(np.float64)
+    return np.concatenate(([0.0], s1)), np.concatenate(([0.0], s2))
+
+
+def pelt(y: np.ndarray, penalty: float, *, min_segment: int = MIN_SEGMENT) -> list[int]:
+    """Segment ends (the last is ``len(y)``) of the optimal segmentation at ``penalty``."""
+    s1, s2 = sums(y)
+    return _run(s1, s2, penalty, min_segment)[2]
+
+
+def _run(s1, s2, penalty: float, min_segment: int) -> tuple[int, float, list[int]]:
+    """PELT: the number of segments, the unpenalised cost (as R derives it from the
+    penalised one) and the segment ends."""
+    total, segments, last = _compiled()(s1, s2, float(penalty), int(min_segment))
+    ends, end = [], s1.size - 1
+    while end != 0:
+        ends.append(end)
+        end = int(last[end])
+    return int(segments), float(total - (segments - 1) * penalty), ends[::-1]
+
+
+def crops(y: np.ndarray, low: float, high: float, *, min_segment: int = MIN_SEGMENT) -> CropsPath:
+    """Every optimal segmentation for penalties in ``[low, high]``, by R's CROPS rounds."""
+    return _crops(*sums(y), low, high, min_segment)
+
+
+def _crops(s1, s2, low: float, high: float, min_segment: int) -> CropsPath:
+    first = _run(s1, s2, low, min_segment)
+    if first[0] == 1:
+        # No change point at the lowest penalty: none at any higher one either (the count
+        # never rises with the penalty), so R's run at ``high`` adds nothing to the path.
+        return CropsPath((float(low),), (0,), (tuple(first[2]),))
+    runs: list[tuple[float, int, float, list[int]]] = [(float(low), *first)]  # penalty, segments, cost, ends
+    pending = [float(high)]
+    while pending:
+        runs += [(p, *_run(s1, s2, p, min_segment)) for p in pending]
+        # R sorts penalties, counts and costs each on its own (they are monotone together).
+        penalties = sorted({r[0] for r in runs})
+        counts = sorted((r[1] for r in runs), reverse=True)
+        costs = sorted(r[2] for r in runs)
+        pending = []
+        for i in range(len(penalties) - 1):
+            if abs(counts[i] - counts[i + 1]) > 1:
+                new = (costs[i + 1] - costs[i]) * (1.0 / (counts[i] - counts[i + 1]))
+                near = min(penalties, key=lambda p: abs(new - p))
+                gap = abs(new - near) / abs(new) if abs(new) > _RELATIVE_SAME else abs(new - near)
+                if gap > _RELATIVE_SAME:
+                    pending.append(new)
+    penalties = sorted({r[0] for r in runs})
+    counts = sorted((r[1] for r in runs), reverse=True)
+    costs = sorted(r[2] for r in runs)
+    ends: dict[int, list[int]] = {}
+    for r in sorted(runs, key=lambda r: r[0]):
+        ends.setdefault(r[1], r[3])
+    keep = [0] + [j for j in range(1, len(penalties)) if counts[j] != counts[j - 1]]
+    counts = [counts[j] for j in keep]
+    costs = [costs[j] for j in keep]
+    starts = [penalties[0]] + [(costs[k] - costs[k + 1]) / (counts[k + 1] - counts[k])
+                               for k in range(len(keep) - 1)]
+    return CropsPath(tuple(starts), tuple(c - 1 for c in counts), tuple(tuple(ends[c]) for c in counts))
+
+
+def elbow(penalties, counts) -> float | None:
+    """The elbow penalty as ``kneed`` 0.7's ``KneeLocator(penalties, counts, S=1,
+    curve="convex", direction="decreasing").elbow`` finds it (None when it finds none).
+
+    By hand because the study's result depends on that version's exact steps, including
+    its reading of penalties given in decreasing order (its last step stops at the
+    largest x), which later versions of ``kneed`` changed; ``tests/stats/test_pelt.py``
+    checks it against ``kneed`` 0.7.0 itself. Kneedle: Satopaa et al., 2011.
     """
-    rows = len(costs)
-    sizes = np.array([c.size for c in costs])
-    pen = np.asarray(penalties, dtype=np.float64)
-    longest = int(sizes.max())
-    width = longest + 1
-    s1 = np.zeros((rows, width))
-    s2 = np.zeros((rows, width))
-    for r, cost in enumerate(costs):
-        s1[r, :cost.size + 1], s2[r, :cost.size + 1] = cost.s1, cost.s2
-    floor = np.array([c.floor for c in costs])[:, None]
-    total = np.zeros((rows, width))       # best total cost of a partition of [0, end)
-    back = np.zeros((rows, width), dtype=np.intp)
-    grid = longest // jump + 1            # candidate starts: multiples of jump
-    solved = np.zeros(grid, dtype=bool)   # grid ends already reached (the same for all rows)
-    solved[0] = True
-    alive = np.zeros((rows, grid), dtype=bool)
-    first_end = -(-min_size // jump) * jump
-    shortest = int(sizes.min())
-    for end in range(first_end, longest, jump):
-        active = slice(None) if end < shortest else np.flatnonzero(sizes > end)
-        g = (end - min_size) // jump
-        alive[active, g] = solved[g]
-        _step(active, end, alive, s1, s2, floor, pen, total, back, jump)
-        solved[end // jump] = True
-    for r in range(rows):  # each row's last segment ends at its own length
-        n = int(sizes[r])
-        g = (n - min_size) // jump
-        alive[r, g] = solved[g]  # as ruptures, which appends it again even when pruned before
-        _step(np.array([r]), n, alive, s1, s2, floor, pen, total, back, jump)
-    return [_ends(back[r], int(sizes[r])) for r in range(rows)]
-
-
-def _step(active, end: int, alive, s1, s2, floor, pen, total, back, jump: int) -> None:
-    """One PELT step at segment end ``end`` for the rows ``active`` (indices, or a slice for
-    all rows: the common case, where no row needs gathering)."""
-    candidate = alive[active]
-    columns = np.flatnonzero(candidate.any(axis=0))
-    candidate = candidate[:, columns]
-    starts = columns * jump
-    # Columns first, then rows: only the candidate starts are copied.
-    s1_at, s2_at, total_at = s1[:, starts][active], s2[:, starts][active], total[:, starts][active]
-    errors = _cost(s1[active, end, None] - s1_at, s2[active, end, None] - s2_at, end - starts, floor[active])
-    totals = total_at + (errors + pen[active, None])
-    totals[~candidate] = np.inf
-    best = np.argmin(totals, axis=1)
-    reached = totals[np.arange(totals.shape[0]), best]
-    total[active, end] = reached
-    back[active, end] = starts[best]
-    kept = candidate & (totals <= (reached + pen[active])[:, None])
-    if isinstance(active, slice):
-        alive[:, columns] = kept
-    else:
-        alive[np.ix_(active, columns)] = kept
-
-
-def _ends(back: np.ndarray, n: int) -> list[int]:
-    bkps, end = [], n
-    while end > 0:
-        bkps.append(end)
-        end = int(back[end])
-    return sorted(bkps)
-
-
-def _segmentation(cost: MeanVarCost, ends: list[int], pen: float) -> Segmentation:
-    starts = np.array([0, *ends[:-1]], dtype=np.intp)
-    total = float(sum(cost.errors(starts[i:i + 1], end)[0] for i, end in enumerate(ends)))
-    return Segmentation(tuple(int(e) for e in ends[:-1]), total, pen)
-
-
-def _run(costs: Sequence[MeanVarCost], jobs: Sequence[tuple[int, float]], min_size: int,
-         jump: int) -> list[Segmentation]:
-    """PELT for every (series index, penalty) job, in one loop."""
-    ends = pelt([costs[i] for i, _ in jobs], [p for _, p in jobs], min_size, jump)
-    return [_segmentation(costs[i], e, p) for (i, p), e in zip(jobs, ends)]
-
-
-def crops_many(series: Sequence[np.ndarray], low: Sequence[float], high: Sequence[float], *,
-               min_size: int = 5, jump: int = 1) -> list[list[Segmentation]]:
-    """:func:`crops` of every series (each with its own penalty range), all advanced one
-    PELT run per round so that every round is one :func:`pelt` loop over all of them."""
-    costs = [MeanVarCost(y) for y in series]
-    ends = _run(costs, [(i, p) for i in range(len(costs)) for p in (low[i], high[i])], min_size, jump)
-    paths = [_Crops(low[i], high[i], ends[2 * i], ends[2 * i + 1]) for i in range(len(costs))]
-    while True:
-        jobs = [(i, penalty) for i, path in enumerate(paths) if (penalty := path.next_penalty()) is not None]
-        if not jobs:
-            return [path.result() for path in paths]
-        for (i, _), solution in zip(jobs, _run(costs, jobs, min_size, jump)):
-            paths[i].add(solution)
-
-
-def crops(y: np.ndarray, low: float, high: float, *, min_size: int = 5, jump: int = 1) -> list[Segmentation]:
-    """Every optimal PELT segmentation for penalties in ``[low, high]``, fewest change points
-    first (CROPS).
-
-    PELT runs at both ends; between two solutions with ``m0 > m1 + 1`` change points, the
-    penalty where their penalised costs are equal, ``(Q1 - Q0) / (m0 - m1)``, either returns
-    one of them (nothing lies between) or a new solution that splits the interval. At most
-    ``m(low) - m(high) + 2`` PELT runs.
-    """
-    return crops_many([np.asarray(y, dtype=np.float64)], [low], [high], min_size=min_size, jump=jump)[0]
-
-
-class _Crops:
-    """The CROPS search of one series, one PELT run at a time (``next_penalty``, then
-    ``add`` its solution): intervals are taken last in, first out."""
-
-    def __init__(self, low: float, high: float, at_low: Segmentation, at_high: Segmentation) -> None:
-        self.found = {len(s.change_points): s for s in (at_low, at_high)}
-        self.pending = [(low, high)] if len(self.found) > 1 else []
-        self.by_penalty = {low: self.found[max(self.found)], high: self.found[min(self.found)]}
-        self.interval: tuple[float, float] | None = None
-
-    def next_penalty(self) -> float | None:
-        while self.pending:
-            a, b = self.pending.pop()
-            more, fewer = self.by_penalty[a], self.by_penalty[b]
-            m0, m1 = len(more.change_points), len(fewer.change_points)
-            if m0 <= m1 + 1:
-                continue
-            middle = (fewer.cost - more.cost) / (m0 - m1)
-            if a < middle < b:
-                self.interval = (a, b)
-                return middle
+    x = np.asarray(penalties, dtype=float)
+    y = np.asarray(counts, dtype=float)
+    xn = (x - x.min()) / (x.max() - x.min())
+    yn = (y - y.min()) / (y.max() - y.min())
+    difference = (yn.max() - yn) - xn
+    before = np.concatenate((difference[:1], difference[:-1]))
+    after = np.concatenate((difference[1:], difference[-1:]))
+    maxima = np.flatnonzero((difference >= before) & (difference >= after))
+    minima = np.flatnonzero((difference <= before) & (difference <= after))
+    if maxima.size == 0:
         return None
+    thresholds = difference[maxima] - abs(np.diff(xn).mean())
+    seen = 0
+    threshold = at = None
+    for i in range(int(maxima[0]), x.size):
+        if xn[i] == 1.0:
+            break
+        if i in maxima:
+            threshold, at = thresholds[seen], i
+            seen += 1
+        if i in minima:
+            threshold = 0.0
+        if i + 1 >= x.size:  # kneed 0.7 reads past the end here: an IndexError, caught by the study
+            return None
+        if difference[i + 1] < threshold:
+            return float(x[at])
+    return None
 
-    def add(self, solution: Segmentation) -> None:
-        a, b = self.interval
-        more, fewer = self.by_penalty[a], self.by_penalty[b]
-        m = len(solution.change_points)
-        if m in (len(more.change_points), len(fewer.change_points)) or m in self.found:
-            return
-        self.found[m] = solution
-        self.by_penalty[solution.penalty] = solution
-        self.pending += [(a, solution.penalty), (solution.penalty, b)]
 
-    def result(self) -> list[Segmentation]:
-        return [self.found[m] for m in sorted(self.found)]
+def study_penalty(y: np.ndarray) -> float:
+    """The penalty the study's ``find_penalty`` chooses for series ``y``."""
+    return _study(y)[0]
+
+
+def _study(y: np.ndarray) -> tuple[float, CropsPath, tuple]:
+    s1, s2 = sums(y)
+    log_n = math.log(y.size)
+    path = _crops(s1, s2, PENALTY_RANGE[0] * log_n, PENALTY_RANGE[1] * log_n, MIN_SEGMENT)
+    if len(path.penalties) < 2:
+        return path.penalties[0], path, (s1, s2)
+    chosen = elbow(path.penalties[::-1], path.counts[::-1])
+    return (chosen if chosen is not None else FALLBACK_PENALTY * log_n), path, (s1, s2)
+
+
+def change_points(y: np.ndarray) -> list[int]:
+    """Segment ends of ``y`` (the last is ``len(y)``) as the study's ``pelt`` finds them."""
+    penalty, path, (s1, s2) = _study(y)
+    if penalty == path.penalties[0]:
+        return list(path.ends[0])  # PELT at the range's low end: run already
+    return _run(s1, s2, penalty, MIN_SEGMENT)[2]
