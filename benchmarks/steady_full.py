@@ -9,7 +9,7 @@ them in the layout of ``../shared/data/steady-state-dev`` (``timeseries/<name>.j
 rigorbench's detector (``rigorbench.stats.steady``) has no setting of its own: it does what
 the study's replication package does. So every benchmark is one no setting was chosen on;
 the 50 of ``steady-state-dev`` (the benchmarks earlier detectors were tuned on) are still
-left out unless ``--include-dev`` is given, so that the figure is one on data never looked at.
+left out unless ``--include-dev`` is given.
 
 Reported per project, per fold of whole projects (5 folds of 6, seed 20261124) and pooled:
 fork agreement, benchmark agreement (the study calls a benchmark "steady state" when all its
@@ -162,11 +162,15 @@ def summarise(results: list[dict]) -> dict:
 def evaluate(data: Path, chosen: list[str], cache: Path, workers: int) -> dict:
     results, started = [], time.monotonic()
     jobs = [(data, n, cache) for n in chosen]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for i, result in enumerate(pool.map(detector_result, jobs), 1):
+    pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    try:
+        for i, result in enumerate((pool.map if pool else map)(detector_result, jobs), 1):
             results.append(result)
             if i % 25 == 0:
                 print(f"  {i}/{len(chosen)} benchmarks, {time.monotonic() - started:.0f} s", flush=True)
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
     by_name = {r["name"]: r for r in results}
     projects = sorted({n.split("#")[0] for n in chosen})
     return {"pooled": summarise(results),
