@@ -21,7 +21,7 @@ TINY = ("--trials 3 --forks 1 --warmup-iterations 1 --iterations 2 --warmup-time
 
 
 def test_the_github_step_runs_on_a_local_pull_request(tmp_path):
-    """main holds the example's v1, the pull request its v2 (sumCsv about 25% slower, countPrimes
+    """main holds the example's v1, the pull request its v2 (sumCsv about 1.8x the time, countPrimes
     faster); origin/main is where GitHub's checkout leaves the base branch."""
     assert shutil.which("mvn") and shutil.which("java"), "the end-to-end tests need Maven and a JDK on PATH"
     repo = tmp_path / "repo"

@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Parsing a line of comma-separated integers ({@link Numbers#sumCsv}).
  *
- * <p>Demonstrates a REGRESSION: v2 of the library checks the start of its input before
+ * <p>Demonstrates a REGRESSION: v2 of the library checks every character of its input before
  * parsing, which makes this benchmark slower. Average time per operation, in
  * microseconds (lower is better).
  */
