@@ -46,10 +46,10 @@ def short_name(benchmark: str) -> str:
 
 def test_quick_ab_finds_the_planted_changes_and_stores_an_interleaved_run(project, db, tmp_path):
     html = tmp_path / "report.html"
-    # --quick's 5 trials, each of one fork (not 2), and StatsBenchmark at one size of its two:
-    # three cases, not four, in half the forks; `make demo` runs the full --quick
+    # --quick's 5 trials, each of one fork (not 2) of 100-ms iterations (not 200) as in `make demo`,
+    # and StatsBenchmark at one size of its two: three cases, not four, in a third of the time
     code, out, err = ab(str(project), "--base", "v1", "--contender", "v2", "--quick", "--forks", "1",
-                        "--param", "size=100",
+                        "--warmup-time", "100ms", "--iteration-time", "100ms", "--param", "size=100",
                         "--store", str(db), "--format", "json", "--fail-on", "regression", "--html", str(html))
     doc = json.loads(out)
     by_name = {short_name(c["benchmark"]) + json.dumps(c["params"]): c for c in doc["comparisons"]}
