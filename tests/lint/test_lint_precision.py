@@ -130,6 +130,10 @@ CASES = [
     ("Recorder r; double x;\n@Benchmark public long elapsed() {\nlong t0 = System.nanoTime();\n"
      "double y = Math.log(x);\nlong d = System.nanoTime() - t0;\nr.record(d); return d + (long) y; }",
      [("TIMER", 3), ("TIMER", 5)]),
+    # ... but one reading times none of the benchmark's own work, even in a subtraction: an
+    # age the API under test takes (a latency recorder fed the time since the state was made)
+    ("Recorder r; long created;\n@Benchmark public void age() {\nr.record(System.nanoTime() - created); }", []),
+    ("double x;\n@Benchmark public long stamp() {\ndouble y = Math.log(x);\nreturn System.nanoTime() + (long) y; }", []),
     # ... but a pair with nothing between times nothing: the reads make a duration that the API
     # under test takes (a metrics timer's record), the clocks are the measured work
     ("Recorder r;\n@Benchmark public long recorded() {\nlong t0 = System.nanoTime();\n"
@@ -312,6 +316,32 @@ def test_void_stays_silent_on_reads_with_effects_or_unknown_types(tmp_path):
             "@Benchmark public void read() { buffer.getByte(0); } }\n")
     found = _warnings(tmp_path, {"Effects.java": source, "Buffer.java": local_buffer, "UsesLocal.java": uses})
     assert [f for f in found if f[0] == "VOID"] == []
+
+
+def test_void_reads_a_dropped_query_of_code_it_cannot_see_by_its_name(tmp_path):
+    # A void benchmark whose only statement asks a class of a library (or of a part of the
+    # project not given to lint) a question, by the Java naming convention (isEmpty, hasSlot,
+    # startsWith), and drops the answer: the JIT may delete the call (JMHSample_08). Names that
+    # wait, talk to the outside or move a cursor (hasNext, isValid, isDone) are not questions; a
+    # call whose receiver or argument is itself a call may do work of its own; a benchmark that
+    # also calls an unknown method with another name (addSlot) may be measuring that: all stay
+    # silent (precision first).
+    source = ("import org.example.text.StringUtil;\nimport org.example.cluster.Node;\n" + HEADER +
+              "@State(Scope.Benchmark)\npublic class Queries {\nstatic final String LONG = \"aaaaaaaaaaaa\";\n"
+              "Node node; Iterator<String> names; java.sql.Connection connection;\n"
+              "@Benchmark public void empty() { StringUtil.isEmpty(LONG); }\n"
+              "@Benchmark public void slot() { node.hasSlot(8193); }\n"
+              "@Benchmark public void prefix() { StringUtil.startsWith(LONG, \"a\"); }\n"
+              "@Benchmark public void cursor() { names.hasNext(); }\n"
+              "@Benchmark public void ping() throws Exception { connection.isValid(1); }\n"
+              "@Benchmark public void made() { StringUtil.isEmpty(node.name()); }\n"
+              "@Benchmark public void fresh() { new Node().hasSlot(1); }\n"
+              "@Benchmark public void added() { node.addSlot(3); node.hasSlot(3); }\n"
+              "@Benchmark public boolean kept() { return node.hasSlot(8193); } }\n")
+    found = _warnings(tmp_path, {"Queries.java": source})
+    assert [f for f in found if f[0] == "VOID"] == [("VOID", f"Queries.{m}") for m in ("empty", "prefix", "slot")]
+    message = next(f.message for f in lint_paths([tmp_path]).findings if f.benchmark == "Queries.slot")
+    assert "node.hasSlot(8193), a query by its name in code lint cannot see into" in message
 
 
 def test_void_follows_a_dropped_helper_into_its_calls(tmp_path):

@@ -198,3 +198,30 @@ def read_only_call(qualified: str, method: str, nargs: int) -> bool:
     """Is ``method`` with ``nargs`` arguments a read-only accessor of ``qualified``?"""
     arities = READ_ONLY.get(qualified, {}).get(method)
     return arities is not None and nargs in arities
+
+
+# Names that, by the Java convention every library follows, ask a question and change nothing:
+# `StringUtil.isEmpty(s)`, `node.hasSlot(i)`, `text.startsWith(p)`. VOID reads a dropped call of
+# such a name on a class lint cannot see into as a read (issue #34: jetty, lettuce). Left out:
+# answers that wait or talk to something outside memory or advance a cursor (`hasNext` may
+# read input, `isValid` pings a connection, `isReachable` the network) and the status reads of
+# concurrency types (`isDone`, `isLocked`: volatile loads the JIT keeps), and `get`, which on a
+# cache records the access.
+QUERY_PREFIXES = ("is", "has")
+QUERY_NAMES = frozenset({"contains", "containsKey", "containsValue", "containsAll", "equals",
+                         "equalsIgnoreCase", "startsWith", "endsWith", "compareTo", "indexOf",
+                         "lastIndexOf"})
+NOT_QUERIES = frozenset({"hasNext", "hasMoreElements", "hasMoreTokens", "hasNextLine", "hasNextInt",
+                         "isValid", "isReachable", "isAlive", "isDone", "isCancelled", "isLocked",
+                         "isHeldByCurrentThread", "isInterrupted", "isShutdown", "isTerminated",
+                         "isOpen", "isConnected", "isClosed", "isReady", "isWritable", "isReadable"})
+
+
+def query_name(method: str) -> bool:
+    """Does ``method``'s name say it only answers a question (``isEmpty``, ``hasSlot``)?"""
+    if method in NOT_QUERIES:
+        return False
+    if method in QUERY_NAMES:
+        return True
+    return any(method.startswith(p) and len(method) > len(p) and method[len(p)].isupper()
+               for p in QUERY_PREFIXES)

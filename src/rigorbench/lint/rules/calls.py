@@ -36,8 +36,10 @@ benchmark, use @Setup for work that must not be timed, and choose Mode.AverageTi
 Mode.SampleTime for per-call timings.
 
 Not reported: a clock read that is the whole benchmark (a benchmark of the clock), a
-timestamp used as data (formatted, compared), and a pair of reads with no statement between
-them, which times nothing: the reads make a duration for the API under test.
+timestamp used as data (formatted, compared), a single clock read (timing work takes a
+reading before it and one after; one reading is a timestamp or an age the API under test
+takes), and a pair of reads with no statement between them, which times nothing: the reads
+make a duration for the API under test.
 
 Before:
     @Benchmark public long measure() { long t = System.nanoTime(); work(); return System.nanoTime() - t; }
@@ -118,13 +120,20 @@ def _calls(ctx: FileContext) -> Iterator[tuple[Benchmark, Node, str, str]]:
 
 
 def check_timer(ctx: FileContext) -> Iterator[Issue]:
+    clocks: dict[str, list[Node]] = {}
+    for bench, node, receiver, name in _calls(ctx):
+        if (receiver, name) in _CLOCKS:
+            clocks.setdefault(bench.name, []).append(node)
     empty: dict[str, set[int]] = {}
     for bench, node, receiver, name in _calls(ctx):
         if (receiver, name) not in _CLOCKS:
             continue
         if bench.name not in empty:
             empty[bench.name] = _empty_timings(bench)
-        if not is_subject(bench, node) and not _clock_is_data(bench, node) \
+        # Timing work by hand takes a reading before it and one after: a benchmark that reads
+        # the clock once times none of its own work (the reading is a timestamp or an age the
+        # API under test takes: `record(System.nanoTime() - state.created)`).
+        if len(clocks[bench.name]) > 1 and not is_subject(bench, node) and not _clock_is_data(bench, node) \
                 and node.id not in empty[bench.name]:
             yield make_issue(ctx.source, node, "TIMER", "warning",
                              f"{receiver}.{name}() inside {bench.name}: hand timing inside JMH "

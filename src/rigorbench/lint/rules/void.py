@@ -14,10 +14,14 @@ and only when
   unknown library call such as ``binding.setVariable``, no abstract method, no lock), or the call is a
   listed read-only accessor (``pure.READ_ONLY``: ``buffer.getByte(i)``, ``list.get(i)``,
   ``map.containsKey(k)``) on a receiver whose declared type resolves, through the file's
-  imports, to the listed JDK or library type and not to a project class,
+  imports, to the listed JDK or library type and not to a project class, or a call lint
+  cannot resolve whose name says it only answers a question (``pure.query_name``:
+  ``StringUtil.isEmpty(s)``, ``node.hasSlot(i)``; not ``hasNext``, ``isValid``, ``isDone``)
+  on a receiver and with arguments that are names, fields or literals,
 * nothing else in the benchmark body escapes: no field writes, no ``throw``, no calls other
-  than pure JDK calls and such calls. An unknown call (a library method not listed) is
-  taken to have effects, so it silences the rule: precision first.
+  than pure JDK calls and such calls. Any other unknown call (a library method neither
+  listed nor named as a question) is taken to have effects, so it silences the rule:
+  precision first.
 
 So RETU and VOID never report the same statement. Fix: ``compute(x);`` becomes
 ``bh.consume(compute(x));`` with a Blackhole parameter added when missing.
@@ -34,7 +38,7 @@ from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
 from rigorbench.lint.parse import SourceFile, walk, written
-from rigorbench.lint.pure import read_only_call, read_only_type
+from rigorbench.lint.pure import query_name, read_only_call, read_only_type
 from rigorbench.lint.stores import callee_context
 
 ID = "VOID"
@@ -42,9 +46,10 @@ TITLE = "a void benchmark drops the results of the methods it measures; nothing 
 REFERENCE = "JMHSample_08_DeadCode, JMHSample_09_Blackholes"
 EXPLANATION = """\
 What goes wrong: the benchmark is void, takes no Blackhole, and only calls project methods
-that return a value, or read-only accessors of JDK or library types (ByteBuffer.get(i),
-List.get(i), okio Buffer.indexOf), dropping each result. Nothing the method computes is
-observable.
+that return a value, read-only accessors of JDK or library types (ByteBuffer.get(i),
+List.get(i), okio Buffer.indexOf), or methods of code lint cannot see whose names ask a
+question (StringUtil.isEmpty(s), node.hasSlot(i)), dropping each result. Nothing the method
+computes is observable.
 
 Why the JIT does it: after inlining compute(x), C2 sees that its result goes nowhere and
 that it changes no state, so it can delete the computation (dead-code elimination). The
@@ -80,6 +85,8 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             call = stmt.named_children[0]
             library = read_only_accessor(bench, call)
             what = f", a read-only {library} accessor," if library else ""
+            if not library and unseen_query(bench, call):
+                what = ", a query by its name in code lint cannot see into,"
             yield make_issue(bench.source, stmt, ID, "warning",
                              f"void {bench.name} drops the result of {short(bench.source.text(call), 40)}"
                              f"{what} and nothing escapes; the JIT may remove the call",
@@ -101,6 +108,8 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
         if call.kind == "pure" and call.method is None:
             continue
         if call.kind == "unknown" and read_only_accessor(bench, node):
+            pass
+        elif call.kind == "unknown" and node.parent.type == "expression_statement" and unseen_query(bench, node):
             pass
         elif call.method is None or call.method.void or not _no_field_writes(bench, call.method):
             return []
@@ -162,6 +171,20 @@ def read_only_accessor(bench: Benchmark, node: Node) -> str | None:
     name = bench.source.text(node.child_by_field_name("name"))
     nargs = len(node.child_by_field_name("arguments").named_children)
     return qualified if qualified and read_only_call(qualified, name, nargs) else None
+
+
+def unseen_query(bench: Benchmark, node: Node) -> bool:
+    """Is ``node`` a call lint cannot resolve whose name says it only answers a question
+    (:func:`pure.query_name`) and whose receiver, if any, is a name or a field, not a call
+    or a new object (whose making may be the work)? Its arguments must be names, fields or
+    literals: a nested call may have effects of its own."""
+    obj = node.child_by_field_name("object")
+    if obj is not None and obj.type not in ("identifier", "field_access", "scoped_identifier"):
+        return False
+    arguments = node.child_by_field_name("arguments").named_children
+    if any(a.type not in ("identifier", "field_access") and not a.type.endswith("literal") for a in arguments):
+        return False
+    return query_name(bench.source.text(node.child_by_field_name("name")))
 
 
 def _imports_of(bench: Benchmark, source: SourceFile) -> tuple[str, ...]:
