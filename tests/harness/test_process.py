@@ -84,3 +84,84 @@ def test_helpers():
     assert strip_ansi("\x1b[1mApache Maven 3.8.7\x1b[m\x1b[0m") == "Apache Maven 3.8.7"
     assert describe_command(["java", "-jar", "a b.jar", "$(x)"]) == "java -jar 'a b.jar' '$(x)'"
     assert tail(["a", "b", "c"], 2) == "b\nc" and tail(["a"], 0) == ""
+
+
+# A rigorbench that runs a harness command (a child that forks a grandchild, as JMH forks its
+# benchmark JVM) and never returns: the test kills it with SIGKILL, as a user's kill -9 does.
+_KILLED_RUNNER = """
+import sys
+from pathlib import Path
+from rigorbench.harness.process import run_streamed
+run_streamed([sys.executable, "-c", "import subprocess, sys, time; "
+              "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)']); "
+              "print('started', flush=True); time.sleep(120)"],
+             cwd=Path("."), on_line=lambda line: print(line, flush=True))
+"""
+
+
+def _wait_for(predicate, seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def test_a_trial_left_running_by_a_killed_rigorbench_is_stopped_by_the_next_trial(tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    from rigorbench.experiment.machine_lock import one_trial_at_a_time
+    from rigorbench.harness.process import group_records
+
+    monkeypatch.setenv("RIGORBENCH_LOCK_DIR", str(tmp_path))
+    runner = subprocess.Popen([sys.executable, "-c", _KILLED_RUNNER], cwd=tmp_path, stdout=subprocess.PIPE,
+                              env={**os.environ, "RIGORBENCH_LOCK_DIR": str(tmp_path)})
+    try:
+        assert runner.stdout.readline().strip() == b"started"
+        records = list(group_records().iterdir())
+        assert [r.name.partition("-")[0] for r in records] == [str(runner.pid)]
+        group = int(records[0].name.partition("-")[2])
+        runner.send_signal(signal.SIGKILL)
+        runner.wait()
+        time.sleep(0.2)
+        assert group_alive(group)                 # kill -9 stopped rigorbench, not its trial
+        said: list[str] = []
+        with one_trial_at_a_time(said.append):
+            assert not group_alive(group)         # the next trial stopped it first, grandchild included
+        assert len(said) == 1 and f"stopping process group {group}" in said[0] and f"pid {runner.pid}" in said[0]
+        assert list(group_records().iterdir()) == []
+    finally:
+        runner.kill()
+        runner.wait()
+        if group_records().is_dir():
+            for record in group_records().iterdir():
+                os.killpg(int(record.name.partition("-")[2]), signal.SIGKILL)
+
+
+def test_a_finished_command_leaves_no_record_and_a_live_rigorbench_keeps_its_groups(tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    from rigorbench.harness.process import group_records, stop_orphaned_groups
+
+    monkeypatch.setenv("RIGORBENCH_LOCK_DIR", str(tmp_path))
+    run_streamed([sys.executable, "-c", "print('x')"], cwd=tmp_path)
+    assert list(group_records().iterdir()) == []
+    # a group recorded by a process that still runs (this one) is another experiment's trial
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    try:
+        stat = open(f"/proc/{child.pid}/stat").read()
+        (group_records() / f"{os.getpid()}-{child.pid}").write_text(stat[stat.rfind(")") + 2:].split()[19])
+        said: list[str] = []
+        assert stop_orphaned_groups(said.append) == 0 and said == [] and group_alive(child.pid)
+        # ... and a record whose group has ended, or whose leader's start time differs (the id
+        # taken again by an unrelated process), is dropped without stopping anything
+        (group_records() / f"{os.getpid()}-{child.pid}").unlink()
+        (group_records() / f"999999999-{child.pid}").write_text("1")
+        assert stop_orphaned_groups(said.append) == 0 and group_alive(child.pid)
+        assert list(group_records().iterdir()) == []
+    finally:
+        child.kill()
+        child.wait()

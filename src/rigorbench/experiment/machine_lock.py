@@ -6,25 +6,27 @@ JMH holds it, which turned every trial of a second concurrent ``rigorbench`` int
 one. rigorbench takes its own machine-wide lock around each trial instead, and waits for it:
 two experiments started together interleave their trials instead of measuring each other or
 failing. The lock is an ``flock`` on a file in the system's temporary directory, released by
-the kernel when the process ends, however it ends (``kill -9`` included).
+the kernel when the process ends, however it ends (``kill -9`` included). A trial that a
+``kill -9`` left running is stopped by the next holder of the lock
+(:func:`rigorbench.harness.process.stop_orphaned_groups`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Iterator
+
+from rigorbench.harness.process import lock_dir, stop_orphaned_groups
 
 LOCK_NAME = "rigorbench-trial.lock"
 
 
 def lock_path(name: str = LOCK_NAME) -> Path:
     """A machine-wide lock file (``RIGORBENCH_LOCK_DIR``, else the temporary directory)."""
-    return Path(os.environ.get("RIGORBENCH_LOCK_DIR") or tempfile.gettempdir()) / name
+    return lock_dir() / name
 
 
 @contextlib.contextmanager
@@ -50,6 +52,7 @@ def one_trial_at_a_time(say: Callable[[str], None]) -> Iterator[float]:
             fcntl.flock(handle, fcntl.LOCK_EX)
             waited = time.monotonic() - started
         try:
+            stop_orphaned_groups(say)
             yield waited
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)

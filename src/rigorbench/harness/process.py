@@ -11,6 +11,12 @@ and appended to a log file at once, so a killed trial leaves everything it print
 A harness process started outside the main thread (a duet run's executions, two at a time)
 does not see the main thread's Ctrl-C: the code that started that thread learns of every
 process it starts through :func:`announcing_starts` and stops them itself.
+
+A rigorbench killed with ``kill -9`` cannot stop its group: the trial runs on to its end,
+unguarded by the machine's trial lock (the kernel released it), beside the trials of the run
+resumed meanwhile. So every group started here is recorded in a file beside that lock
+(:func:`group_records`) until it ends, and the next trial on the machine stops the groups
+whose recorder is dead (:func:`stop_orphaned_groups`).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import re
 import shlex
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from contextvars import ContextVar
@@ -113,6 +120,7 @@ def run_streamed(command: Sequence[str], *, cwd: Path, on_line: Callable[[str], 
         raise HarnessError(f"cannot run {describe_command(command)}: {error.strerror or error}") from None
     if (on_start := _ON_START.get()) is not None:
         on_start(process)
+    record = _record_group(process.pid)
     watchdog = _Watchdog(process, timeout_s, grace_s)
     lines: list[str] = []
     try:
@@ -124,6 +132,8 @@ def run_streamed(command: Sequence[str], *, cwd: Path, on_line: Callable[[str], 
     finally:
         watchdog.cancel()
         process.stdout.close()
+        if record is not None:
+            record.unlink(missing_ok=True)
     seconds = time.monotonic() - started
     return ProcessResult(process.returncode, tuple(lines), seconds, watchdog.fired.is_set())
 
@@ -225,3 +235,95 @@ def _in_group(entry: Path, group: int) -> bool:
         return False
     fields = stat[stat.rfind(")") + 2:].split()  # after "pid (comm) ": state, ppid, pgrp, ...
     return len(fields) > 2 and fields[0] not in ("Z", "X") and fields[2] == str(group)
+
+
+def lock_dir() -> Path:
+    """Where the machine's trial lock and the records of running harness groups live
+    (``RIGORBENCH_LOCK_DIR``, else the temporary directory)."""
+    return Path(os.environ.get("RIGORBENCH_LOCK_DIR") or tempfile.gettempdir())
+
+
+def group_records() -> Path:
+    """The folder of records ``OWNER-GROUP`` (a rigorbench's pid, the group it started),
+    each holding the group leader's start time."""
+    return lock_dir() / "rigorbench-groups"
+
+
+def _start_time(pid: int) -> str | None:
+    """Field 22 of ``/proc/PID/stat`` (clock ticks since boot), or None without it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(")") + 2:].split()
+    return fields[19] if len(fields) > 19 else None
+
+
+def _record_group(group: int) -> Path | None:
+    """Record ``group`` as started by this process; None where it cannot be (no /proc, an
+    unwritable folder: the group then goes unrecorded, as before)."""
+    started = _start_time(group)
+    if started is None:
+        return None
+    try:
+        folder = group_records()
+        folder.mkdir(exist_ok=True)
+        path = folder / f"{os.getpid()}-{group}"
+        path.write_text(started)
+    except OSError:
+        return None
+    return path
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, killed but not yet reaped, does not)."""
+    if Path("/proc").is_dir():
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return True
+        return stat[stat.rfind(")") + 2:][:1] not in ("Z", "X")
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stop_orphaned_groups(say: Callable[[str], None]) -> int:
+    """SIGKILL the recorded harness groups whose rigorbench is gone (killed with ``kill -9``),
+    say so once for each, and drop their records; returns how many were stopped.
+
+    A group is stopped only while its leader is the recorded process (same start time) or,
+    once the leader has exited, while members of the group remain: the kernel gives no new
+    process the id of a group that still has members."""
+    folder = group_records()
+    try:
+        records = list(folder.iterdir())
+    except OSError:
+        return 0
+    stopped = 0
+    for record in records:
+        owner, _, group_text = record.name.partition("-")
+        if not (owner.isdigit() and group_text.isdigit()) or _pid_alive(int(owner)):
+            continue
+        group = int(group_text)
+        try:
+            recorded = record.read_text().strip()
+        except OSError:
+            continue
+        leader = _start_time(group)
+        if group_alive(group) and (leader is None or leader == recorded):
+            say(f"stopping process group {group}, a trial left running by a rigorbench that was killed "
+                f"(pid {owner}), so that it does not run beside this one")
+            _signal_group(group, signal.SIGKILL)
+            deadline = time.monotonic() + _KILL_WAIT_S
+            while time.monotonic() < deadline and group_alive(group):
+                time.sleep(_POLL_S)
+            stopped += 1
+        record.unlink(missing_ok=True)
+    return stopped
