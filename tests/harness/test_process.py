@@ -130,7 +130,7 @@ def test_a_trial_left_running_by_a_killed_rigorbench_is_stopped_by_the_next_tria
         said: list[str] = []
         with one_trial_at_a_time(said.append):
             assert not group_alive(group)         # the next trial stopped it first, grandchild included
-        assert len(said) == 1 and f"stopping process group {group}" in said[0] and f"pid {runner.pid}" in said[0]
+        assert len(said) == 1 and f"stopped process group {group}" in said[0] and f"pid {runner.pid}" in said[0]
         assert list(group_records().iterdir()) == []
     finally:
         runner.kill()

@@ -318,12 +318,18 @@ def stop_orphaned_groups(say: Callable[[str], None]) -> int:
             continue
         leader = _start_time(group)
         if group_alive(group) and (leader is None or leader == recorded):
-            say(f"stopping process group {group}, a trial left running by a rigorbench that was killed "
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            except PermissionError:   # another user's: theirs to stop, and their record to drop
+                continue
+            say(f"stopped process group {group}, a trial left running by a rigorbench that was killed "
                 f"(pid {owner}), so that it does not run beside this one")
-            _signal_group(group, signal.SIGKILL)
             deadline = time.monotonic() + _KILL_WAIT_S
             while time.monotonic() < deadline and group_alive(group):
                 time.sleep(_POLL_S)
             stopped += 1
-        record.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            record.unlink(missing_ok=True)
     return stopped
