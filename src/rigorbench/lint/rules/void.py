@@ -57,8 +57,9 @@ benchmark then measures an empty method.
 
 How to fix: return the result, or take a Blackhole parameter and consume each result.
 (Dropped results of pure JDK calls such as Math.log are reported by RETU instead.) A call
-of a library method rigorbench does not know is taken to have effects, and then nothing is
-reported; so is a project method that, followed into the methods it calls, writes a field,
+of a library method rigorbench does not know, by a name that does not ask a question (or one
+that waits or talks to the outside: hasNext, isValid, isDone), is taken to have effects, and
+then nothing is reported; so is a project method that, followed into the methods it calls, writes a field,
 calls such a library method (a script engine's bind and run), takes a lock or reaches an
 abstract method: it does work besides its result, which the JIT must keep.
 
