@@ -42,6 +42,10 @@ def test_cases_and_estimate_follow_the_settings():
     selection = select_benchmarks(LISTINGS)
     # offer: 2 cases (the first version's defaults), poll: 1; per fork 3 x 0.2 + 5 x 1 + 1 s JVM.
     assert estimated_seconds(selection, settings, trials=4) == pytest.approx(3 * 2 * (0.6 + 5 + 1) * 4 * 2)
+    # --warmup auto's choices replace the configured warmup of each benchmark they name
+    chosen = {"a.Q.offer": {"warmup": 10, "reached": True, "starts": {}}}
+    assert estimated_seconds(selection, settings, trials=1, warmups=chosen) == \
+        pytest.approx((2 * (10 * 0.2 + 5 + 1) + (0.6 + 5 + 1)) * 2 * 2)
 
 
 def test_the_estimate_reads_every_duration_and_counts_a_fixed_count_as_one_second():

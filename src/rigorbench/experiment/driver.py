@@ -101,8 +101,9 @@ def start_experiment(plan: ExperimentPlan, store: ResultStore, reporter: Reporte
         what = f"{len(labels)} version{'s' if len(labels) != 1 else ''} x {count} benchmark{'s' if count != 1 else ''}"
         trials = f"{first} trials x " if isinstance(rule, FixedTrials) else ""
         adaptive = f"; {rule.describe()}" if not isinstance(rule, FixedTrials) else ""
+        execution = estimated_seconds(selection, run_settings, 1, warmups) / len(labels)
         reporter.message(f"run {run_id}: {trials}{what}, {executor.describe()}, seed {plan.seed}{adaptive}; about "
-                         f"{format_duration(estimated_seconds(selection, run_settings, 1))} per trial of a version")
+                         f"{format_duration(execution)} per execution (one version in one trial)")
         return drive(store, run_id, harness, executor, reporter, cases_in(selection, run_settings))
 
 

@@ -66,11 +66,18 @@ def _seconds(time_value: str) -> float:
 FORK_OVERHEAD_S = 1.0
 
 
-def estimated_seconds(selection: Selection, settings: RunSettings, trials: int) -> float:
-    """How long the trials of ``selection`` take, from the iteration times (an estimate)."""
-    per_fork = (settings.warmup_iterations * _seconds(settings.warmup_time)
-                + settings.iterations * _seconds(settings.iteration_time) + FORK_OVERHEAD_S)
-    return cases_in(selection, settings) * settings.forks * per_fork * trials * len(selection.labels)
+def estimated_seconds(selection: Selection, settings: RunSettings, trials: int,
+                      warmups: Mapping[str, Mapping] | None = None) -> float:
+    """How long ``trials`` trials of ``selection`` take, every version, from the iteration
+    times (an estimate); ``warmups``: the warmup iterations ``--warmup auto`` chose per
+    benchmark (its stored form), in place of the configured ones."""
+    total = 0.0
+    for name in selection.common:
+        warmup = warmups[name]["warmup"] if warmups and name in warmups else settings.warmup_iterations
+        per_fork = (warmup * _seconds(settings.warmup_time)
+                    + settings.iterations * _seconds(settings.iteration_time) + FORK_OVERHEAD_S)
+        total += cases(selection.params[name], settings) * per_fork
+    return total * settings.forks * trials * len(selection.labels)
 
 
 def cases_in(selection: Selection, settings: RunSettings) -> int:
