@@ -165,3 +165,20 @@ def test_a_finished_command_leaves_no_record_and_a_live_rigorbench_keeps_its_gro
     finally:
         child.kill()
         child.wait()
+    # ... nor is a group whose leader has exited, though members remain: the numbers of a record
+    # may come from another PID namespace sharing the folder, where they name other processes
+    leader = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; "
+                               "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+                               "print(p.pid, flush=True); time.sleep(1)"],
+                              start_new_session=True, stdout=subprocess.PIPE)
+    try:
+        stat = open(f"/proc/{leader.pid}/stat").read()
+        (group_records() / f"999999999-{leader.pid}").write_text(stat[stat.rfind(")") + 2:].split()[19])
+        member = int(leader.stdout.readline())
+        leader.wait()
+        assert group_alive(leader.pid)
+        assert stop_orphaned_groups(said.append) == 0 and group_alive(leader.pid) and said == []
+    finally:
+        os.killpg(leader.pid, signal.SIGKILL)
+        leader.wait()
+        assert member > 0

@@ -298,9 +298,10 @@ def stop_orphaned_groups(say: Callable[[str], None]) -> int:
     """SIGKILL the recorded harness groups whose rigorbench is gone (killed with ``kill -9``),
     say so once for each, and drop their records; returns how many were stopped.
 
-    A group is stopped only while its leader is the recorded process (same start time) or,
-    once the leader has exited, while members of the group remain: the kernel gives no new
-    process the id of a group that still has members."""
+    A group is stopped only while its leader is the recorded process (same start time): a
+    record may come from another PID namespace sharing the folder (a container), where the
+    same numbers name other processes. A group whose leader has exited is left to end (the
+    harness command leads it and outlives its forks when only rigorbench was killed)."""
     folder = group_records()
     try:
         records = list(folder.iterdir())
@@ -316,8 +317,7 @@ def stop_orphaned_groups(say: Callable[[str], None]) -> int:
             recorded = record.read_text().strip()
         except OSError:
             continue
-        leader = _start_time(group)
-        if group_alive(group) and (leader is None or leader == recorded):
+        if _start_time(group) == recorded and group_alive(group):
             try:
                 os.killpg(group, signal.SIGKILL)
             except ProcessLookupError:
