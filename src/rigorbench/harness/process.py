@@ -225,16 +225,22 @@ def group_alive(group: int, process: subprocess.Popen | None = None) -> bool:
         except PermissionError:
             return True
         return True
-    return any(_in_group(entry, group) for entry in proc.iterdir() if entry.name.isdigit())
+    return any(_in_group(entry.name, group) for entry in proc.iterdir() if entry.name.isdigit())
 
 
-def _in_group(entry: Path, group: int) -> bool:
+def _stat_fields(pid: int | str) -> list[str] | None:
+    """``/proc/PID/stat`` after "pid (comm) ": state, ppid, pgrp, ... (None: no such process,
+    or no /proc)."""
     try:
-        stat = (entry / "stat").read_text()
+        stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
-        return False
-    fields = stat[stat.rfind(")") + 2:].split()  # after "pid (comm) ": state, ppid, pgrp, ...
-    return len(fields) > 2 and fields[0] not in ("Z", "X") and fields[2] == str(group)
+        return None
+    return stat[stat.rfind(")") + 2:].split()
+
+
+def _in_group(pid: str, group: int) -> bool:
+    fields = _stat_fields(pid)
+    return fields is not None and len(fields) > 2 and fields[0] not in ("Z", "X") and fields[2] == str(group)
 
 
 def lock_dir() -> Path:
@@ -251,12 +257,8 @@ def group_records() -> Path:
 
 def _start_time(pid: int) -> str | None:
     """Field 22 of ``/proc/PID/stat`` (clock ticks since boot), or None without it."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat[stat.rfind(")") + 2:].split()
-    return fields[19] if len(fields) > 19 else None
+    fields = _stat_fields(pid)
+    return fields[19] if fields is not None and len(fields) > 19 else None
 
 
 def _record_group(group: int) -> Path | None:
@@ -276,22 +278,10 @@ def _record_group(group: int) -> Path | None:
 
 
 def _pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, killed but not yet reaped, does not)."""
-    if Path("/proc").is_dir():
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except FileNotFoundError:
-            return False
-        except OSError:
-            return True
-        return stat[stat.rfind(")") + 2:][:1] not in ("Z", "X")
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    """Whether process ``pid`` runs (a zombie, killed but not yet reaped, does not). Records
+    exist only where /proc does (:func:`_record_group`), so /proc is what is read."""
+    fields = _stat_fields(pid)
+    return fields is not None and fields[:1] not in (["Z"], ["X"])
 
 
 def stop_orphaned_groups(say: Callable[[str], None]) -> int:

@@ -9,6 +9,7 @@ usually run inside it, e.g. ``forEach``); fixtures and helper methods do not.
 
 from __future__ import annotations
 
+import collections
 import re
 from collections.abc import Iterator
 
@@ -120,20 +121,16 @@ def _calls(ctx: FileContext) -> Iterator[tuple[Benchmark, Node, str, str]]:
 
 
 def check_timer(ctx: FileContext) -> Iterator[Issue]:
-    clocks: dict[str, list[Node]] = {}
-    for bench, node, receiver, name in _calls(ctx):
-        if (receiver, name) in _CLOCKS:
-            clocks.setdefault(bench.name, []).append(node)
+    clocks = [found for found in _calls(ctx) if found[2:] in _CLOCKS]
+    # Timing work by hand takes a reading before it and one after: a benchmark that reads the
+    # clock once times none of its own work (the reading is a timestamp or an age the API
+    # under test takes: `record(System.nanoTime() - state.created)`).
+    readings = collections.Counter(bench.name for bench, *_ in clocks)
     empty: dict[str, set[int]] = {}
-    for bench, node, receiver, name in _calls(ctx):
-        if (receiver, name) not in _CLOCKS:
-            continue
+    for bench, node, receiver, name in clocks:
         if bench.name not in empty:
             empty[bench.name] = _empty_timings(bench)
-        # Timing work by hand takes a reading before it and one after: a benchmark that reads
-        # the clock once times none of its own work (the reading is a timestamp or an age the
-        # API under test takes: `record(System.nanoTime() - state.created)`).
-        if len(clocks[bench.name]) > 1 and not is_subject(bench, node) and not _clock_is_data(bench, node) \
+        if readings[bench.name] > 1 and not is_subject(bench, node) and not _clock_is_data(bench, node) \
                 and node.id not in empty[bench.name]:
             yield make_issue(ctx.source, node, "TIMER", "warning",
                              f"{receiver}.{name}() inside {bench.name}: hand timing inside JMH "
