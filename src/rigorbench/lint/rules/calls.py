@@ -19,7 +19,9 @@ from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import last_name_of
 from rigorbench.lint.parse import LOOPS, walk
-from rigorbench.lint.rules.config import cost_evidence, single_shot
+from rigorbench.lint.rules.config import heavy_node, cost_evidence, short_unit, single_shot
+from rigorbench.lint.rules.void import effect_of, read_only_accessor
+from rigorbench.lint.stores import callee_context
 
 TIMER_TITLE = "the benchmark reads the clock itself inside a harness that already times it"
 TIMER_REFERENCE = "Sestoft, Microbenchmarks in Java and C#, section on timer resolution; JMH Mode docs"
@@ -40,7 +42,12 @@ Not reported: a clock read that is the whole benchmark (a benchmark of the clock
 timestamp used as data (formatted, compared), a single clock read (timing work takes a
 reading before it and one after; one reading is a timestamp or an age the API under test
 takes), and a pair of reads with no statement between them, which times nothing: the reads
-make a duration for the API under test.
+make a duration for the API under test. Reported as info when lint cannot show that the timed
+work is short: the benchmark shows millisecond-scale work (the evidence INVO uses), or it
+calls code whose cost lint cannot see (a library call, a project method with effects), unless
+it reports a time per call in ns or us or reads the clock per item (in a loop or lambda). A
+clock read costs tens of nanoseconds: it matters beside short work only, and in 40 real
+projects hand timing beside unseen work was never that (issue #34's corpus).
 
 Before:
     @Benchmark public long measure() { long t = System.nanoTime(); work(); return System.nanoTime() - t; }
@@ -89,10 +96,12 @@ Return the value you wanted to see, so JMH consumes it.
 Not reported: output that is the whole benchmark (a logging or console benchmark). Reported
 as info in SingleShotTime, where it runs once per timed call, and on an error path: in a
 catch block, or under a failed check (if (!done), if (status != OK), if (x == null)), where it
-runs only when the measurement has already gone wrong. A logger call (not System.out) that
-runs once per call, outside loops, is info too when the call shows millisecond-scale work
-(the evidence INVO uses: it loops, waits for other threads, does I/O, reports in ms): one
-log line is small beside it.
+runs only when the measurement has already gone wrong. Output that runs once per call,
+outside loops and lambdas, is info too when the call shows millisecond-scale work (the
+evidence INVO uses: it loops, waits for other threads, does I/O, reports in ms), or calls code
+whose cost lint cannot see (a library call, a project method with effects) and does not
+report a time per call in ns or us: one line of output is small beside such work, and in 40
+real projects it was always beside such work (issue #34's corpus).
 
 Before:
     @Benchmark public void measure() { System.out.println(work()); }
@@ -132,9 +141,13 @@ def check_timer(ctx: FileContext) -> Iterator[Issue]:
             empty[bench.name] = _empty_timings(bench)
         if readings[bench.name] > 1 and not is_subject(bench, node) and not _clock_is_data(bench, node) \
                 and node.id not in empty[bench.name]:
-            yield make_issue(ctx.source, node, "TIMER", "warning",
-                             f"{receiver}.{name}() inside {bench.name}: hand timing inside JMH "
-                             f"measures timer cost and noise", benchmark=bench.name,
+            reads = [n for b, n, *_ in clocks if b is bench]
+            timed = (min(n.start_byte for n in reads), max(n.end_byte for n in reads))
+            beside = _long_or_unseen(ctx, bench, node, reads, timed)
+            reason = (f"{bench.name} {beside}; a clock read (tens of ns) matters only beside short "
+                      "work") if beside else "hand timing inside JMH measures timer cost and noise"
+            yield make_issue(ctx.source, node, "TIMER", "info" if beside else "warning",
+                             f"{receiver}.{name}() inside {bench.name}: {reason}", benchmark=bench.name,
                              hint="let JMH time the method; split timed parts into benchmarks")
 
 
@@ -373,32 +386,79 @@ def failure_path(bench: Benchmark, node: Node) -> str:
     return ""
 
 
-def _beside_long_work(ctx: FileContext, bench: Benchmark, node: Node) -> str:
-    """The evidence that one call of ``bench`` takes a millisecond or more (INVO's
-    :func:`cost_evidence`: it loops, waits, does I/O, ...), or "", for a log call that runs
-    once per call: not inside a loop or a lambda of the body, where it would run per item.
-    A log line (microseconds at most) cannot dominate such a call. ``System.out`` is not
-    judged this way: a leftover debug print is reported wherever it is."""
+def _long_or_unseen(ctx: FileContext, bench: Benchmark, node: Node, skip: list[Node],
+                    within: tuple[int, int] | None = None) -> str:
+    """Why ``node`` (a line of output, a clock read) may be small beside the rest of one call
+    of ``bench``, as a phrase, or "" when nothing says so. Only for a node that runs once per
+    call (not inside a loop or a lambda of the body, where it runs per item) in a benchmark
+    that does not report a time per call in ns or us (its author says the call is short):
+    the call shows millisecond-scale work (INVO's :func:`cost_evidence`: it loops, waits, does
+    I/O, ...), or it calls code whose cost lint cannot see (:func:`_unseen_work`; for hand
+    timing, between the first and the last clock read: the timed work)."""
     up = node.parent
     while up is not None and up != bench.body:
         if up.type in LOOPS or up.type == "lambda_expression":
             return ""
         up = up.parent
-    return cost_evidence(ctx, bench) or ""
+    if short_unit(ctx, bench):
+        return ""
+    heavy = cost_evidence(ctx, bench)
+    if heavy:
+        return heavy
+    unseen = _unseen_work(bench, skip, within)
+    return f"calls {unseen}(), whose cost lint cannot see" if unseen else ""
+
+
+def _unseen_work(bench: Benchmark, skip: list[Node], within: tuple[int, int] | None = None) -> str | None:
+    """The name of the first call in the body (in the byte range ``within`` if given), outside
+    the subtrees in ``skip``, whose cost lint
+    cannot show to be short, or None. Short: a pure JDK call, a Blackhole call, a listed
+    read-only accessor, or a project method that neither has an effect (:func:`effect_of`:
+    it calls nothing lint cannot see, writes no field, takes no lock) nor shows
+    millisecond-scale work. Anything else (a library call, an abstract method, a project method
+    with effects) may take any time: the rule's harm, timer or output cost dominating the
+    measurement, then has no evidence."""
+    for node in walk(bench.body):
+        if node.type != "method_invocation" or any(
+                s.start_byte <= node.start_byte and node.end_byte <= s.end_byte for s in skip) \
+                or within is not None and not within[0] <= node.start_byte < within[1]:
+            continue
+        if _is_clock(bench, node) or _is_output(bench, node):
+            continue    # the rules' own subjects: other clock reads and lines of output
+        call = bench.call(node)
+        if call.kind in ("pure", "blackhole") and call.method is None \
+                or call.kind == "unknown" and read_only_accessor(bench, node):
+            continue
+        if call.kind == "project" and call.method is not None:
+            inner = callee_context(bench, call.method)
+            if inner is not None and inner.body is not None and effect_of(bench, call.method) is None \
+                    and heavy_node(inner, inner.body) is None:
+                continue
+        return call.name
+    return None
+
+
+def _is_output(bench: Benchmark, node: Node) -> bool:
+    """Does ``node`` print to the console or log (PRINT's subject)?"""
+    obj = node.child_by_field_name("object")
+    receiver = bench.source.text(obj).removeprefix("java.lang.") if obj is not None else ""
+    name = bench.source.text(node.child_by_field_name("name"))
+    return receiver in ("System.out", "System.err") and name in _PRINTS \
+        or name in _LOG_LEVELS and _is_logger(bench, obj)
 
 
 def check_print(ctx: FileContext) -> Iterator[Issue]:
     subject: dict[str, bool] = {}
     for bench, node, receiver, name in _calls(ctx):
         printing = receiver in ("System.out", "System.err") and name in _PRINTS
-        logging = name in _LOG_LEVELS and _is_logger(bench, node.child_by_field_name("object"))
+        logging = not printing and _is_output(bench, node)
         if (printing or logging) and bench.name not in subject:
             subject[bench.name] = output_is_subject(bench)
         if (printing or logging) and not subject[bench.name] and not is_subject(bench, node):
             what = "prints" if printing else "logs"
             once = single_shot(ctx, bench)
             failing = failure_path(bench, node)
-            heavy = _beside_long_work(ctx, bench, node) if logging and not (once or failing) else ""
+            heavy = _long_or_unseen(ctx, bench, node, [node]) if not (once or failing) else ""
             if failing:
                 reason = (f"it runs {failing}, an error path that a valid measurement does not "
                           "take")
@@ -406,8 +466,8 @@ def check_print(ctx: FileContext) -> Iterator[Issue]:
                 reason = ("in SingleShotTime it runs once per timed call, beside a call usually "
                           "far longer than one line of output")
             elif heavy:
-                reason = (f"it logs once per call, and {bench.name} {heavy}: one log line is "
-                          "small beside millisecond-scale work")
+                reason = (f"it {'prints' if printing else 'logs'} once per call, and {bench.name} "
+                          f"{heavy}: one line of output is small beside such work")
             else:
                 reason = "I/O can dominate the measured time"
             yield make_issue(ctx.source, node, "PRINT", "info" if once or failing or heavy else "warning",

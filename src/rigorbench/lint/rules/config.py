@@ -240,13 +240,13 @@ def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
     unit = _output_unit(ctx, bench)
     if unit in _SLOW_UNITS and _time_per_operation(ctx, bench):
         return "reports in milliseconds or slower (@OutputTimeUnit)"
-    found = _heavy_node(bench, bench.body)
+    found = heavy_node(bench, bench.body)
     if found:
         return found
     for node in bench.own("method_invocation"):
         call = bench.call(node)
         callee = callee_context(bench, call.method) if call.kind == "project" and call.method else None
-        inside = _heavy_node(callee, callee.body) if callee is not None else None
+        inside = heavy_node(callee, callee.body) if callee is not None else None
         if inside:
             return f"calls {call.name}, which {inside}"
     pool = _thread_pool(ctx, bench)
@@ -278,7 +278,7 @@ def short_loops(bench: Benchmark) -> str | None:
     return estimates[0].describe()
 
 
-def _heavy_node(bench: Benchmark, body: Node | None) -> str | None:
+def heavy_node(bench: Benchmark, body: Node | None) -> str | None:
     """Evidence of millisecond-scale work in ``body``. A loop whose trip count and cheap
     iterations the source shows (:mod:`rigorbench.lint.trips`) is evidence only when the
     estimate reaches 1 ms; any other loop still counts (its length is not visible)."""
@@ -330,6 +330,12 @@ def _thread_pool(ctx: FileContext, bench: Benchmark) -> str | None:
             if last_name_of(info.type.split("<", 1)[0]) in _POOLS:
                 return info.name
     return None
+
+
+def short_unit(ctx: FileContext, bench: Benchmark) -> bool:
+    """Does the benchmark report a time per call in nanoseconds or microseconds (its author
+    says one call is short)?"""
+    return _output_unit(ctx, bench) in ("NANOSECONDS", "MICROSECONDS") and _time_per_operation(ctx, bench)
 
 
 def _time_per_operation(ctx: FileContext, bench: Benchmark) -> bool:
