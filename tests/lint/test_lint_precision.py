@@ -207,6 +207,17 @@ FINAL_CONFIG_CASES = [
     ("static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
      "static long[] boxed(int n) { return new long[] { fib(n) }; }\n"
      "@Benchmark public long[] m() {\nreturn boxed(30); }", [("FINAL", 4)]),
+    # a literal given to a project method that waits for other threads (an expected count
+    # checked after a latch) or to a method of an object built in the benchmark: the wait and
+    # the receiver's state are not folded by a constant
+    ("static final class Observer { final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);\n"
+     "volatile int seen; boolean finish(int expected) throws InterruptedException { done.await(); return seen == expected; } }\n"
+     "@Benchmark public boolean m() throws InterruptedException {\nObserver o = new Observer();\nreturn o.finish(2); }", []),
+    ("Object lock = new Object(); int total;\nint add(int n) { synchronized (lock) { total += n; return total; } }\n"
+     "@Benchmark public int m() {\nreturn add(3); }", []),
+    ("Thread worker;\nint joined(int n) throws InterruptedException { worker.join(); return n * 2; }\n"
+     "int viaJoin(int n) throws InterruptedException { return joined(n) + 1; }\n"
+     "@Benchmark public int m() throws InterruptedException {\nreturn viaJoin(5); }", []),
 ]
 
 

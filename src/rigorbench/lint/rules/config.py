@@ -225,7 +225,7 @@ def single_shot(ctx: FileContext, bench: Benchmark) -> bool:
 # Evidence that one call of a benchmark may take a millisecond or more (JMH's Level.Invocation
 # javadoc: the fixture's timestamps matter below about 1 ms). Names, not types, where the type
 # is usually not in the project: waiting on other threads, file or network I/O.
-_WAITS = frozenset({"await", "join", "awaitTermination", "invokeAll", "acquire"})
+WAITS = frozenset({"await", "join", "awaitTermination", "invokeAll", "acquire"})
 _IO_OWNERS = frozenset({"Files", "FileChannel", "RandomAccessFile", "FileInputStream", "FileOutputStream",
                         "FileReader", "FileWriter", "Socket", "ServerSocket", "SocketChannel", "HttpClient"})
 _SLOW_UNITS = ("MILLISECONDS", "SECONDS", "MINUTES", "HOURS", "DAYS")
@@ -296,7 +296,7 @@ def heavy_node(bench: Benchmark, body: Node | None) -> str | None:
             owner_text = last_name(owner) if owner is not None and owner.type != "method_invocation" else ""
             if name in ("sort", "parallelSort"):
                 return "sorts"
-            if name in _WAITS and owner_text not in ("String", "Collectors"):   # String.join joins text
+            if name in WAITS and owner_text not in ("String", "Collectors"):   # String.join joins text
                 return f"waits for other threads ({name})"
             owner_type = bench.type_of(owner) if owner is not None and owner.type in ("identifier", "field_access") else None
             if owner_text in _IO_OWNERS or last_name_of(owner_type or "") in _IO_OWNERS:

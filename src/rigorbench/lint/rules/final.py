@@ -41,9 +41,10 @@ from tree_sitter import Node
 
 from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
-from rigorbench.lint.index import ClassInfo, FieldInfo
+from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo
 from rigorbench.lint.parse import LOOPS, walk
-from rigorbench.lint.stores import shapes_new_object, stored_only
+from rigorbench.lint.rules.config import WAITS
+from rigorbench.lint.stores import callee_context, shapes_new_object, stored_only
 
 ID = "FINAL"
 TITLE = "benchmark input is a constant (final field or literal), so the JIT can fold the computation"
@@ -210,6 +211,26 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
                       hint=f"read '{info.name}' from a non-final @State field set in @Setup")
 
 
+def _waits(bench: Benchmark, method: MethodInfo, depth: int) -> bool:
+    """Does the project ``method``, or one it calls (a few levels), wait for other threads
+    (``latch.await()``, ``thread.join()``) or take a lock?"""
+    ctx = callee_context(bench, method)
+    if ctx is None or ctx.body is None:
+        return False
+    for node in walk(ctx.body):
+        if node.type == "synchronized_statement":
+            return True
+        if node.type != "method_invocation":
+            continue
+        if ctx.source.text(node.child_by_field_name("name")) in WAITS:
+            return True
+        inner = ctx.call(node).method
+        if inner is not None and inner.node.id != method.node.id and depth < 3 \
+                and _waits(ctx, inner, depth + 1):
+            return True
+    return False
+
+
 def _object_constant(bench: Benchmark, obj: Node) -> bool:
     """Is the receiver a constant holding an object (``UTF_8``, ``Holder.INSTANCE``) rather than
     a class name? A field of the project, a statically imported member, or a CONSTANT_CASE name
@@ -285,6 +306,11 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
         return  # configuration: the callee only files the literal away (a field, a map, a builder)
     if call.method is not None and shapes_new_object(bench, call.method, 0):
         return  # a size or a mode of a new object the callee builds and returns: nothing to fold
+    if call.kind == "project" and call.method is not None and (
+            not static or _waits(bench, call.method, 0)):
+        # observer.finish(2): the receiver's state is an input too (as in _only_input), and a
+        # callee that waits for other threads or takes a lock does work a constant cannot fold
+        return
     if (call.kind == "pure" and static) or \
             (call.kind == "project" and call.return_type not in (None, "void")):
         name = bench.source.text(node.child_by_field_name("name"))
