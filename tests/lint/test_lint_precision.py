@@ -153,6 +153,16 @@ CASES = [
      "long s = 0; for (long v : data) s += v;\nSystem.out.printf(\"%d%n\", s);\nreturn s; }", []),
     ("double x;\n@Benchmark public double both() {\nSystem.out.println(\"message\");\nreturn Math.log(x); }",
      [("PRINT", 3)]),
+    # LOOP: a sum of one element read per index (charAt(i), get(i)) traverses the data like an
+    # array sum, the measured work itself; a function of the element, or a read at a fixed
+    # index, is still a call the JIT can merge across iterations
+    ("String s = \"abcdefgh\";\n@Benchmark public void scan(Blackhole bh) { int v = 0; int n = s.length();\n"
+     "for (int i = 0; i < n; ++i) { v += s.charAt(i); }\nbh.consume(v); }", []),
+    ("List<Integer> xs;\n@Benchmark public int sum() { int v = 0;\nfor (int i = 0; i < xs.size(); i++) { v += xs.get(i); }\nreturn v; }", []),
+    ("long[] w = new long[64];\n@Benchmark public int bits() { int v = 0;\n"
+     "for (int k = 0; k < w.length; ++k) v += Long.bitCount(w[k]);\nreturn v; }", [("LOOP", 3)]),
+    ("String s = \"abcdefgh\";\n@Benchmark public int fixed() { int v = 0;\n"
+     "for (int i = 0; i < 100; ++i) { v += s.charAt(3); }\nreturn v; }", [("LOOP", 3)]),
 ]
 
 

@@ -10,7 +10,8 @@ can read), or there is no call and the loop repeats loop-invariant arithmetic (J
 Other candidates (a traversal of the subject, calls whose cost cannot be seen, heavy
 allocating calls) are ``info``. Overwrites (``x = f(x_i)``) are not accumulations: RETU
 reports them (:mod:`rigorbench.lint.rules.overwrites`). Loops summing plain array elements
-are the measured work itself (section 5.3) and are not reported.
+are the measured work itself (section 5.3) and are not reported, nor are loops summing one
+element read per index of another sequence (``text.charAt(i)``, ``list.get(i)``).
 
 Fix: the accumulation statement becomes ``bh.consume(<expression>);`` where the expression
 is the right-hand side of ``+=``-style operators, or the non-accumulator operand of
@@ -137,6 +138,8 @@ def _candidate(bench: Benchmark, node: Node):
         return None
     if not calls and not _invariant(bench, loop, right, acc):
         return None
+    if calls and all(_element_read(bench, loop, c) for c in calls):
+        return None  # v += str.charAt(i): a sum of elements, as an array sum, is the work itself
     if any(n.type == "method_invocation" and bench.call(n).kind == "blackhole" for n in walk(loop)):
         return None
     consumed = right
@@ -147,6 +150,25 @@ def _candidate(bench: Benchmark, node: Node):
         elif b.type == "identifier" and text(b) == acc:
             consumed = a
     return node, acc, calls[0] if calls else right, consumed
+
+
+_ELEMENT_READS = frozenset({"charAt", "codePointAt", "get", "getByte", "getChar", "getShort", "getInt",
+                            "getLong", "getFloat", "getDouble"})
+
+
+def _element_read(bench: Benchmark, loop: Node, call: Node) -> bool:
+    """Is ``call`` the read of one element at the loop's index (``text.charAt(i)``,
+    ``list.get(i)``, ``buffer.getLong(i)``) on a receiver the loop does not change? Such a loop
+    traverses the data like ``acc += xs[i]``, which is not reported either."""
+    text = bench.source.text
+    obj, args = call.child_by_field_name("object"), call.child_by_field_name("arguments").named_children
+    if obj is None or obj.type not in ("identifier", "field_access") or len(args) != 1 \
+            or args[0].type != "identifier" or text(call.child_by_field_name("name")) not in _ELEMENT_READS:
+        return False
+    header = [loop.child_by_field_name(f) for f in ("init", "update")]
+    counters = {text(t) for h in header if h is not None for n in walk(h) for t in _targets(n)}
+    changed = {text(t) for n in walk(loop.child_by_field_name("body")) for t in _targets(n)}
+    return text(args[0]) in counters and text(obj) not in changed
 
 
 def _invariant(bench: Benchmark, loop: Node, expr: Node, acc: str) -> bool:
