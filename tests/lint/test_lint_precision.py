@@ -228,6 +228,14 @@ FINAL_CONFIG_CASES = [
     ("Thread worker;\nint joined(int n) throws InterruptedException { worker.join(); return n * 2; }\n"
      "int viaJoin(int n) throws InterruptedException { return joined(n) + 1; }\n"
      "@Benchmark public int m() throws InterruptedException {\nreturn viaJoin(5); }", []),
+    # a literal a helper only hands on to library code lint cannot see (a query's table name),
+    # like a literal given to that call directly; a helper that also computes on it still warns
+    ("Jdbi jdbi;\nprivate List<String> run(String table) {\n"
+     "return jdbi.withHandle(h -> h.createQuery(\"select v from \" + table).mapTo(String.class).list()); }\n"
+     "@Benchmark public List<String> m() {\nreturn run(\"sensitive\"); }", []),
+    ("Jdbi jdbi;\nprivate int run(String table) {\n"
+     "return table.length() * 31 + jdbi.withHandle(h -> h.createQuery(table).count()); }\n"
+     "@Benchmark public int m() {\nreturn run(\"sensitive\"); }", [("FINAL", 5)]),
 ]
 
 

@@ -25,6 +25,9 @@ bound, ``if (sorted)``, ``sorted ? a : b``), an argument of a constructor or of 
 lint cannot see. A call that returns a fresh object is not replaced by a constant, and a size
 or mode gives the JIT nothing to fold. A parameter in arithmetic, returned, or handed to a
 pure JDK or project method (``new Result(fib(n))``) stays an input.
+
+:func:`feeds_unseen_code` covers a helper that only hands the parameter on to a library call
+lint cannot see into, as a literal given to that call directly would be (not reported).
 """
 
 from __future__ import annotations
@@ -114,6 +117,35 @@ def shapes_new_object(bench: Benchmark, method: MethodInfo | None, position: int
     kind = built[0].child_by_field_name("type")
     what = last_name_of(ctx.source.text(kind).split("<", 1)[0]) if kind is not None else "object"
     return f"builds and returns a new {what}"
+
+
+def feeds_unseen_code(bench: Benchmark, method: MethodInfo | None, position: int) -> str | None:
+    """The name of the library call when every use of ``method``'s parameter at ``position``
+    is an argument of a call lint cannot see into, possibly inside text or arithmetic built for
+    it (``h.createQuery("select value from " + table)``, in a lambda or not), else None.
+
+    A literal given directly to such a call is not reported (nothing says the JIT can fold
+    code lint cannot read); a project helper that only hands its parameter on to one is the
+    same case one call further away: the table name of a query, the host of a client call."""
+    if method is None or position >= len(method.params):
+        return None
+    ctx = callee_context(bench, method)
+    if ctx is None or ctx.body is None:
+        return None
+    name = method.params[position][1]
+    uses = [n for n in walk(ctx.body) if n.type == "identifier" and ctx.source.text(n) == name
+            and _is_variable(n)]
+    called = None
+    for use in uses:
+        node = use.parent
+        while node is not None and node.type in ("binary_expression", "parenthesized_expression",
+                                                  "cast_expression"):
+            node = node.parent
+        call = node.parent if node is not None and node.type == "argument_list" else None
+        if call is None or call.type != "method_invocation" or ctx.call(call).kind != "unknown":
+            return None
+        called = called or ctx.source.text(call.child_by_field_name("name"))
+    return called
 
 
 def _created_locals(ctx: Benchmark, body: Node) -> dict[str, Node]:

@@ -44,7 +44,7 @@ from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo
 from rigorbench.lint.parse import LOOPS, walk
 from rigorbench.lint.rules.config import WAITS
-from rigorbench.lint.stores import callee_context, shapes_new_object, stored_only
+from rigorbench.lint.stores import callee_context, feeds_unseen_code, shapes_new_object, stored_only
 
 ID = "FINAL"
 TITLE = "benchmark input is a constant (final field or literal), so the JIT can fold the computation"
@@ -202,7 +202,8 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
         and bench.call(outer.parent).kind == "blackhole"
     if (obj is None and kind == "unknown") or not (returned or consumed):   # an unresolved local call
         return None
-    if stored_only(bench, bench.call(call).method, 0) or shapes_new_object(bench, bench.call(call).method, 0):
+    if stored_only(bench, bench.call(call).method, 0) or shapes_new_object(bench, bench.call(call).method, 0) \
+            or feeds_unseen_code(bench, bench.call(call).method, 0):
         return None  # a project setter, config builder or factory: the constant is a knob, not an input
     name = bench.source.text(call.child_by_field_name("name"))
     return make_issue(bench.source, use, ID, "warning",
@@ -307,9 +308,10 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     if call.method is not None and shapes_new_object(bench, call.method, 0):
         return  # a size or a mode of a new object the callee builds and returns: nothing to fold
     if call.kind == "project" and call.method is not None and (
-            not static or _waits(bench, call.method, 0)):
+            not static or _waits(bench, call.method, 0) or feeds_unseen_code(bench, call.method, 0)):
         # observer.finish(2): the receiver's state is an input too (as in _only_input), and a
-        # callee that waits for other threads or takes a lock does work a constant cannot fold
+        # callee that waits for other threads or takes a lock does work a constant cannot fold;
+        # one that only hands the literal to a library call is that call's case (not reported)
         return
     if (call.kind == "pure" and static) or \
             (call.kind == "project" and call.return_type not in (None, "void")):
