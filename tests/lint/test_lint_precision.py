@@ -255,6 +255,18 @@ INVO_CASES = [
     # a body that sorts may take well over 1 ms: possible, not likely, so info
     ("int[] big = new int[1 << 20];\n@Setup(Level.Invocation) public void s() {}\n"
      "@Benchmark public int[] m() { Arrays.sort(big); return big; }", [("INVO", "info")]),
+    # a body chosen in @Setup through a functional field (this::deleteAll) is followed, and a
+    # forEach over a collection is a loop of unknown length: info, as for any loop
+    ("List<String> rows; Set<String> set; java.util.function.Supplier<Integer> work;\n"
+     "int deleteAll() { rows.forEach(r -> set.remove(r)); return set.size(); }\n"
+     "@Setup(Level.Trial) public void pick() { work = this::deleteAll; }\n"
+     "@Setup(Level.Invocation) public void s() { set = new HashSet<>(rows); }\n"
+     "@Benchmark public int m() { return work.get(); }", [("INVO", "info")]),
+    ("List<String> rows; Set<String> set; java.util.function.Supplier<Integer> work;\n"
+     "int first() { return set.size(); }\n"
+     "@Setup(Level.Trial) public void pick() { work = this::first; }\n"
+     "@Setup(Level.Invocation) public void s() { set = new HashSet<>(rows); }\n"
+     "@Benchmark public int m() { return work.get(); }", [("INVO", "warning")]),
 ]
 
 

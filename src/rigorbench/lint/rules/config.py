@@ -245,10 +245,12 @@ def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
         return found
     for node in bench.own("method_invocation"):
         call = bench.call(node)
-        callee = callee_context(bench, call.method) if call.kind == "project" and call.method else None
-        inside = heavy_node(callee, callee.body) if callee is not None else None
-        if inside:
-            return f"calls {call.name}, which {inside}"
+        targets = [call.method] if call.kind == "project" and call.method else _dispatched(bench, node)
+        for method in targets:
+            callee = callee_context(bench, method)
+            inside = heavy_node(callee, callee.body) if callee is not None else None
+            if inside:
+                return f"calls {method.name}, which {inside}"
     pool = _thread_pool(ctx, bench)
     if pool:
         return f"uses state holding a thread pool ('{pool}')"
@@ -256,6 +258,29 @@ def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
     # call may touch one element of a large structure (a timer among 100,000 running tasks).
     large = _large_param(ctx, bench) if unit not in ("NANOSECONDS", "MICROSECONDS") else None
     return f"has @Param {large} (large inputs)" if large else None
+
+
+def _dispatched(bench: Benchmark, node: Node) -> list:
+    """The project methods a call on a functional field may run: ``work.get()`` where the
+    class assigns ``work = this::deleteAll`` (a benchmark choosing its body in @Setup by a
+    @Param). Only method references to methods of the field's own class are followed."""
+    obj = node.child_by_field_name("object")
+    field = bench.field_of(obj) if obj is not None and obj.type in ("identifier", "field_access") else None
+    owner = next((c for c in bench.index.lineage(bench.cls) if field is not None and field.name in c.fields), None)
+    if owner is None:
+        return []
+    found = []
+    for assign in walk(owner.node):
+        if assign.type != "assignment_expression":
+            continue
+        left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
+        target = owner.source.text(left).removeprefix("this.")
+        if target != field.name or right is None or right.type != "method_reference":
+            continue
+        parts = [owner.source.text(c) for c in right.named_children]
+        if len(parts) == 2 and parts[0] == "this":
+            found += owner.methods.get(parts[1], [])
+    return found
 
 
 def _loops_outside(body: Node | None, skip: list[Node]) -> Iterator[Node]:
@@ -296,6 +321,8 @@ def heavy_node(bench: Benchmark, body: Node | None) -> str | None:
             owner_text = last_name(owner) if owner is not None and owner.type != "method_invocation" else ""
             if name in ("sort", "parallelSort"):
                 return "sorts"
+            if name == "forEach" and owner is not None:
+                return "loops (forEach over a collection)"
             if name in WAITS and owner_text not in ("String", "Collectors"):   # String.join joins text
                 return f"waits for other threads ({name})"
             owner_type = bench.type_of(owner) if owner is not None and owner.type in ("identifier", "field_access") else None
