@@ -96,12 +96,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all", choices=["tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "all"])
     ap.add_argument("--rigorbench", default=str(HERE.parent.parent / ".venv/bin/rigorbench"))
     ap.add_argument("--labels", nargs="*", default=[str(HERE / "labels.csv"), str(DEV_LABELS)])
+    ap.add_argument("--missed", action="store_true", help="also list the labelled positives not reported")
     a = ap.parse_args(argv)
     with (HERE / "projects.toml").open("rb") as fh:
         projects = [p["name"] for p in tomllib.load(fh)["project"] if a.split in ("all", p["split"])]
     rows = [r for path in a.labels for r in csv.DictReader(open(path, newline=""))]
     table = collections.defaultdict(collections.Counter)   # (project|ALL, rule|ALL) -> counts
     unlabelled = []
+    missed = []
     crashed = []
     for project in projects:
         labels = [r for r in rows if r["project"] == project]
@@ -124,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
                 for key in [(project, row["rule"]), (project, "ALL"), ("ALL", row["rule"]), ("ALL", "ALL")]:
                     table[key]["positives"] += 1
                     table[key]["recalled"] += li in reported
+                if li not in reported:
+                    missed.append(f"{row['rule']} {project}/{row['file']}:{row['line']} {row['class']}.{row['method']}")
     print(f"{'project':14} {'rule':6} {'findings':>8} {'TP':>4} {'FP':>4} {'unlab':>5} {'precision':>9} {'recall':>12}")
     order = sorted(table, key=lambda k: (k[0] == "ALL", k[0], k[1] == "ALL", k[1]))
     for key in order:
@@ -134,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{key[0]:14} {key[1]:6} {c['findings']:>8} {c['TP']:>4} {c['FP']:>4} {c['unlabelled']:>5} {prec:>9} {rec:>12}")
     for line in unlabelled:
         print("unlabelled:", line)
+    for line in missed if a.missed else []:
+        print("missed:", line)
     for project in crashed:
         print(f"crashed: {project} (scored as no finding)")
     return 3 if crashed else 0
