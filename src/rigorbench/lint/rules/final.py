@@ -67,7 +67,10 @@ Not reported: a constant that configures rather than feeds the measured computat
 to a project method that only stores it (a field, a map or builder entry, a config object's
 constructor, a collection's capacity, an array's size), or to a project method that builds
 and returns a new object which the constant only sizes or selects (an array length, a loop
-bound, a mode flag, a constructor argument), as far as lint can see that method.
+bound, a mode flag, a constructor argument), as far as lint can see that method. Nor a
+literal given to a project method that waits for other threads or takes a lock, that only
+hands it on to a library call (a query's table name), or that is called on an object (its
+state is an input too).
 
 Before:
     private final double x = Math.PI;

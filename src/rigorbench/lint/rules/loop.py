@@ -47,8 +47,9 @@ vectorise them, and merge their operations into the accumulation chain. The time
 then reflects an optimised batch, not one call whose result the application uses.
 
 How to fix: consume every result separately with a Blackhole, whose consume() the JIT
-cannot merge across iterations. Loops that sum array elements without calling anything
-are the measured work itself and are not reported; a loop whose calls rigorbench cannot see
+cannot merge across iterations. Loops that sum array elements without calling anything,
+or one element read per index (text.charAt(i), list.get(i)), are the measured work itself
+and are not reported; a loop whose calls rigorbench cannot see
 into (a traversal of a collection, heavy allocating operations) is only 'info'.
 
 Before:
