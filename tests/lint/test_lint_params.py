@@ -196,6 +196,24 @@ def test_paramu_reads_an_unannotated_override_of_a_setup(tmp_path):
     assert findings(tmp_path, {})[0] == [("PARAMU", "warning", "Sub.java", 4)]
 
 
+def test_paramu_a_subclass_redeclaring_a_param_gives_values_to_the_base_field(tmp_path):
+    """JMH sets every @Param field of the same name in the hierarchy (checked on JMH 1.37): a
+    subclass that redeclares the base's placeholder @Param({}) to give it values feeds the
+    base's setup. When nothing in the hierarchy reads the name, both are reported."""
+    files = {
+        "Base.java": state('    @Param({}) private int keyLength;\n    byte[] key;\n'
+                           "    @Setup public void setup() { key = new byte[keyLength / 8]; }\n"
+                           "    @Benchmark public int m() { return key.length; }\n",
+                           "@State(Scope.Thread)\npublic abstract class Base"),
+        "Sub.java": state('    @Param({"128", "256"}) private int keyLength;\n',
+                          "public class Sub extends Base"),
+    }
+    assert findings(tmp_path, files)[0] == []
+    (tmp_path / "Base.java").write_text(files["Base.java"].replace("keyLength / 8", "16"), encoding="utf-8")
+    assert sorted(findings(tmp_path, {})[0]) == [("PARAMU", "warning", "Base.java", 5),
+                                                 ("PARAMU", "warning", "Sub.java", 4)]
+
+
 def test_paramu_silent_when_the_benchmark_reads_the_state_parameter(tmp_path):
     files = {
         "S.java": state('    @Param({"2", "4"}) public int count;\n', "@State(Scope.Thread)\npublic class S"),

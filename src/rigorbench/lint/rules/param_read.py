@@ -10,7 +10,9 @@ create. A read anywhere in that code counts, in lambdas and anonymous classes to
 in a class nested in the field's class counts wherever it is. ``@TearDown`` methods, field
 initializers and constructors do not: they run after the measurement or before JMH sets the
 value. Names resolve through the project index; ``x.f`` on an object of unknown type and the
-field's name in a string (``params.getParam("f")``) count as reads of every ``f``.
+field's name in a string (``params.getParam("f")``) count as reads of every ``f``. A read
+of a @Param of the same name elsewhere in the class hierarchy counts too: JMH sets all of them
+to the case's value (a subclass redeclaring a parameter to give it values).
 
 Not reported, because a read may happen where lint cannot see: when no project benchmark
 sees the field (its class, a subclass or a ``@State`` parameter of a benchmark), when the
@@ -89,7 +91,8 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         if _escapes(ctx.index, cls, reads):
             continue
         for info, values in params:
-            if id(info) in reads.fields or info.name in reads.names or _read_nested(cls, info.name):
+            if id(info) in reads.fields or info.name in reads.names or _read_nested(cls, info.name) \
+                    or _namesake_read(ctx.index, cls, info, reads):
                 continue
             single = len(values) == 1
             yield make_issue(ctx.source, info.declarator.child_by_field_name("name"), ID,
@@ -99,6 +102,17 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                                                           if single else "every @Param case measures the same thing"),
                              hint=f"use '{info.name}' where it should change the work (often the @Setup "
                              f"that builds the input), or remove the @Param")
+
+
+def _namesake_read(index: Index, cls: ClassInfo, info: FieldInfo, reads: Reads) -> bool:
+    """Is a @Param of the same name in a superclass or subclass read? JMH sets every @Param
+    field of that name in the state's hierarchy to the case's value (checked on JMH 1.37: a
+    subclass's ``@Param({"7", "9"}) int n`` reached the superclass's ``@Param({}) int n`` that
+    its @Setup reads), so a subclass redeclaring a parameter only to give it values feeds the
+    superclass's reads."""
+    family = [*index.lineage(cls), *descendants(index, cls)]
+    return any(c is not cls and (other := c.fields.get(info.name)) is not None
+               and param_values(other) is not None and id(other) in reads.fields for c in family)
 
 
 def _visible(index: Index, cls: ClassInfo) -> bool:
