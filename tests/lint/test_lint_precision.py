@@ -153,6 +153,14 @@ CASES = [
      "long s = 0; for (long v : data) s += v;\nSystem.out.printf(\"%d%n\", s);\nreturn s; }", []),
     ("double x;\n@Benchmark public double both() {\nSystem.out.println(\"message\");\nreturn Math.log(x); }",
      [("PRINT", 3)]),
+    # RETU: stores into the elements of a local that aliases a state array write that array (an
+    # effect); a fresh or copied local array whose elements nothing reads is still dead
+    ("Object[] from = new Object[64], to = new Object[64];\n@Benchmark public void copy() {\n"
+     "Object[] src = from; Object[] dst = to;\nfor (int i = 0; i < 64; i++) { dst[i] = src[i]; } }", []),
+    ("double x;\n@Benchmark public void fill() {\ndouble[] tmp = new double[8];\n"
+     "for (int i = 0; i < 8; i++) { tmp[i] = Math.log(x + i); } }", [("RETU", 3)]),
+    ("double[] data = new double[8];\n@Benchmark public void copied() {\ndouble[] tmp = data.clone();\n"
+     "for (int i = 0; i < 8; i++) { tmp[i] = Math.log(tmp[i]); } }", [("RETU", 3)]),
     # LOOP: a sum of one element read per index (charAt(i), get(i)) traverses the data like an
     # array sum, the measured work itself; a function of the element, or a read at a fixed
     # index, is still a call the JIT can merge across iterations

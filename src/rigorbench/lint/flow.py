@@ -6,8 +6,9 @@ dependency graph). We build that graph from source, flow-insensitively, and avoi
 positives of section 5.3: a value that decides an ``if``/loop/``switch`` whose body has an
 effect (a ``throw``, a call, a field store, a ``return``) is consumed (control dependence),
 so are values in ``assert`` statements, values passed to any method not known to be pure
-(its receiver included), values captured by lambdas, and array indexes that feed a
-consumed element. Calls to pure JDK methods (:mod:`rigorbench.lint.pure`) pass their
+(its receiver included), values captured by lambdas, array indexes that feed a
+consumed element, and values stored into the elements of a local that aliases memory made
+outside the method (``int[] to = this.out; to[i] = x;``). Calls to pure JDK methods (:mod:`rigorbench.lint.pure`) pass their
 arguments' dependencies on to their result instead of consuming them.
 """
 
@@ -56,6 +57,7 @@ class _Builder:
         self.controls: list[set[str]] = []
         self.discarded: list[Node] = []
         self.covered: set[str] = set()  # locals feeding a discarded pure call (reported there)
+        self.aliases = _aliases(bench)
 
     # -- expressions -----------------------------------------------------------------
     def sink(self, names: set[str]) -> None:
@@ -122,6 +124,10 @@ class _Builder:
             index_deps |= self.value(base.child_by_field_name("index"))
             base = base.child_by_field_name("array") or base.named_children[0]
         name = self.text(base) if base.type == "identifier" else ""
+        if name in self.aliases and base != left:
+            # to[i] = from[i] where to = this.field: the element store writes shared memory
+            self.sink(deps | index_deps)
+            return set()
         if name in self.bench.locals:
             own = {name} if compound or base != left else set()
             self.define(name, deps | index_deps | own, node, computed=is_computed(right))
@@ -282,6 +288,35 @@ def analyse(bench: Benchmark) -> Flow:
                   key=lambda n: builder.locals[n].first.start_byte)
     return Flow(tuple((n, builder.locals[n].first, builder.locals[n].expression) for n in ends),
                 tuple(builder.discarded), frozenset(consumed))
+
+
+_FRESH = frozenset({"array_creation_expression", "object_creation_expression", "array_initializer"})
+_COPIES = frozenset({"clone", "copyOf", "copyOfRange", "toArray"})   # calls that return a new array
+
+
+def _aliases(bench: Benchmark) -> set[str]:
+    """Locals that may hold an array or object made outside the method: initialised or
+    assigned from anything but a fresh ``new`` or copy (a field, a parameter, another local, a
+    call other than ``clone``/``copyOf``/``toArray``),
+    or the variable of an enhanced for. A store into one of their elements writes memory
+    others can read, an effect the JIT keeps, not a dead local."""
+    def fresh(value: Node) -> bool:
+        return value.type in _FRESH or value.type == "method_invocation" and bench.source.text(
+            value.child_by_field_name("name")) in _COPIES
+
+    found: set[str] = set()
+    for node in walk(bench.body):
+        if node.type == "variable_declarator":
+            value = node.child_by_field_name("value")
+            if value is not None and not fresh(value):
+                found.add(bench.source.text(node.child_by_field_name("name")))
+        elif node.type == "assignment_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left.type == "identifier" and not fresh(right):
+                found.add(bench.source.text(left))
+        elif node.type == "enhanced_for_statement":
+            found.add(bench.source.text(node.child_by_field_name("name")))
+    return found & set(bench.locals)
 
 
 def _close(sinks: set[str], locals_: dict[str, _Local]) -> set[str]:
