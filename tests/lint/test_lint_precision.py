@@ -233,6 +233,8 @@ FINAL_CONFIG_CASES = [
      "@Benchmark public boolean m() throws InterruptedException {\nObserver o = new Observer();\nreturn o.finish(2); }", []),
     ("Object lock = new Object(); int total;\nint add(int n) { synchronized (lock) { total += n; return total; } }\n"
      "@Benchmark public int m() {\nreturn add(3); }", []),
+    ("int factorial;\nprivate synchronized int fact(int n) { return n == 0 ? 1 : fact(n - 1) * n; }\n"
+     "@Benchmark public void m() {\nfactorial = fact(10); }", []),
     ("Thread worker;\nint joined(int n) throws InterruptedException { worker.join(); return n * 2; }\n"
      "int viaJoin(int n) throws InterruptedException { return joined(n) + 1; }\n"
      "@Benchmark public int m() throws InterruptedException {\nreturn viaJoin(5); }", []),

@@ -42,7 +42,7 @@ from tree_sitter import Node
 from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo
-from rigorbench.lint.parse import LOOPS, walk
+from rigorbench.lint.parse import LOOPS, modifier_words, walk
 from rigorbench.lint.rules.config import WAITS
 from rigorbench.lint.stores import callee_context, feeds_unseen_code, shapes_new_object, stored_only
 
@@ -218,6 +218,8 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
 def _waits(bench: Benchmark, method: MethodInfo, depth: int) -> bool:
     """Does the project ``method``, or one it calls (a few levels), wait for other threads
     (``latch.await()``, ``thread.join()``) or take a lock?"""
+    if "synchronized" in modifier_words(method.node):
+        return True   # a synchronized method locks its receiver (or class) on every call
     ctx = callee_context(bench, method)
     if ctx is None or ctx.body is None:
         return False
@@ -310,8 +312,8 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
         return  # configuration: the callee only files the literal away (a field, a map, a builder)
     if call.method is not None and shapes_new_object(bench, call.method, 0):
         return  # a size or a mode of a new object the callee builds and returns: nothing to fold
-    if call.kind == "project" and call.method is not None and (
-            not static or _waits(bench, call.method, 0) or feeds_unseen_code(bench, call.method, 0)):
+    if call.method is not None and _waits(bench, call.method, 0) or call.kind == "project" \
+            and call.method is not None and (not static or feeds_unseen_code(bench, call.method, 0)):
         # observer.finish(2): the receiver's state is an input too (as in _only_input), and a
         # callee that waits for other threads or takes a lock does work a constant cannot fold;
         # one that only hands the literal to a library call is that call's case (not reported)
