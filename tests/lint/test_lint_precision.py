@@ -272,6 +272,10 @@ INVO_CASES = [
      "@Setup(Level.Trial) public void pick() { work = this::deleteAll; }\n"
      "@Setup(Level.Invocation) public void s() { set = new HashSet<>(rows); }\n"
      "@Benchmark public int m() { return work.get(); }", [("INVO", "info")]),
+    # a stream pipeline is a loop too (a think-time fixture before a stream over N elements)
+    ("int n = 1000;\n@Setup(Level.Invocation) public void think() throws InterruptedException { Thread.sleep(10); }\n"
+     "@Benchmark public long m() { return java.util.stream.LongStream.range(1, n).filter(k -> k % 7 == 0).sum(); }",
+     [("INVO", "info")]),
     ("List<String> rows; Set<String> set; java.util.function.Supplier<Integer> work;\n"
      "int first() { return set.size(); }\n"
      "@Setup(Level.Trial) public void pick() { work = this::first; }\n"

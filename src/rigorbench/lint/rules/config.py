@@ -44,7 +44,8 @@ for example sorting an array that the previous call already sorted
 
 How rigorbench decides: the fixture is a warning unless every timed benchmark using it shows
 evidence of millisecond-scale calls (then info): it sorts, waits on threads, does I/O, holds a
-thread pool, reports per-call times in ms, or loops (forEach over a collection counts; a call
+thread pool, reports per-call times in ms, or loops (forEach over a collection and a stream
+pipeline count; a call
 on a functional field is followed to the methods assigned to it, work = this::deleteAll,
 when the benchmark picks its body in @Setup). A loop whose trip count the source fixes
 (a constant or @Param bound, an array created with a known size) over cheap iterations (no
@@ -230,6 +231,7 @@ def single_shot(ctx: FileContext, bench: Benchmark) -> bool:
 WAITS = frozenset({"await", "join", "awaitTermination", "invokeAll", "acquire"})
 _IO_OWNERS = frozenset({"Files", "FileChannel", "RandomAccessFile", "FileInputStream", "FileOutputStream",
                         "FileReader", "FileWriter", "Socket", "ServerSocket", "SocketChannel", "HttpClient"})
+_STREAMS = frozenset({"IntStream", "LongStream", "DoubleStream", "Stream", "Arrays"})
 _SLOW_UNITS = ("MILLISECONDS", "SECONDS", "MINUTES", "HOURS", "DAYS")
 LARGE_PARAM = 10_000    # a @Param size from which a pass over the data takes about 10 us or more
 
@@ -325,6 +327,9 @@ def heavy_node(bench: Benchmark, body: Node | None) -> str | None:
                 return "sorts"
             if name == "forEach" and owner is not None:
                 return "loops (forEach over a collection)"
+            if name in ("stream", "parallelStream") and owner is not None or \
+                    owner_text in _STREAMS and name in ("range", "rangeClosed", "stream", "iterate", "generate"):
+                return "loops (a stream pipeline)"
             if name in WAITS and owner_text not in ("String", "Collectors"):   # String.join joins text
                 return f"waits for other threads ({name})"
             owner_type = bench.type_of(owner) if owner is not None and owner.type in ("identifier", "field_access") else None
