@@ -153,6 +153,12 @@ CASES = [
      "long s = 0; for (long v : data) s += v;\nSystem.out.printf(\"%d%n\", s);\nreturn s; }", []),
     ("double x;\n@Benchmark public double both() {\nSystem.out.println(\"message\");\nreturn Math.log(x); }",
      [("PRINT", 3)]),
+    # FINAL: a constant final field copied into a local is judged by the local's uses: an
+    # offset handed to a project method that writes a buffer is not folded work, a value fed
+    # to a pure computation is
+    ("final int offset = 0; byte[] buf = new byte[64];\nstatic void encode(byte[] b, int at) { b[at] = 1; b[at + 1] = 2; }\n"
+     "@Benchmark public byte m() {\nfinal int at = this.offset;\nencode(buf, at);\nreturn buf[0]; }", []),
+    ("final double x = 2.0;\n@Benchmark public double m() {\nfinal double v = this.x;\nreturn Math.log(v); }", [("FINAL", 1)]),
     # RETU: stores into the elements of a local that aliases a state array write that array (an
     # effect); a fresh or copied local array whose elements nothing reads is still dead
     ("Object[] from = new Object[64], to = new Object[64];\n@Benchmark public void copy() {\n"

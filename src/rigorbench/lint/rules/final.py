@@ -113,11 +113,20 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                 yield issue
 
 
-def _is_input(bench: Benchmark, node: Node) -> bool:
-    """Does this read feed the measured computation (not a bound, size, mask or index)?"""
+def _is_input(bench: Benchmark, node: Node, depth: int = 0) -> bool:
+    """Does this read feed the measured computation (not a bound, size, mask or index)? A
+    read that initialises a local (``final int offset = state.offset;``) is judged by the
+    local's own uses: an input if one of them is."""
     child, current = node, node.parent
     while current is not None and current != bench.body:
         kind = current.type
+        if kind == "variable_declarator" and child == current.child_by_field_name("value") and depth < 2:
+            name = bench.source.text(current.child_by_field_name("name"))
+            uses = [n for n in bench.source.within("identifier", bench.body)
+                    if bench.source.text(n) == name and not (current.start_byte <= n.start_byte < current.end_byte)
+                    and not (n.parent is not None and n.parent.type == "field_access"
+                             and n == n.parent.child_by_field_name("field"))]
+            return not uses or any(_is_input(bench, u, depth + 1) for u in uses)
         if kind in LOOPS or kind == "array_creation_expression":
             return False  # a loop bound or an array size
         if kind == "array_access" and child == current.child_by_field_name("index"):
