@@ -64,7 +64,11 @@ def lint(exe: str, trees: Path, project: str) -> list[dict] | None:
         return None
     root = os.path.abspath(trees / project)
     found = []
-    for f in json.loads(out.stdout)["findings"]:
+    report = json.loads(out.stdout)
+    failed = [w for w in report.get("warnings", []) if "failed" in str(w)]
+    if failed:   # a rule that failed on a file lost its findings there: a result too
+        print(f"RULE FAILED lint {project}: {len(failed)} file(s), first: {str(failed[0])[:200]}")
+    for f in report["findings"]:
         if f["severity"] == "info":
             continue
         path = Path(f["path"]) if os.path.isabs(f["path"]) else trees / f["path"]

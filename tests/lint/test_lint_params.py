@@ -214,6 +214,16 @@ def test_paramu_a_subclass_redeclaring_a_param_gives_values_to_the_base_field(tm
                                                  ("PARAMU", "warning", "Sub.java", 4)]
 
 
+def test_a_try_with_an_existing_resource_does_not_break_the_rules(tmp_path):
+    """``try (stream) { ... }`` names a variable declared before (Java 9): the resource has no
+    type. It made PARAMU fail on every file of a project (helidon), losing its findings."""
+    files = {"T.java": state('    @Param({"1", "2"}) int size;\n    @Param({"a", "b"}) String unused;\n'
+                             "    @Benchmark public int m() throws Exception {\n"
+                             "        java.io.StringReader in = new java.io.StringReader(\"x\");\n"
+                             "        try (in) { return in.read() + size; }\n    }\n")}
+    assert findings(tmp_path, files)[0] == [("PARAMU", "warning", "T.java", 6)]
+
+
 def test_paramu_silent_when_the_benchmark_reads_the_state_parameter(tmp_path):
     files = {
         "S.java": state('    @Param({"2", "4"}) public int count;\n', "@State(Scope.Thread)\npublic class S"),

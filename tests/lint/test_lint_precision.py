@@ -159,6 +159,10 @@ CASES = [
     ("final int offset = 0; byte[] buf = new byte[64];\nstatic void encode(byte[] b, int at) { b[at] = 1; b[at + 1] = 2; }\n"
      "@Benchmark public byte m() {\nfinal int at = this.offset;\nencode(buf, at);\nreturn buf[0]; }", []),
     ("final double x = 2.0;\n@Benchmark public double m() {\nfinal double v = this.x;\nreturn Math.log(v); }", [("FINAL", 1)]),
+    # FINAL: a static final whose name says it sizes the work (SUM_N, FIB_DEPTH) given to a call
+    # lint cannot see is a size, not folded data; a data constant (TEST_INT) still warns
+    ("static final int SUM_N = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(SUM_N); }", []),
+    ("static final int TEST_INT = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(TEST_INT); }", [("FINAL", 3)]),
     # RETU: stores into the elements of a local that aliases a state array write that array (an
     # effect); a fresh or copied local array whose elements nothing reads is still dead
     ("Object[] from = new Object[64], to = new Object[64];\n@Benchmark public void copy() {\n"

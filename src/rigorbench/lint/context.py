@@ -201,6 +201,8 @@ def _collect_locals(source: SourceFile, method: Node) -> tuple[dict[str, str], t
                 if node.parent is not None and node.parent.parent == method:
                     params.append(source.text(name))
         elif node.type in ("local_variable_declaration", "resource"):
+            if node.child_by_field_name("type") is None:
+                continue   # try (existing) { ... }: a resource naming a variable declared earlier
             type_text = source.text(node.child_by_field_name("type"))
             for decl in node.children_by_field_name("declarator") or [node]:
                 name = decl.child_by_field_name("name")

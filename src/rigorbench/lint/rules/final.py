@@ -35,6 +35,7 @@ selects it (an array length, a loop bound, a mode flag): a fresh object is no co
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -198,6 +199,8 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
         return None
     if not (info.static and info.final and info.type in _CONSTANT_TYPES):
         return None
+    if info.type in ("int", "long", "short", "byte") and _SIZE_NAME.search(info.name):
+        return None  # SUM_N, FIB_DEPTH, BATCH_SIZE: by its name a size or count of the work, not its data
     value = info.declarator.child_by_field_name("value")
     obj = call.child_by_field_name("object")
     if value is None or not _constant(bench, value) or (obj is not None and bench.type_of(obj) is not None):
@@ -244,6 +247,12 @@ def _waits(bench: Benchmark, method: MethodInfo, depth: int) -> bool:
                 and _waits(ctx, inner, depth + 1):
             return True
     return False
+
+
+# Names of whole-number constants that say they size the work (the rubric: sizes and loop
+# bounds are not folded inputs): N or a word ending in one of these, by Java's naming styles.
+_SIZE_NAME = re.compile(r"(^|_)(N|SIZE|COUNT|LEN|LENGTH|ITERATIONS|ITERS|REPS|TIMES|DEPTH|CAPACITY|LIMIT)$"
+                        r"|(^|_)NUM(_|$)|[a-z](Size|Count|Length|Iterations|Depth|Capacity)$")
 
 
 def _object_constant(bench: Benchmark, obj: Node) -> bool:
