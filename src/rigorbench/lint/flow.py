@@ -57,7 +57,7 @@ class _Builder:
         self.controls: list[set[str]] = []
         self.discarded: list[Node] = []
         self.covered: set[str] = set()  # locals feeding a discarded pure call (reported there)
-        self.aliases = _aliases(bench)
+        self._aliases: set[str] | None = None   # computed at the first element store
 
     # -- expressions -----------------------------------------------------------------
     def sink(self, names: set[str]) -> None:
@@ -124,7 +124,7 @@ class _Builder:
             index_deps |= self.value(base.child_by_field_name("index"))
             base = base.child_by_field_name("array") or base.named_children[0]
         name = self.text(base) if base.type == "identifier" else ""
-        if name in self.aliases and base != left:
+        if base != left and name in self.bench.locals and name in self.aliases():
             # to[i] = from[i] where to = this.field: the element store writes shared memory
             self.sink(deps | index_deps)
             return set()
@@ -135,6 +135,11 @@ class _Builder:
         obj = base.child_by_field_name("object") if base.type == "field_access" else None
         self.sink(deps | index_deps | self.value(obj))
         return set()
+
+    def aliases(self) -> set[str]:
+        if self._aliases is None:
+            self._aliases = _aliases(self.bench)
+        return self._aliases
 
     def define(self, name: str, deps: set[str], node: Node, *, computed: bool) -> None:
         local = self.locals.setdefault(name, _Local())
