@@ -159,6 +159,12 @@ CASES = [
     ("final int offset = 0; byte[] buf = new byte[64];\nstatic void encode(byte[] b, int at) { b[at] = 1; b[at + 1] = 2; }\n"
      "@Benchmark public byte m() {\nfinal int at = this.offset;\nencode(buf, at);\nreturn buf[0]; }", []),
     ("final double x = 2.0;\n@Benchmark public double m() {\nfinal double v = this.x;\nreturn Math.log(v); }", [("FINAL", 1)]),
+    # SHARED: a static sink (stored, never read) is info with JMH's one thread, a warning under
+    # @Threads(8); a read-modify-write stays a warning either way (its input drifts per call)
+    ("static Object o; String s = \"1\";\n@Benchmark public void m() {\no = Integer.valueOf(s); }", []),
+    ("static Object o; String s = \"1\";\n@Benchmark @Threads(8) public void m() {\no = Integer.valueOf(s); }",
+     [("SHARED", 3)]),
+    ("static int index;\n@Benchmark public int m() {\nreturn index++ & 7; }", [("SHARED", 3)]),
     # FINAL: a static final whose name says it sizes the work (SUM_N, FIB_DEPTH) given to a call
     # lint cannot see is a size, not folded data; a data constant (TEST_INT) still warns
     ("static final int SUM_N = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(SUM_N); }", []),

@@ -6,19 +6,22 @@ outside that model: every benchmark thread (and every benchmark in the same JVM)
 whatever the enclosing class's scope, and the benchmark changes its own input as it runs.
 Reported when a benchmark assigns, ``+=``s or ``++``s a static, non-final field of a project
 class whose type is not ``Atomic*``/``LongAdder``/``DoubleAdder``, unless the method is
-``synchronized`` or the write sits in a ``synchronized`` block. Note: unlike the brief's
+``synchronized`` or the write sits in a ``synchronized`` block. A plain store of a result
+into a field the benchmark never reads (a static sink) is info when nothing in the code asks
+for more than JMH's default of one thread. Note: unlike the brief's
 wording we do not exempt ``@State(Scope.Thread)`` classes, since ``static`` fields are not
 per-thread there either.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import FileContext
 from rigorbench.lint.index import last_name_of
-from rigorbench.lint.parse import enclosing, modifier_words, written
+from rigorbench.lint.parse import annotations, enclosing, modifier_words, written
 
 ID = "SHARED"
 TITLE = "a benchmark writes a static mutable field shared by all benchmark threads"
@@ -62,8 +65,38 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                 continue
             if enclosing(node, {"synchronized_statement"}) is not None:
                 continue
-            yield make_issue(ctx.source, node, ID, "warning",
+            sink = _sink_only(ctx, bench, node, info.name) and not _threads(ctx, bench)
+            yield make_issue(ctx.source, node, ID, "info" if sink else "warning",
                              f"{bench.name} writes static field '{info.name}' ({info.type}), "
-                             f"shared by all benchmark threads", benchmark=bench.name,
+                             f"shared by all benchmark threads" + (
+                                 "; it only stores a result (nothing reads it back) and nothing here "
+                                 "asks for more than JMH's one thread, so it matters only when run "
+                                 "with -t > 1" if sink else ""), benchmark=bench.name,
                              hint="use a @State(Scope.Thread) instance field, or an Atomic type "
                              "if contention is intended")
+
+
+def _sink_only(ctx: FileContext, bench, node, name: str) -> bool:
+    """Is the write a plain store (``o = parse(s)``) of a field the benchmark never reads?"""
+    if node.type != "assignment_expression" or ctx.source.text(node.child_by_field_name("operator")) != "=":
+        return False
+    target = written(node)
+    for ident in ctx.source.within("identifier", bench.body):
+        if ctx.source.text(ident) == name and not (target.start_byte <= ident.start_byte < target.end_byte):
+            return False
+    return True
+
+
+def _threads(ctx: FileContext, bench) -> bool:
+    """Does the code ask for several benchmark threads: @Threads above 1 on the method or its
+    class, a @Group, or a runner in the file that sets threads?"""
+    for holder in (bench.node, bench.cls.node):
+        for name, ann in annotations(holder):
+            if name == "Group":
+                return True
+            if name == "Threads":
+                value = ctx.source.text(ann)
+                number = re.search(r"\d+", value)
+                if "MAX" in value or number is None or int(number.group()) > 1:
+                    return True
+    return b".threads(" in ctx.source.data
