@@ -19,7 +19,7 @@ from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import last_name_of
 from rigorbench.lint.parse import LOOPS, walk
-from rigorbench.lint.rules.config import heavy_node, cost_evidence, short_unit, single_shot
+from rigorbench.lint.rules.config import cost_evidence, heavy_node, short_unit, single_shot
 from rigorbench.lint.rules.void import effect_of, read_only_accessor
 from rigorbench.lint.stores import callee_context
 
@@ -46,8 +46,8 @@ make a duration for the API under test. Reported as info when lint cannot show t
 work is short: the benchmark shows millisecond-scale work (the evidence INVO uses), or it
 calls code whose cost lint cannot see (a library call, a project method with effects), unless
 it reports a time per call in ns or us or reads the clock per item (in a loop or lambda). A
-clock read costs tens of nanoseconds: it matters beside short work only, and in 40 real
-projects hand timing beside unseen work was never that (issue #34's corpus).
+clock read costs tens of nanoseconds: it matters beside short work only, and in issue #34's
+labelled corpus no TIMER warning beside such work was right.
 
 Before:
     @Benchmark public long measure() { long t = System.nanoTime(); work(); return System.nanoTime() - t; }
@@ -100,8 +100,8 @@ runs only when the measurement has already gone wrong. Output that runs once per
 outside loops and lambdas, is info too when the call shows millisecond-scale work (the
 evidence INVO uses: it loops, waits for other threads, does I/O, reports in ms), or calls code
 whose cost lint cannot see (a library call, a project method with effects) and does not
-report a time per call in ns or us: one line of output is small beside such work, and in 40
-real projects it was always beside such work (issue #34's corpus).
+report a time per call in ns or us: one line of output is small beside such work, and in
+issue #34's labelled corpus no PRINT warning beside such work was right.
 
 Before:
     @Benchmark public void measure() { System.out.println(work()); }
@@ -411,8 +411,8 @@ def _long_or_unseen(ctx: FileContext, bench: Benchmark, node: Node, skip: list[N
 
 def _unseen_work(bench: Benchmark, skip: list[Node], within: tuple[int, int] | None = None) -> str | None:
     """The name of the first call in the body (in the byte range ``within`` if given), outside
-    the subtrees in ``skip``, whose cost lint
-    cannot show to be short, or None. Short: a pure JDK call, a Blackhole call, a listed
+    the subtrees in ``skip``, whose cost lint cannot show to be short, or None. Short: a pure
+    JDK call, a Blackhole call, a listed
     read-only accessor, or a project method that neither has an effect (:func:`effect_of`:
     it calls nothing lint cannot see, writes no field, takes no lock) nor shows
     millisecond-scale work. Anything else (a library call, an abstract method, a project method
