@@ -47,10 +47,10 @@ evidence of millisecond-scale calls (then info): it sorts, waits on threads, doe
 thread pool, reports per-call times in ms, or loops (forEach over a collection and a stream
 pipeline count; a call on a functional field is followed to the methods assigned to it,
 work = this::deleteAll, when the benchmark picks its body in @Setup). A loop whose trip count
-the source fixes
-(a constant or @Param bound, an array created with a known size) over cheap iterations (no
-allocation, only reads, writes and codec steps of primitives) is estimated at about 10 ns an
-iteration, and is evidence only when that reaches 1 ms: 16,384 varints take about 0.16 ms.
+the source fixes (a constant or @Param bound, an array created with a known size) over cheap
+iterations (no allocation, only reads, writes and codec steps of primitives) is estimated at
+about 10 ns an iteration, and is evidence only when that reaches 1 ms: 16,384 varints take
+about 0.16 ms.
 The estimate is in the message.
 
 Before:
