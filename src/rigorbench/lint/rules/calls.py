@@ -423,7 +423,7 @@ def _unseen_work(bench: Benchmark, skip: list[Node], within: tuple[int, int] | N
                 s.start_byte <= node.start_byte and node.end_byte <= s.end_byte for s in skip) \
                 or within is not None and not within[0] <= node.start_byte < within[1]:
             continue
-        if _is_clock(bench, node) or _is_output(bench, node):
+        if _is_clock(bench, node) or _output_kind(bench, node):
             continue    # the rules' own subjects: other clock reads and lines of output
         call = bench.call(node)
         if call.kind in ("pure", "blackhole") and call.method is None \
@@ -438,20 +438,11 @@ def _unseen_work(bench: Benchmark, skip: list[Node], within: tuple[int, int] | N
     return None
 
 
-def _is_output(bench: Benchmark, node: Node) -> bool:
-    """Does ``node`` print to the console or log (PRINT's subject)?"""
-    obj = node.child_by_field_name("object")
-    receiver = bench.source.text(obj).removeprefix("java.lang.") if obj is not None else ""
-    name = bench.source.text(node.child_by_field_name("name"))
-    return receiver in ("System.out", "System.err") and name in _PRINTS \
-        or name in _LOG_LEVELS and _is_logger(bench, obj)
-
-
 def check_print(ctx: FileContext) -> Iterator[Issue]:
     subject: dict[str, bool] = {}
     for bench, node, receiver, name in _calls(ctx):
-        printing = receiver in ("System.out", "System.err") and name in _PRINTS
-        logging = not printing and _is_output(bench, node)
+        kind = _output_kind(bench, node)
+        printing, logging = kind == "prints", kind == "logs"
         if (printing or logging) and bench.name not in subject:
             subject[bench.name] = output_is_subject(bench)
         if (printing or logging) and not subject[bench.name] and not is_subject(bench, node):
