@@ -39,8 +39,10 @@ def test_every_rule_has_a_negative_case_in_the_corpus():
 # Known limitations (see KnownGapsBench.java): calls to JDK methods outside the pure table
 # and do-nothing project helpers count as consuming; a legitimate long Level.Invocation
 # fixture (section 5.3) is still reported: its class also holds quick benchmarks it applies to.
+# The dropped Collections.max(list), outside the pure table, is reported by VOID instead of RETU
+# (a static call whose name says it computes a value, on a class lint does not know).
 KNOWN_MISSING = [("KnownGapsBench.java", 33, "RETU"), ("KnownGapsBench.java", 38, "RETU")]
-KNOWN_UNEXPECTED = [("KnownGapsBench.java", 62, "INVO")]
+KNOWN_UNEXPECTED = [("KnownGapsBench.java", 33, "VOID"), ("KnownGapsBench.java", 62, "INVO")]
 
 
 def test_known_gaps_are_exactly_the_documented_ones():

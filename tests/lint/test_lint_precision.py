@@ -345,6 +345,7 @@ def test_constant_input_of_a_call_on_an_object_constant(tmp_path):
 
 
 def _warnings(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:
+    tmp_path.mkdir(exist_ok=True)
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     return sorted((f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info")
@@ -367,6 +368,69 @@ def test_void_drops_a_read_only_library_accessor(tmp_path):
     assert found == [("VOID", f"Reads.{m}") for m in ("at", "find", "has", "item", "last")]
     message = next(f.message for f in lint_paths([tmp_path]).findings if f.benchmark == "Reads.last")
     assert "read-only okio.Buffer accessor" in message
+
+
+def test_void_drops_a_jdk_buffer_view_or_wrap(tmp_path):
+    # ByteBuffer.wrap(bytes), buffer.slice() and duplicate() only make a new view object over
+    # the same memory: dropped in a void benchmark, escape analysis can remove the allocation
+    # (heldout14's jooby). A project class named ByteBuffer, a wrap whose result is returned,
+    # and a wrap beside a put (an effect that escapes) are not reported.
+    source = ("import java.nio.ByteBuffer;\nimport java.nio.CharBuffer;\n" + HEADER +
+              "@State(Scope.Benchmark)\npublic class Views {\nbyte[] bytes; ByteBuffer buffer; char[] chars;\n"
+              "@Benchmark public void wrap() { ByteBuffer.wrap(bytes); }\n"
+              "@Benchmark public void wrapPart() { CharBuffer.wrap(chars, 0, 4); }\n"
+              "@Benchmark public void slice() { buffer.slice(); }\n"
+              "@Benchmark public void copy() { buffer.duplicate(); }\n"
+              "@Benchmark public ByteBuffer kept() { return ByteBuffer.wrap(bytes); }\n"
+              "@Benchmark public void written() { ByteBuffer.wrap(bytes); buffer.put(0, (byte) 1); } }\n")
+    mine = "public class ByteBuffer { static int made; static ByteBuffer wrap(byte[] b) { made++; return null; } }\n"
+    uses = (HEADER + "public class UsesMine {\nbyte[] bytes;\n"
+            "@Benchmark public void wrap() { ByteBuffer.wrap(bytes); } }\n")
+    found = _warnings(tmp_path / "jdk", {"Views.java": source})
+    assert found == [("VOID", f"Views.{m}") for m in ("copy", "slice", "wrap", "wrapPart")]
+    assert _warnings(tmp_path / "own", {"ByteBuffer.java": mine, "UsesMine.java": uses}) == []
+    messages = {f.benchmark: f.message for f in lint_paths([tmp_path / "jdk"]).findings}
+    assert "java.nio.ByteBuffer factory with no effect" in messages["Views.wrap"]
+    assert "read-only java.nio.ByteBuffer accessor" in messages["Views.slice"]
+
+
+def test_void_reads_a_dropped_static_computation_by_its_name(tmp_path):
+    # heldout15 (sofa-jraft, ejml): a void benchmark drops the result of a static call on a class
+    # lint cannot see into whose name says it computes a value from its one input. Not reported:
+    # a name that starts with an action (writeUtf8), an in-place word (abs), a second name
+    # argument that may be an output (sumRows(a, out)), an instance call (its receiver may
+    # change), and a call whose result is returned.
+    source = (HEADER + "@State(Scope.Benchmark)\npublic class Codecs {\nString text; byte[] bytes; Object a, out;\n"
+              "@Benchmark public void encode() { AsciiUtil.unsafeEncode(text); }\n"
+              "@Benchmark public void max() { MatrixOps.elementMaxAbs(a); }\n"
+              "@Benchmark public void bytesOf() { Utils.getBytes(text); }\n"
+              "@Benchmark public void written() { BytesUtil.writeUtf8(text); }\n"
+              "@Benchmark public void inPlace() { MatrixOps.abs(a); }\n"
+              "@Benchmark public void output() { MatrixOps.sumRows(a, out); }\n"
+              "@Benchmark public void instance() { codec.encode(text); }\n"
+              "@Benchmark public byte[] kept() { return AsciiUtil.unsafeEncode(text); } }\n")
+    found = _warnings(tmp_path, {"Codecs.java": source})
+    assert found == [("VOID", f"Codecs.{m}") for m in ("bytesOf", "encode", "max")]
+    messages = {f.benchmark: f.message for f in lint_paths([tmp_path]).findings}
+    assert "a static computation by its name" in messages["Codecs.encode"]
+
+
+def test_retu_reports_a_dropped_new_string_and_get_bytes(tmp_path):
+    # new String(bytes) and text.getBytes(UTF_8) change nothing but make a new object: dropped,
+    # the JIT may remove the decode or encode (heldout15, sofa-jraft). A project class called
+    # String is not the JDK's; a kept string is consumed.
+    source = ("import java.nio.charset.StandardCharsets;\n" + HEADER +
+              "@State(Scope.Benchmark)\npublic class Strings {\nbyte[] bytes; String text; String kept;\n"
+              "@Benchmark public void decode() { new String(bytes, StandardCharsets.UTF_8); }\n"
+              "@Benchmark public void encode() { text.getBytes(StandardCharsets.UTF_8); }\n"
+              "@Benchmark public void stored() { kept = new String(bytes); } }\n")
+    found = _warnings(tmp_path / "jdk", {"Strings.java": source})
+    assert found == [("RETU", "Strings.decode"), ("RETU", "Strings.encode")]
+    fixed = {f.benchmark: f for f in lint_paths([tmp_path / "jdk"]).findings}
+    assert "new String(bytes, StandardCharsets.UTF_8)" in fixed["Strings.decode"].message
+    own = "public class String { static int made; String(byte[] b) { made++; } }\n"
+    uses = HEADER + "public class Mine {\nbyte[] bytes;\n@Benchmark public void make() { new String(bytes); } }\n"
+    assert _warnings(tmp_path / "own", {"String.java": own, "Mine.java": uses}) == []
 
 
 def test_void_stays_silent_on_reads_with_effects_or_unknown_types(tmp_path):

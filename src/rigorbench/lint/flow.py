@@ -180,10 +180,20 @@ class _Builder:
     def stmt_expression_statement(self, node: Node) -> None:
         expr = node.named_children[0] if node.named_children else None
         deps = self.value(expr)
-        if expr is not None and expr.type == "method_invocation" \
-                and self.bench.call(expr).kind == "pure":
+        if expr is not None and (expr.type == "method_invocation" and self.bench.call(expr).kind == "pure"
+                                 or self.new_string(expr)):
             self.discarded.append(node)
             self.covered |= deps
+
+    def new_string(self, expr: Node) -> bool:
+        """Is ``expr`` ``new String(...)`` of the JDK (a decode or copy into a new object that
+        changes nothing else), not of a project class called String?"""
+        if expr.type != "object_creation_expression" or expr.child_by_field_name("type") is None:
+            return False
+        if any(c.type == "class_body" for c in expr.named_children):
+            return False
+        name = self.text(expr.child_by_field_name("type"))
+        return name in ("String", "java.lang.String") and self.bench.index.lookup("String", self.bench.cls) is None
 
     def controlled(self, condition: set[str], *bodies: Node | None) -> None:
         self.controls.append(condition)

@@ -15,6 +15,8 @@ it does not depend on the overload, else ``None``.
 
 from __future__ import annotations
 
+import re
+
 _MATH_DOUBLE = ("acos asin atan atan2 cbrt ceil cos cosh exp expm1 floor hypot log log10 log1p "
                 "pow rint sin sinh sqrt tan tanh toDegrees toRadians IEEEremainder")
 _MATH_OVERLOADED = "abs max min round signum ulp floorDiv floorMod fma copySign nextUp nextDown scalb"
@@ -94,6 +96,7 @@ _STRING_METHODS: dict[str, str | None] = {
     "strip": "String", "stripLeading": "String", "stripTrailing": "String", "replace": "String",
     "concat": "String", "matches": "boolean", "split": "String[]", "toCharArray": "char[]",
     "codePointAt": "int", "repeat": "String", "toString": "String", "contentEquals": "boolean",
+    "getBytes": "byte[]",   # an encode into a new array: no state of the string changes
 }
 _BOXED_METHODS: dict[str, str | None] = {
     "intValue": "int", "longValue": "long", "doubleValue": "double", "floatValue": "float",
@@ -145,6 +148,9 @@ _NIO = {name: {1} for name in ("get", "getChar", "getShort", "getInt", "getLong"
                                "getDouble")}
 _NIO.update({name: {0} for name in ("limit", "position", "capacity", "remaining",
                                     "hasRemaining", "isDirect", "isReadOnly", "order")})
+# views: a new buffer object over the same memory, its position and limit copied; the source
+# buffer is not touched, so a dropped view is an allocation escape analysis can remove
+_NIO.update({"slice": {0, 2}, "duplicate": {0}, "asReadOnlyBuffer": {0}})
 _CHARS = {"length": {0}, "charAt": {1}, "indexOf": {1, 2}, "lastIndexOf": {1, 2},
           "codePointAt": {1}, "capacity": {0}}
 
@@ -173,6 +179,14 @@ READ_ONLY: dict[str, dict[str, set[int] | frozenset[int]]] = {
                         "rangeEquals": _ANY, "startsWith": {1}, "endsWith": {1}},
 }
 
+# Static factories that only wrap their arguments in a new object (the JDK's documented
+# contract: "the new buffer will be backed by the given array"), keyed like READ_ONLY. A void
+# benchmark that drops ``ByteBuffer.wrap(bytes)`` allocates a view nothing reads.
+READ_ONLY_STATIC: dict[str, dict[str, set[int]]] = {
+    f"java.nio.{t}": {"wrap": {1, 3}} for t in ("ByteBuffer", "CharBuffer", "ShortBuffer", "IntBuffer",
+                                                 "LongBuffer", "FloatBuffer", "DoubleBuffer")
+}
+
 _IMPLICIT = ("java.lang.",)
 
 
@@ -181,22 +195,24 @@ def read_only_type(type_text: str, imports: tuple[str, ...]) -> str | None:
     ``imports``) denotes, or None: an explicit import, a wildcard import of its package, a
     ``java.lang`` type, or a qualified name written out."""
     name = type_text.split("<", 1)[0].strip()
-    if name in READ_ONLY:
+    if name in READ_ONLY or name in READ_ONLY_STATIC:
         return name
     if "." in name:
         return None
+    known = READ_ONLY.keys() | READ_ONLY_STATIC.keys()
     for imported in imports:
-        if imported.endswith("." + name) and imported in READ_ONLY:
+        if imported.endswith("." + name) and imported in known:
             return imported
     for imported in imports:
-        if imported.endswith(".*") and imported[:-1] + name in READ_ONLY:
+        if imported.endswith(".*") and imported[:-1] + name in known:
             return imported[:-1] + name
-    return next((p + name for p in _IMPLICIT if p + name in READ_ONLY), None)
+    return next((p + name for p in _IMPLICIT if p + name in known), None)
 
 
-def read_only_call(qualified: str, method: str, nargs: int) -> bool:
-    """Is ``method`` with ``nargs`` arguments a read-only accessor of ``qualified``?"""
-    arities = READ_ONLY.get(qualified, {}).get(method)
+def read_only_call(qualified: str, method: str, nargs: int, static: bool = False) -> bool:
+    """Is ``method`` with ``nargs`` arguments a read-only accessor of ``qualified`` (a static
+    factory of READ_ONLY_STATIC when ``static``)?"""
+    arities = (READ_ONLY_STATIC if static else READ_ONLY).get(qualified, {}).get(method)
     return arities is not None and nargs in arities
 
 
@@ -215,6 +231,46 @@ NOT_QUERIES = frozenset({"hasNext", "hasMoreElements", "hasMoreTokens", "hasNext
                          "isValid", "isReachable", "isAlive", "isDone", "isCancelled", "isLocked",
                          "isHeldByCurrentThread", "isInterrupted", "isShutdown", "isTerminated",
                          "isOpen", "isConnected", "isClosed", "isReady", "isWritable", "isReadable"})
+
+
+# Words of a method name that, by convention, say it computes and returns a value from its
+# arguments (``AsciiStringUtil.unsafeEncode(s)``, ``CommonOps.elementMaxAbs(a)``,
+# ``Utils.getBytes(s)``); VOID reads a dropped *static* call of such a name on a class lint
+# cannot see into as a computation (issue #34, heldout15: sofa-jraft, ejml). A name whose first
+# word is an action (``writeUtf8``, ``putLong``, ``sortAll``, ``parkNanos``) is not, whatever
+# follows; nor is ``copy`` (``System.arraycopy``, ``Files.copy``) or ``read`` (a static read
+# may consume a stream). ``abs`` and ``normalize`` are left out: matrix and vector libraries use
+# them for in-place changes of their one argument (``CommonOps_DDRM.abs(a)``).
+VALUE_WORDS = frozenset({"encode", "decode", "parse", "format", "hash", "checksum", "digest",
+                         "compare", "compute", "calculate", "convert", "escape", "unescape",
+                         "estimate", "count", "find", "search", "max", "min", "sum", "length",
+                         "size", "mix"})
+# conversions and getters count only as the first word (``toBytes``, ``getBytes``, ``valueOf``,
+# ``asList``): inside a name they often describe an in-place change (``symmLowerToFull``)
+FIRST_VALUE_WORDS = frozenset({"to", "of", "from", "as", "get", "value"})
+ACTION_WORDS = frozenset({"write", "put", "set", "add", "remove", "clear", "update", "process", "run",
+                          "execute", "send", "flush", "close", "init", "register", "park", "sleep",
+                          "sort", "fill", "reset", "shuffle", "reverse", "swap", "submit", "offer",
+                          "push", "pop", "poll", "take", "accept", "consume", "increment",
+                          "decrement", "record", "log", "print", "emit", "publish", "notify",
+                          "signal", "lock", "unlock", "start", "stop", "load", "save", "store",
+                          "mark", "release", "acquire", "invoke", "call", "handle", "visit",
+                          "append", "insert", "delete", "apply", "schedule", "await", "wait",
+                          "refresh", "copy", "read", "trace", "fire", "dispatch", "trigger",
+                          "open", "create", "allocate", "free", "drain", "fail", "check",
+                          "assert", "ensure", "validate", "verify", "require"})
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[a-z]+|[A-Z][a-z]*", name)]
+
+
+def value_name(method: str) -> bool:
+    """Does ``method``'s name say it computes and returns a value (``unsafeEncode``,
+    ``elementMaxAbs``, ``getBytes``), its first word not an action (``writeUtf8``)?"""
+    words = _words(method)
+    return bool(words) and words[0] not in ACTION_WORDS and \
+        (words[0] in FIRST_VALUE_WORDS or any(w in VALUE_WORDS for w in words))
 
 
 def query_name(method: str) -> bool:

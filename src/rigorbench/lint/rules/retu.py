@@ -105,7 +105,8 @@ def _return_edits(bench: Benchmark, items) -> tuple[Edit, ...] | None:
     statements = [c for c in body.named_children if "comment" not in c.type]
     void_node = bench.node.child_by_field_name("type")
     if kind == "call":
-        result = bench.call(node.named_children[0]).return_type
+        made = node.named_children[0]
+        result = "String" if made.type == "object_creation_expression" else bench.call(made).return_type
         if not result or statements[-1] != node:
             return None
         return (Edit(void_node.start_byte, void_node.end_byte, result),

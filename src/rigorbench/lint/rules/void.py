@@ -13,8 +13,9 @@ and only when
   whose result is dropped, has no effect followed into its own calls (:func:`effect_of`: no
   unknown library call such as ``binding.setVariable``, no abstract method, no lock), or the call is a
   listed read-only accessor (``pure.READ_ONLY``: ``buffer.getByte(i)``, ``list.get(i)``,
-  ``map.containsKey(k)``) on a receiver whose declared type resolves, through the file's
-  imports, to the listed JDK or library type and not to a project class, or a call lint
+  ``map.containsKey(k)``, a buffer's ``slice()``) on a receiver whose declared type resolves,
+  through the file's imports, to the listed JDK or library type and not to a project class, or
+  a listed static factory that only wraps its arguments (``ByteBuffer.wrap(bytes)``), or a call lint
   cannot resolve whose name says it only answers a question (``pure.query_name``:
   ``StringUtil.isEmpty(s)``, ``node.hasSlot(i)``; not ``hasNext``, ``isValid``, ``isDone``)
   on a receiver and with arguments that are names, fields or literals,
@@ -38,7 +39,7 @@ from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
 from rigorbench.lint.parse import SourceFile, walk, written
-from rigorbench.lint.pure import query_name, read_only_call, read_only_type
+from rigorbench.lint.pure import query_name, read_only_call, read_only_type, value_name
 from rigorbench.lint.stores import callee_context
 
 ID = "VOID"
@@ -47,18 +48,23 @@ REFERENCE = "JMHSample_08_DeadCode, JMHSample_09_Blackholes"
 EXPLANATION = """\
 What goes wrong: the benchmark is void, takes no Blackhole, and only calls project methods
 that return a value, read-only accessors of JDK or library types (ByteBuffer.get(i),
-List.get(i), okio Buffer.indexOf), or methods of code lint cannot see whose names ask a
-question (StringUtil.isEmpty(s), node.hasSlot(i)), dropping each result. Nothing the method
-computes is observable.
+List.get(i), buffer.slice(), ByteBuffer.wrap(bytes), okio Buffer.indexOf), methods of code
+lint cannot see whose names ask a question (StringUtil.isEmpty(s), node.hasSlot(i)), or static
+methods of code lint cannot see whose names say they compute a value from one input
+(AsciiUtil.encode(s), MatrixOps.elementMax(a), Utils.getBytes(s)), dropping each result.
+Nothing the method computes is observable.
 
 Why the JIT does it: after inlining compute(x), C2 sees that its result goes nowhere and
 that it changes no state, so it can delete the computation (dead-code elimination). The
-benchmark then measures an empty method.
+benchmark then measures an empty method. (A deep library call, a whole protobuf parse, is
+rarely removed as a whole; its dropped result still lets the JIT cut part of it, so return it.)
 
 How to fix: return the result, or take a Blackhole parameter and consume each result.
 (Dropped results of pure JDK calls such as Math.log are reported by RETU instead.) A call
-of a library method rigorbench does not know, by a name that does not ask a question (or one
-that waits or talks to the outside: hasNext, isValid, isDone), is taken to have effects, and
+of a library method rigorbench does not know, by a name that neither asks a question nor says
+it computes (or one that waits or talks to the outside: hasNext, isValid, isDone; one that
+starts with an action: writeUtf8, putLong; an instance call, which may change its receiver; a
+static call given a second variable, which may be an output), is taken to have effects, and
 then nothing is reported; so is a project method that, followed into the methods it calls, writes a field,
 calls such a library method (a script engine's bind and run), takes a lock or reaches an
 abstract method: it does work besides its result, which the JIT must keep.
@@ -86,8 +92,13 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             call = stmt.named_children[0]
             library = read_only_accessor(bench, call)
             what = f", a read-only {library} accessor," if library else ""
+            receiver = call.child_by_field_name("object")
+            if library and library.endswith("." + bench.source.text(receiver)):
+                what = f", a {library} factory with no effect,"
             if not library and unseen_query(bench, call):
                 what = ", a query by its name in code lint cannot see into,"
+            elif not library and unseen_value(bench, call):
+                what = ", a static computation by its name in code lint cannot see into,"
             yield make_issue(bench.source, stmt, ID, "warning",
                              f"void {bench.name} drops the result of {short(bench.source.text(call), 40)}"
                              f"{what} and nothing escapes; the JIT may remove the call",
@@ -110,7 +121,8 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
             continue
         if call.kind == "unknown" and read_only_accessor(bench, node):
             pass
-        elif call.kind == "unknown" and node.parent.type == "expression_statement" and unseen_query(bench, node):
+        elif call.kind == "unknown" and node.parent.type == "expression_statement" and \
+                (unseen_query(bench, node) or unseen_value(bench, node)):
             pass
         elif call.method is None or call.method.void or not _no_field_writes(bench, call.method):
             return []
@@ -164,14 +176,17 @@ def read_only_accessor(bench: Benchmark, node: Node) -> str | None:
     obj = node.child_by_field_name("object")
     if obj is None or obj.type not in ("identifier", "field_access"):
         return None
-    declared = bench.type_of(obj)
-    if not declared or bench.index.lookup(declared.split("<", 1)[0], bench.cls) is not None:
-        return None
-    field = bench.field_of(obj)
-    qualified = read_only_type(declared, _imports_of(bench, field.source if field else bench.source))
     name = bench.source.text(node.child_by_field_name("name"))
     nargs = len(node.child_by_field_name("arguments").named_children)
-    return qualified if qualified and read_only_call(qualified, name, nargs) else None
+    declared = bench.type_of(obj)
+    static = declared is None and obj.type == "identifier"   # ByteBuffer.wrap(bytes): a type name
+    if static:
+        declared = bench.source.text(obj)
+    if not declared or bench.index.lookup(declared.split("<", 1)[0], bench.cls) is not None:
+        return None
+    field = None if static else bench.field_of(obj)
+    qualified = read_only_type(declared, _imports_of(bench, field.source if field else bench.source))
+    return qualified if qualified and read_only_call(qualified, name, nargs, static) else None
 
 
 def unseen_query(bench: Benchmark, node: Node) -> bool:
@@ -186,6 +201,27 @@ def unseen_query(bench: Benchmark, node: Node) -> bool:
     if any(a.type not in ("identifier", "field_access") and not a.type.endswith("literal") for a in arguments):
         return False
     return query_name(bench.source.text(node.child_by_field_name("name")))
+
+
+def unseen_value(bench: Benchmark, node: Node) -> bool:
+    """Is ``node`` a static call, on a class lint cannot see into, whose name says it computes
+    and returns a value (:func:`pure.value_name`: ``AsciiStringUtil.unsafeEncode(s)``,
+    ``CommonOps_DDRM.elementMaxAbs(a)``)? The receiver must be a type name (capitalised, not a
+    local or field): an instance call may change its receiver. Its arguments must be literals
+    and at most one name or field: a second one may be an output the call writes into
+    (``CommonOps.sumRows(a, out)``)."""
+    obj = node.child_by_field_name("object")
+    if obj is None or obj.type not in ("identifier", "scoped_identifier", "field_access"):
+        return False
+    last = bench.source.text(obj).rsplit(".", 1)[-1]
+    if not last[:1].isupper() or last.isupper() or bench.type_of(obj) is not None \
+            or (obj.type == "identifier" and last in bench.locals):
+        return False
+    arguments = node.child_by_field_name("arguments").named_children
+    names = [a for a in arguments if not a.type.endswith("literal")]
+    if len(names) > 1 or any(a.type not in ("identifier", "field_access") for a in names):
+        return False
+    return value_name(bench.source.text(node.child_by_field_name("name")))
 
 
 def _imports_of(bench: Benchmark, source: SourceFile) -> tuple[str, ...]:
