@@ -415,6 +415,19 @@ def test_void_reads_a_dropped_static_computation_by_its_name(tmp_path):
     assert "a static computation by its name" in messages["Codecs.encode"]
 
 
+def test_void_follows_a_chain_of_generic_collection_reads(tmp_path):
+    # heldout16 (pcollections): the dropped helper takes `tables.get(a).get(b)`, a read of a
+    # read; the declared type arguments say the inner value is a Map and then a Collection, so
+    # the chain is read-only and the helper, which drops every contains, has no effect. A chain
+    # through a type lint cannot resolve (a raw Map's value) keeps the rule silent.
+    source = ("import java.util.*;\n" + HEADER + "@State(Scope.Benchmark)\npublic class Lookups {\n"
+              "Map<String, Map<String, Collection<String>>> tables; Map raw; String a, b;\n"
+              "static Collection<String> look(Collection<String> c, String k) { c.contains(k); return c; }\n"
+              "@Benchmark public void chained() { look(tables.get(a).get(b), a); }\n"
+              "@Benchmark public void untyped() { look((Collection<String>) ((Map) raw.get(a)).get(b), a); } }\n")
+    assert _warnings(tmp_path, {"Lookups.java": source}) == [("VOID", "Lookups.chained")]
+
+
 def test_retu_reports_a_dropped_new_string_and_get_bytes(tmp_path):
     # new String(bytes) and text.getBytes(UTF_8) change nothing but make a new object: dropped,
     # the JIT may remove the decode or encode (heldout15, sofa-jraft). A project class called

@@ -174,10 +174,16 @@ def read_only_accessor(bench: Benchmark, node: Node) -> str | None:
     (``pure.READ_ONLY``), else None. The receiver's declared type must resolve through the
     file's imports and name no project class (a project ``Buffer`` is not okio's)."""
     obj = node.child_by_field_name("object")
-    if obj is None or obj.type not in ("identifier", "field_access"):
+    if obj is None or obj.type not in ("identifier", "field_access", "method_invocation"):
         return None
     name = bench.source.text(node.child_by_field_name("name"))
     nargs = len(node.child_by_field_name("arguments").named_children)
+    if obj.type == "method_invocation":   # lists.get(a).get(b): the element type of a read
+        declared = _element_type(bench, obj)
+        if declared is None:
+            return None
+        qualified = read_only_type(declared, bench.file.imports)
+        return qualified if qualified and read_only_call(qualified, name, nargs) else None
     declared = bench.type_of(obj)
     static = declared is None and obj.type == "identifier"   # ByteBuffer.wrap(bytes): a type name
     if static:
@@ -201,6 +207,42 @@ def unseen_query(bench: Benchmark, node: Node) -> bool:
     if any(a.type not in ("identifier", "field_access") and not a.type.endswith("literal") for a in arguments):
         return False
     return query_name(bench.source.text(node.child_by_field_name("name")))
+
+
+_ELEMENT_READS = {"get": -1, "getOrDefault": -1, "peek": -1, "first": -1, "last": -1}
+
+
+def _element_type(bench: Benchmark, node: Node) -> str | None:
+    """The declared element type a read-only ``get`` returns, when ``node`` is such a read on a
+    receiver declared with type arguments in this file (``Map<K, Map<K2, List<V>>> m``:
+    ``m.get(k)`` is ``Map<K2, List<V>>``), followed through chains; None otherwise. Only the
+    last type argument is taken (a map's value, a list's element)."""
+    if read_only_accessor(bench, node) is None:
+        return None
+    method = bench.source.text(node.child_by_field_name("name"))
+    obj = node.child_by_field_name("object")
+    if method not in _ELEMENT_READS or obj is None:
+        return None
+    declared = _element_type(bench, obj) if obj.type == "method_invocation" else bench.type_of(obj)
+    arguments = _type_arguments(declared or "")
+    return arguments[_ELEMENT_READS[method]] if arguments else None
+
+
+def _type_arguments(text: str) -> list[str]:
+    """The top-level type arguments of ``Map<K, Map<A, B>>``: ``["K", "Map<A, B>"]``."""
+    start, end = text.find("<"), text.rfind(">")
+    if start < 0 or end < start:
+        return []
+    found, depth, current = [], 0, ""
+    for ch in text[start + 1:end]:
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "," and depth == 0:
+            found.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    return [*found, current.strip()] if current.strip() else found
 
 
 def unseen_value(bench: Benchmark, node: Node) -> bool:
