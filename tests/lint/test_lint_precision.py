@@ -850,3 +850,18 @@ STALE_CASES = [
 @pytest.mark.parametrize("members, expected", STALE_CASES, ids=[f"stale{i}" for i in range(len(STALE_CASES))])
 def test_stale_sorts_of_state_input(tmp_path, members, expected):
     assert [f for f in shown(tmp_path, members) if f[0] == "STALE"] == expected
+
+
+def test_loop_size_arithmetic_in_a_traversal_is_info_and_a_counted_repeat_is_not(tmp_path):
+    # heldout17 (async-http-client): a header length summed part by part over a list, with an
+    # invariant term beside element-dependent ones and name.length() reads: the traversal is the
+    # measured work, so info. JMHSample_11's counted loop repeating only x + y stays a warning.
+    source = ("import java.util.*;\n" + HEADER + "@State(Scope.Benchmark)\npublic class Sizes {\n"
+              "List<String> parts; byte[] boundary; int x, y, reps = 100;\n"
+              "@Benchmark public int header() { int total = 0;\n"
+              "  for (String p : parts) { total += 2 + boundary.length; total += 7 + p.length(); }\n"
+              "  return total; }\n"
+              "@Benchmark public int repeated() { int s = 0; for (int i = 0; i < reps; i++) { s += x + y; } return s; } }\n")
+    (tmp_path / "Sizes.java").write_text(source, encoding="utf-8")
+    found = sorted((f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "LOOP")
+    assert found == [("Sizes.header", "info"), ("Sizes.header", "info"), ("Sizes.repeated", "warning")]

@@ -6,7 +6,8 @@ into a local declared before the loop and consumed after it, where the call does
 read the accumulator (so ``h = hash(h, x)`` chains are left alone) and the loop has no
 Blackhole call yet. It is a warning only when the harm is likely: every accumulated call is
 cheap and side-effect free (the pure JDK table, or a helper :mod:`rigorbench.lint.helpers`
-can read), or there is no call and the loop repeats loop-invariant arithmetic (JMHSample_11).
+can read) and not only size reads (``name.length()``), or there is no call and a counted loop
+repeats nothing but loop-invariant arithmetic (JMHSample_11).
 Other candidates (a traversal of the subject, calls whose cost cannot be seen, heavy
 allocating calls) are ``info``. Overwrites (``x = f(x_i)``) are not accumulations: RETU
 reports them (:mod:`rigorbench.lint.rules.overwrites`). Loops summing plain array elements
@@ -50,7 +51,9 @@ How to fix: consume every result separately with a Blackhole, whose consume() th
 cannot merge across iterations. Loops that sum array elements without calling anything,
 or one element read per index (text.charAt(i), list.get(i)), are the measured work itself
 and are not reported; a loop whose calls rigorbench cannot see
-into (a traversal of a collection, heavy allocating operations) is only 'info'.
+into (a traversal of a collection, heavy allocating operations), one that only sums sizes
+(total += 7 + name.length()), and an invariant term inside a loop that does other work are
+only 'info'.
 
 Before:
     @Benchmark
@@ -94,8 +97,14 @@ def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, 
     calls = [n for n in walk(expr) if n.type == "method_invocation"]
     head = f"the loop {_bound(bench, loop)} and accumulates {short(bench.source.text(expr), 40)} " \
            f"into '{acc}'"
+    if not calls and not _repeat_loop(loop, stmt):
+        return "info", f"{head}, which is loop-invariant, in a loop that also does other work " \
+                       f"(a traversal is often the work itself)"
     if not calls:
         return "warning", f"{head}, which is loop-invariant; the JIT can hoist it out of the loop"
+    if all(_trivial(bench, c) for c in calls):
+        return "info", f"{head}: arithmetic on sizes ({short(bench.source.text(calls[0]), 30)}), part " \
+                       f"of a traversal that is often the work itself"
     unknown = [bench.source.text(c.child_by_field_name("name")) for c in calls
                if not bench.call(c).cheap]
     if not unknown:
@@ -103,6 +112,29 @@ def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, 
                           f"the loop and merge the calls"
     return "info", f"{head}; if {unknown[0]}() is nanosecond-scale the JIT can merge the calls " \
                    f"(its cost is not visible here, and a loop over the subject is often the work)"
+
+
+# Accessors that only read a size: summing them over a traversal is arithmetic on the data
+# (heldout17, async-http-client: a multipart header length computed part by part), not the
+# repeated call of a measured function that JMHSample_34 is about.
+_SIZES = frozenset({"length", "size", "isEmpty", "capacity", "remaining"})
+
+
+def _trivial(bench: Benchmark, call: Node) -> bool:
+    name = bench.source.text(call.child_by_field_name("name"))
+    return name in _SIZES and not call.child_by_field_name("arguments").named_children
+
+
+def _repeat_loop(loop: Node, stmt: Node) -> bool:
+    """Is ``loop`` a counted repeat of ``stmt`` alone (JMHSample_11's ``for (i < reps) s += x + y``),
+    not a traversal of elements or a body with other work?"""
+    if loop.type == "enhanced_for_statement":
+        return False
+    body = loop.child_by_field_name("body")
+    if body is not None and body.type == "block":
+        statements = [c for c in body.named_children if "comment" not in c.type]
+        return statements == [stmt]
+    return body == stmt
 
 
 def _bound(bench: Benchmark, loop: Node) -> str:
