@@ -16,6 +16,7 @@ def state(members: str, decl: str = "@State(Scope.Thread)\npublic class T") -> s
 
 
 def findings(tmp_path, files: dict[str, str]):
+    tmp_path.mkdir(exist_ok=True)
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     result = lint_paths([tmp_path], rules=["PARAMW", "PARAMU"])
@@ -152,6 +153,22 @@ def test_paramu_on_a_state_parameter_and_an_abstract_base_in_another_file(tmp_pa
     }
     found, _ = findings(tmp_path, files)
     assert sorted(found) == [("PARAMU", "warning", "Base.java", 5), ("PARAMU", "warning", "S.java", 5)]
+
+
+def test_paramu_silent_on_a_template_no_benchmark_runs(tmp_path):
+    # heldout17 (RxJavaExtensions): an empty template class with a @Param and an empty @Setup but
+    # no @Benchmark runs nothing, so no case is duplicated; a state taken by a state's @Setup that
+    # a benchmark uses is still judged
+    template = state('    @Param({"1", "10", "100"}) public int count;\n    @Setup public void setup() { }\n',
+                     "@State(Scope.Thread)\npublic class ExamplePerf")
+    assert findings(tmp_path / "t", {"ExamplePerf.java": template})[0] == []
+    files = {
+        "Inner.java": state('    @Param({"2", "4"}) public int width;\n', "@State(Scope.Thread)\npublic class Inner"),
+        "Outer.java": state("    int w;\n    @Setup public void setup(Inner inner) { w = 1; }\n",
+                            "@State(Scope.Thread)\npublic class Outer"),
+        "B.java": state("    @Benchmark public int m(Outer o) { return o.w; }\n", "public class B"),
+    }
+    assert findings(tmp_path / "s", files)[0] == [("PARAMU", "warning", "Inner.java", 5)]
 
 
 def test_paramu_silent_when_a_subclass_in_another_file_reads_the_base_param(tmp_path):

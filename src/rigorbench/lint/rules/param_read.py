@@ -130,15 +130,24 @@ _SEEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _seen(index: Index) -> set[int]:
-    """Classes whose fields some project benchmark or setup sees (its class, its parameters)."""
+    """Classes whose fields some project benchmark sees (its class, its parameters), and the
+    parameters of the setups of those (a state a state's @Setup takes). A class whose only
+    roots are setups no benchmark reaches (an empty template with a @Setup and a @Param,
+    heldout17's RxJavaExtensions) runs nothing, so no case is duplicated."""
     if index not in _SEEN:
         seen: set[int] = set()
-        for cls, method in _roots(index, opaque=False):
-            seen.add(id(cls))
-            for type_name, _ in method.params:
-                found = index.lookup(type_name, cls)
-                if found is not None:
-                    seen.add(id(found))
+        roots = list(_roots(index, opaque=False))
+        for benchmarks_only in (True, False):
+            for cls, method in roots:
+                if is_benchmark(method.node) != benchmarks_only:
+                    continue
+                if not benchmarks_only and not {id(c) for c in [*index.lineage(cls), *descendants(index, cls)]} & seen:
+                    continue
+                seen.add(id(cls))
+                for type_name, _ in method.params:
+                    found = index.lookup(type_name, cls)
+                    if found is not None:
+                        seen.add(id(found))
         _SEEN[index] = seen
     return _SEEN[index]
 
