@@ -270,6 +270,12 @@ def _words(name: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[a-z]+|[A-Z][a-z]*", name)]
 
 
+def action_name(method: str) -> bool:
+    """Does ``method``'s name start with an action (``insertAll``, ``writeUtf8``, ``putLong``)?"""
+    words = _words(method)
+    return bool(words) and words[0] in ACTION_WORDS
+
+
 def value_name(method: str) -> bool:
     """Does ``method``'s name say it computes and returns a value (``unsafeEncode``,
     ``elementMaxAbs``, ``getBytes``), its first word not an action (``writeUtf8``)?"""

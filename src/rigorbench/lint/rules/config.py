@@ -325,6 +325,8 @@ def _few_loops(ctx: FileContext, bench: Benchmark) -> str | None:
     are few-trip loops by :data:`_FEW_TRIPS`, for the warning's message; else None."""
     unit = _output_unit(ctx, bench)
     limit = _FEW_TRIPS.get(unit, 0) if _time_per_operation(ctx, bench) else 0
+    if not limit:
+        return None
     loops = [estimate(bench, n) for n in walk(bench.body) if n.type in LOOPS] if bench.body is not None else []
     if not loops or any(e is None or e.trips > limit for e in loops):
         return None

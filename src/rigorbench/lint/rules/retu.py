@@ -26,6 +26,7 @@ from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import JUMPS, blackhole, insert_after, wrap
 from rigorbench.lint.flow import analyse
 from rigorbench.lint.parse import walk
+from rigorbench.lint.pure import action_name
 from rigorbench.lint.rules import loop, overwrites, void
 
 ID = "RETU"
@@ -83,8 +84,9 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
     variable argument (a library method neither pure, read-only nor named as a query or a
     computation)? A second variable is often an output the call writes into (heldout17's
     ``db.get(cf, options, key, valueBuffer)``, a JNI lookup into a buffer): the call's work
-    happens whether or not the returned count is read, so RETU stays silent (precision first).
-    A getter of one index (``vector.getObject(i)``) keeps the finding."""
+    happens whether or not the returned count is read, so RETU stays silent (precision first);
+    so is a call whose name starts with an action (``template.insertAll(rows)``, heldout19). A
+    getter of one index (``vector.getObject(i)``) keeps the finding."""
     value = node.child_by_field_name("value") if node.type == "variable_declarator" else \
         node.child_by_field_name("right")
     for call in walk(value) if value is not None else ():
@@ -94,7 +96,7 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
             continue
         variables = [a for a in call.child_by_field_name("arguments").named_children
                      if not a.type.endswith("literal")]
-        if len(variables) > 1:
+        if len(variables) > 1 or action_name(bench.source.text(call.child_by_field_name("name"))):
             return True
     return False
 
