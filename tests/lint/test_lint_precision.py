@@ -654,7 +654,7 @@ def test_invo_a_few_loop_trips_in_short_units_stay_a_warning(tmp_path):
     assert [s for s, _ in found] == ["warning"]
     assert "loops 10 times (OPS = 10) and reports microseconds per operation" in found[0][1]
     # a batch of 500 registrations in ns/op is how an author amortises the fixture: info; so
-    # are ten trips reported in milliseconds, or in a throughput rate (no time per call)
+    # are ten trips reported in a throughput rate (no time per call)
     batch = FEW.replace("OPS = 10", "OPS = 500").replace("MICROSECONDS", "NANOSECONDS")
     rate = FEW.replace("Mode.AverageTime", "Mode.Throughput")
     for name, text in (("batch", batch), ("rate", rate)):
