@@ -245,10 +245,9 @@ def cost_evidence(ctx: FileContext, bench: Benchmark) -> str | None:
     a time per call in milliseconds or seconds; its state holds a thread pool; or its state has a @Param size
     of 10,000 or more."""
     unit = _output_unit(ctx, bench)
-    per_call = _time_per_operation(ctx, bench)
-    if unit in _SLOW_UNITS and per_call:
+    if unit in _SLOW_UNITS and _time_per_operation(ctx, bench):
         return "reports in milliseconds or slower (@OutputTimeUnit)"
-    found = heavy_node(bench, bench.body, _FEW_TRIPS.get(unit, 0) if per_call else 0)
+    found = heavy_node(bench, bench.body, _few_trips(ctx, bench))
     if found:
         return found
     for node in bench.own("method_invocation"):
@@ -320,17 +319,21 @@ def short_loops(bench: Benchmark) -> str | None:
 _FEW_TRIPS = {"NANOSECONDS": 100, "MICROSECONDS": 10}
 
 
+def _few_trips(ctx: FileContext, bench: Benchmark) -> int:
+    """The :data:`_FEW_TRIPS` limit for the benchmark's unit, 0 unless it reports a time per call."""
+    return _FEW_TRIPS.get(_output_unit(ctx, bench) or "", 0) if _time_per_operation(ctx, bench) else 0
+
+
 def _few_loops(ctx: FileContext, bench: Benchmark) -> str | None:
     """``loops 10 times (...) and reports microseconds per operation`` when the body's loops
     are few-trip loops by :data:`_FEW_TRIPS`, for the warning's message; else None."""
-    unit = _output_unit(ctx, bench)
-    limit = _FEW_TRIPS.get(unit, 0) if _time_per_operation(ctx, bench) else 0
+    limit = _few_trips(ctx, bench)
     if not limit:
         return None
     loops = [estimate(bench, n) for n in walk(bench.body) if n.type in LOOPS] if bench.body is not None else []
     if not loops or any(e is None or e.trips > limit for e in loops):
         return None
-    return f"{loops[0].describe()} and reports {unit.lower()} per operation"
+    return f"{loops[0].describe()} and reports {_output_unit(ctx, bench).lower()} per operation"
 
 
 def heavy_node(bench: Benchmark, body: Node | None, few_trips: int = 0) -> str | None:

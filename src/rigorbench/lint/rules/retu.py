@@ -94,9 +94,7 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
             continue
         if void.read_only_accessor(bench, call) or void.unseen_query(bench, call) or void.unseen_value(bench, call):
             continue
-        variables = [a for a in call.child_by_field_name("arguments").named_children
-                     if not a.type.endswith("literal")]
-        if len(variables) > 1 or action_name(bench.source.text(call.child_by_field_name("name"))):
+        if len(void.variable_arguments(call)) > 1 or action_name(bench.source.text(call.child_by_field_name("name"))):
             return True
     return False
 

@@ -259,11 +259,15 @@ def unseen_value(bench: Benchmark, node: Node) -> bool:
     if not last[:1].isupper() or last.isupper() or bench.type_of(obj) is not None \
             or (obj.type == "identifier" and last in bench.locals):
         return False
-    arguments = node.child_by_field_name("arguments").named_children
-    names = [a for a in arguments if not a.type.endswith("literal")]
+    names = variable_arguments(node)
     if len(names) > 1 or any(a.type not in ("identifier", "field_access") for a in names):
         return False
     return value_name(bench.source.text(node.child_by_field_name("name")))
+
+
+def variable_arguments(call: Node) -> list[Node]:
+    """The arguments of ``call`` that are not literals (names, fields, expressions)."""
+    return [a for a in call.child_by_field_name("arguments").named_children if not a.type.endswith("literal")]
 
 
 def _imports_of(bench: Benchmark, source: SourceFile) -> tuple[str, ...]:
