@@ -262,6 +262,15 @@ FINAL_CONFIG_CASES = [
     ("Jdbi jdbi;\nprivate int run(String table) {\n"
      "return table.length() * 31 + jdbi.withHandle(h -> h.createQuery(table).count()); }\n"
      "@Benchmark public int m() {\nreturn run(\"sensitive\"); }", [("FINAL", 5)]),
+    # a constant given to a callee whose inlining the author controls: under DONT_INLINE it
+    # cannot be folded in, under INLINE the folding is the case measured; the same callee
+    # without the annotation still warns
+    ("static final String KEY = \"mike\";\n@CompilerControl(CompilerControl.Mode.DONT_INLINE)\n"
+     "static int index(String k) { return k.hashCode() & 7; }\n@Benchmark public int m() {\nreturn index(KEY); }", []),
+    ("@CompilerControl(CompilerControl.Mode.INLINE)\nstatic int index(String k) { return k.hashCode() & 7; }\n"
+     "@Benchmark public int m() {\nreturn index(\"mike\"); }", []),
+    ("static final String KEY = \"mike\";\n"
+     "static int index(String k) { return k.hashCode() & 7; }\n@Benchmark public int m() {\nreturn index(KEY); }", [("FINAL", 4)]),
 ]
 
 

@@ -43,7 +43,7 @@ from tree_sitter import Node
 from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo
-from rigorbench.lint.parse import LOOPS, modifier_words, walk
+from rigorbench.lint.parse import LOOPS, annotation, modifier_words, walk
 from rigorbench.lint.rules.config import WAITS
 from rigorbench.lint.stores import callee_context, feeds_unseen_code, shapes_new_object, stored_only
 
@@ -217,6 +217,8 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
         and bench.call(outer.parent).kind == "blackhole"
     if (obj is None and kind == "unknown") or not (returned or consumed):   # an unresolved local call
         return None
+    if _inlining_controlled(bench.call(call).method):
+        return None
     if stored_only(bench, bench.call(call).method, 0) or shapes_new_object(bench, bench.call(call).method, 0) \
             or feeds_unseen_code(bench, bench.call(call).method, 0):
         return None  # a project setter, config builder or factory: the constant is a knob, not an input
@@ -225,6 +227,13 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
                       f"static final '{info.name}' ({info.type}) is the only input of {name}() in "
                       f"{bench.name}; the JIT can fold the call on a constant", benchmark=bench.name,
                       hint=f"read '{info.name}' from a non-final @State field set in @Setup")
+
+
+def _inlining_controlled(method: MethodInfo | None) -> bool:
+    """Is the project callee annotated ``@CompilerControl``? Under DONT_INLINE the constant
+    cannot be folded into a body that is not inlined; under INLINE the author forces the
+    inlining, so the folding it allows is what the benchmark measures (JMHSample_16)."""
+    return method is not None and annotation(method.node, "CompilerControl") is not None
 
 
 def _waits(bench: Benchmark, method: MethodInfo, depth: int) -> bool:
@@ -326,6 +335,8 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     call = bench.call(node)
     obj = node.child_by_field_name("object")
     static = obj is None or bench.type_of(obj) is None  # Math.log(3.0), not text.charAt(0)
+    if _inlining_controlled(call.method):
+        return
     if call.method is not None and stored_only(bench, call.method, 0):
         return  # configuration: the callee only files the literal away (a field, a map, a builder)
     if call.method is not None and shapes_new_object(bench, call.method, 0):
