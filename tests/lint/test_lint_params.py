@@ -302,3 +302,139 @@ def test_rules_are_registered_with_explanations():
         assert rule.severity == "warning" and not rule.fixable
         for part in ("What goes wrong", "Why", "How to fix", "Before:", "After:"):
             assert part in rule.explanation, (rule_id, part)
+
+
+# PARAMU per benchmark --------------------------------------------------------------------------
+# A @Param read by some benchmark or setup of the class, but not on this benchmark's path: JMH
+# still runs the benchmark once per value, so its cases measure the same thing.
+
+TWO = ('    @Param({"16", "4096"}) int size;\n    int[] data;\n'
+       "    @Setup public void setup() { data = new int[size]; }\n"
+       "    @Benchmark public int reads() { return data.length; }\n")
+
+
+def test_paramu_reports_a_benchmark_that_ignores_a_param_its_class_reads(tmp_path):
+    found, result = findings(tmp_path, {"T.java": state(TWO + "    @Benchmark\n    public int fixed() {\n"
+                                                         "        return new int[1000].length;\n    }\n")})
+    assert found == [("PARAMU", "warning", "T.java", 9)]
+    (finding,) = result.findings
+    assert finding.benchmark == "T.fixed" and "'size'" in finding.message and "2 cases" in finding.message
+
+
+def test_paramu_per_benchmark_on_a_state_parameter_and_a_derived_field(tmp_path):
+    files = {
+        "S.java": state('    @Param({"1", "8"}) int depth;\n    int[] chain; int[] other;\n'
+                        "    @Setup public void setup() { chain = build(depth); other = new int[4]; }\n"
+                        "    static int[] build(int n) { return new int[n]; }\n",
+                        "@State(Scope.Thread)\npublic class S"),
+        "B.java": state("    @Benchmark public int deep(S s) { return s.chain.length; }\n"
+                        "    @Benchmark public int flat(S s) { return s.other.length; }\n", "public class B"),
+    }
+    assert findings(tmp_path, files)[0] == [("PARAMU", "warning", "B.java", 5)]
+
+
+PER_BENCHMARK_NEGATIVE = {
+    # the parameter sets global state the benchmark's library code reads
+    "system_property": '    @Param({"a", "b"}) String impl;\n    java.util.Map<String, String> names;\n'
+                       "    @Setup public void setup() { System.setProperty(\"impl\", names.get(impl)); }\n"
+                       "    @Benchmark public int uses() { return impl.length(); }\n"
+                       "    @Benchmark public String other() { return Library.current(); }\n",
+    # the parameter's own method, called for its effect (an enum that configures a library)
+    "param_method": '    @Param({"FAST", "SAFE"}) Mode mode;\n    String seen;\n'
+                    "    @Setup public void setup() { mode.initialize(); seen = mode.name(); }\n"
+                    "    @Benchmark public String uses() { return seen; }\n"
+                    "    @Benchmark public String other() { return Library.current(); }\n",
+    # written through an alias: the stream wraps the buffer the benchmark reads
+    "alias": '    @Param({"1", "9"}) int count;\n    java.io.ByteArrayOutputStream bos; java.io.DataOutputStream out;\n'
+             "    @Setup public void setup() throws Exception {\n"
+             "        bos = new java.io.ByteArrayOutputStream();\n        out = new java.io.DataOutputStream(bos);\n"
+             "        for (int i = 0; i < count; i++) { out.writeInt(i); }\n    }\n"
+             "    @Benchmark public int uses() { return count; }\n"
+             "    @Benchmark public int size() { return bos.size(); }\n",
+    # a project class created in setup whose methods read the parameter
+    "worker": '    @Param({"1", "9"}) int count;\n'
+              "    class Worker { int run() { return count * 2; } }\n    Worker worker;\n"
+              "    @Setup public void setup() { worker = new Worker(); }\n"
+              "    @Benchmark public int uses() { return count; }\n"
+              "    @Benchmark public int work() { return worker.run(); }\n",
+    # the state handed to code outside the project
+    "escapes": TWO + "    @Benchmark public int other() { return Library.size(this); }\n",
+    # a group shares its states
+    "group": TWO + "    @Benchmark @Group(\"g\") public int a() { return 1; }\n"
+                   "    @Benchmark @Group(\"g\") public int b() { return data.length; }\n",
+    # a static field set from the parameter (any state's constructor may read it)
+    "static_field": '    @Param({"0", "4"}) int size;\n    static int shared;\n'
+                    "    @Setup public void setup() { shared = size; }\n"
+                    "    @Benchmark public int uses() { return size; }\n"
+                    "    @Benchmark public String other() { return Library.current(); }\n",
+    # a library call the parameter decides to run (a thread-local context)
+    "context_call": '    @Param({"true", "false"}) boolean on;\n    Object context;\n'
+                    "    @Setup public void setup() { if (on) { context = Context.initialize(); } }\n"
+                    "    @Benchmark public boolean uses() { return on; }\n"
+                    "    @Benchmark public String other() { return Library.current(); }\n",
+    # a branch on the parameter that calls the helper building what the benchmark runs
+    "branch_helper": '    @Param({"a", "b"}) String type;\n    java.util.function.IntSupplier f;\n'
+                     "    @Setup public void setup() { if (type.equals(\"a\")) { setupA(); } else { setupB(); } }\n"
+                     "    private void setupA() { f = () -> 1; }\n    private void setupB() { f = () -> 2; }\n"
+                     "    @Benchmark public int uses() { return type.length(); }\n"
+                     "    @Benchmark public int run() { return f.getAsInt(); }\n",
+    # a local that copies the field of the same name
+    "shadowing_local": TWO + "    @Benchmark public int copy() {\n        final int[] data = this.data;\n"
+                       "        return data.length;\n    }\n",
+    # a parameter with one value measures one case anyway
+    "one_value": '    @Param({"16"}) int size;\n    int[] data;\n'
+                 "    @Setup public void setup() { data = new int[size]; }\n"
+                 "    @Benchmark public int reads() { return data.length; }\n"
+                 "    @Benchmark public int fixed() { return 3; }\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(PER_BENCHMARK_NEGATIVE))
+def test_paramu_per_benchmark_silent_when_the_param_reaches_it(tmp_path, case):
+    found, _ = findings(tmp_path, {"T.java": state(PER_BENCHMARK_NEGATIVE[case])})
+    assert [f for f in found if f[0] == "PARAMU"] == []
+
+
+def test_paramu_per_benchmark_follows_an_unannotated_override_and_an_inherited_overload(tmp_path):
+    files = {   # JMH calls the base's @Setup, Java runs the subclass's override; the override's
+                # helper has an overload up the lineage that reads the parameter
+        "Base.java": state('    @Param({"x", "y"}) public String kind;\n    public Object built;\n'
+                           "    protected Object make(int n) { return kind + n; }\n"
+                           "    @Setup public void setup() { }\n",
+                           "@State(Scope.Thread)\npublic abstract class Base"),
+        "Sub.java": state("    protected Object make() { return make(3); }\n"
+                          "    @Override public void setup() { built = make(); }\n",
+                          "public class Sub extends Base"),
+        "B.java": state("    @Benchmark public Object uses(Sub s) { return s.built; }\n"
+                        "    @Benchmark public String kind(Sub s) { return s.kind; }\n", "public class B"),
+    }
+    assert [f for f in findings(tmp_path, files)[0] if f[0] == "PARAMU"] == []
+
+
+def test_paramu_per_benchmark_resolves_a_nested_state_by_its_outer_class(tmp_path):
+    files = {   # two nested classes named Data: the benchmark's is the one whose setup reads the param
+        "FState.java": "package p;\n" + state('    @State(Scope.Thread) public static class Data {\n'
+                                              '        @Param({"true", "false"}) public boolean refs;\n        public Object codec = "f";\n'
+                                              "    }\n    @Benchmark public boolean f(FState.Data d) { return d.refs; }\n",
+                                              "public class FState"),
+        "KState.java": "package p;\n" + state('    @State(Scope.Thread) public static class Data {\n'
+                             '        @Param({"true", "false"}) public boolean refs;\n        public Object codec;\n'
+                             "        @Setup public void setup() { codec = new StringBuilder().append(refs); }\n    }\n",
+                             "public class KState"),
+        "B.java": "package p;\n" + state("    @Benchmark public Object k(KState.Data d) { return d.codec; }\n",
+                                         "public class B"),
+    }
+    assert [f for f in findings(tmp_path, files)[0] if f[0] == "PARAMU"] == []
+
+
+def test_paramu_per_benchmark_takes_the_values_a_subclass_redeclares(tmp_path):
+    files = {   # the subclass gives its same-named @Param one value: one case runs, none repeats
+        "Base.java": state('    @Param({"false", "true"}) public boolean refs;\n    public Object codec;\n'
+                           "    @Setup public void setup() { codec = String.valueOf(refs); }\n",
+                           "@State(Scope.Thread)\npublic class Base"),
+        "One.java": state('    @Param({"false"}) public boolean refs;\n', "public class One extends Base"),
+        "B.java": state("    @Benchmark public Object uses(Base s) { return s.codec; }\n"
+                        "    @Benchmark public int fixed(One s) { return 1; }\n"
+                        "    @Benchmark public int twice(Base s) { return 2; }\n", "public class B"),
+    }
+    assert [f[3] for f in findings(tmp_path, files)[0] if f[0] == "PARAMU"] == [6]

@@ -95,10 +95,16 @@ class Index:
         base = name.split("<", 1)[0].strip()
         if base in self.qualified:
             return self.qualified[base]
+        if "." in base:   # Outer.Inner: the nested class of that outer class
+            suffix = "." + base
+            nested = [c for c in found if c.qualified.endswith(suffix) or c.qualified == base]
+            if len(nested) == 1:
+                return nested[0]
+            found = nested or found
         if near is not None:
             nearest = self.by_file.get((simple, id(near.source))) or self.by_package.get(
                 (simple, near.package))
-            if nearest is not None:
+            if nearest is not None and any(c is nearest for c in found):
                 return nearest
         return found[0]
 

@@ -34,8 +34,8 @@ from tree_sitter import Node
 
 from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import Benchmark, FileContext, is_benchmark, method_context
-from rigorbench.lint.index import ClassInfo, FieldInfo, Index, MethodInfo
-from rigorbench.lint.parse import modifier_words
+from rigorbench.lint.index import ClassInfo, FieldInfo, Index, MethodInfo, last_name_of
+from rigorbench.lint.parse import annotation, modifier_words
 from rigorbench.lint.rules.params import (bare_file, callees, descendants, mentions,
                                           param_values, setup_level)
 
@@ -102,6 +102,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                                                           if single else "every @Param case measures the same thing"),
                              hint=f"use '{info.name}' where it should change the work (often the @Setup "
                              f"that builds the input), or remove the @Param")
+    yield from check_benchmarks(ctx)
 
 
 def _namesake_read(index: Index, cls: ClassInfo, info: FieldInfo, reads: Reads) -> bool:
@@ -318,3 +319,380 @@ def _escape_arguments(bench: Benchmark, call: Node, reads: Reads) -> None:
             if found is not None and not (call.type == "method_invocation"
                                           and bench.call(call).kind == "blackhole"):
                 reads.escaped.append(found)
+
+
+# ---------------------------------------------------------------------------------------
+# Per benchmark: a @Param of a state the benchmark uses, read elsewhere (so the field-level
+# check above is silent), that this benchmark's measured path never reaches. JMH runs the
+# benchmark once per value all the same, so its cases measure the same thing (a class whose
+# setup builds an input only some of its benchmarks use). Judged by names, the cautious way:
+# whatever a setup statement that depends on the parameter mentions counts as derived from
+# it, and any mention of a derived name on the benchmark's path counts as a read.
+
+_COMPOUND = {"if_statement": "condition", "while_statement": "condition", "do_statement": "condition",
+             "for_statement": None, "enhanced_for_statement": "value", "switch_expression": "condition",
+             "synchronized_statement": None, "try_statement": None, "try_with_resources_statement": None,
+             "block": None, "labeled_statement": None}
+
+
+def check_benchmarks(ctx: FileContext) -> Iterator[Issue]:
+    index = ctx.index
+    for bench in ctx.benchmarks:
+        if bench.body is None or annotation(bench.node, "Group") is not None \
+                or "abstract" in modifier_words(bench.cls.node) or descendants(index, bench.cls):
+            continue   # a group shares its states; an inherited benchmark runs on subclasses
+        states = _states(index, bench)
+        if states is None:
+            continue
+        nearest: dict[str, tuple[ClassInfo, FieldInfo]] = {}
+        for state in states:   # a lineage nearest first: a subclass redeclaring a @Param gives
+            for info in state.fields.values():   # its values (fory's one-value `references`)
+                if param_values(info) is not None:
+                    nearest.setdefault(info.name, (state, info))
+        params = [info for state, info in nearest.values()
+                  if len(param_values(info) or ()) > 1 and _read_elsewhere(index, state, info)]
+        if not params:
+            continue
+        path = _path_names(index, bench, states)
+        if path is None:
+            continue
+        setups = _setup_methods(index, states)
+        for info in params:
+            derived = _derived(index, setups, info.name)
+            if derived is None or path & derived:
+                continue
+            method = bench.source.text(bench.node.child_by_field_name("name"))
+            yield make_issue(bench.source, bench.node, ID, "warning",
+                             f"{bench.name} never reads @Param '{info.name}' (nor anything a setup "
+                             f"derives from it), so its {len(param_values(info))} cases of "
+                             f"'{info.name}' measure the same thing", benchmark=bench.name,
+                             hint=f"move {method} to a class without '{info.name}', or make the "
+                             f"parameter change what it measures")
+
+
+def _read_elsewhere(index: Index, state: ClassInfo, info: FieldInfo) -> bool:
+    """Some benchmark or setup reads the field (else the field-level finding says it)."""
+    reads = measured_reads(index)
+    return id(info) in reads.fields or info.name in reads.names or _read_nested(state, info.name) \
+        or _namesake_read(index, state, info, reads)
+
+
+def _states(index: Index, bench: Benchmark) -> list[ClassInfo] | None:
+    """The project classes whose @Params apply to ``bench``: its class's lineage, its @State
+    parameters' lineages, and the states their setups take; None when a lineage extends a
+    class outside the project (its setups are not in view)."""
+    found: list[ClassInfo] = []
+    queue = [bench.cls] + [c for t in bench.params if (c := index.lookup(bench.locals[t], bench.cls))]
+    while queue:
+        for cls in index.lineage(queue.pop()):
+            if any(c is cls for c in found):
+                continue
+            found.append(cls)
+            for methods in cls.methods.values():
+                for method in methods:
+                    if setup_level(method.node, cls.source.text) is not None:
+                        queue += [c for t, _ in method.params if (c := index.lookup(t, cls))]
+    for cls in found:
+        top = list(index.lineage(cls))[-1]
+        if top.superclass and index.lookup(top.superclass, top) is None:
+            return None
+    return found
+
+
+def _setup_methods(index: Index, states: list[ClassInfo]) -> list[tuple[ClassInfo, MethodInfo]]:
+    """The @Setup methods of the states (any level), their overrides, and the project methods
+    they call, to any depth."""
+    queue = [(cls, m) for cls in states for ms in cls.methods.values() for m in ms
+             if any(setup_level(above.node, c.source.text) is not None for c in index.lineage(cls)
+                    for above in c.methods.get(m.name, ()) if len(above.params) == len(m.params))]
+    found, seen = [], set()
+    while queue:
+        cls, method = queue.pop()
+        if id(method.node) in seen:
+            continue
+        seen.add(id(method.node))
+        found.append((cls, method))
+        queue += _overloads(index, _scan(index, cls, method, set(), Reads()))
+    return found
+
+
+def _overloads(index: Index, calls: list[tuple[ClassInfo, MethodInfo]]) -> list[tuple[ClassInfo, MethodInfo]]:
+    """The called methods and every method of the same name up their classes' lineage (a call
+    resolves to the nearest overload by name, an overload above may be the one that runs)."""
+    more = [(above, m) for cls, method in calls for above in index.lineage(cls)
+            for m in above.methods.get(method.name, ())]
+    return calls + more
+
+
+def _path_names(index: Index, bench: Benchmark, states: list[ClassInfo]) -> set[str] | None:
+    """The names the benchmark's measured path mentions other than its locals (fields, class
+    names, names in strings: ``params.getParam("size")``), following project calls; None when
+    a state reaches code outside the project (it may read anything there)."""
+    own = next((m for ms in bench.cls.methods.values() for m in ms if m.node.id == bench.node.id), None)
+    if own is None:
+        return None
+    names: set[str] = set()
+    reads = Reads()
+    queue, seen = [(bench.cls, own)], set()
+    while queue:
+        cls, method = queue.pop()
+        if id(method.node) in seen:
+            continue
+        seen.add(id(method.node))
+        queue += _overloads(index, _scan(index, cls, method, set(), reads))
+        names |= _mentioned(index, cls, method)
+    family = {id(c) for s in states for c in [*index.lineage(s), *descendants(index, s)]}
+    if any(id(c) in family for c in reads.escaped):
+        return None
+    return names
+
+
+def _mentioned(index: Index, cls: ClassInfo, method: MethodInfo, node: Node | None = None) -> set[str]:
+    """The non-local names ``node`` (default: the method's body) mentions, and the words of
+    its string literals."""
+    ctx = method_context(bare_file(cls), cls, method.node, index)
+    node = ctx.body if node is None else node
+    if node is None:
+        return set()
+    source = ctx.source
+    names = {source.text(i) for i in source.within("identifier", node)
+             if not _is_method_name(i) and not _local(ctx, i)}
+    names |= {w for s in _STRING.findall(source.text(node)) for w in re.findall(r"\w+", s)}
+    return names
+
+
+def _local(ctx: Benchmark, ident: Node) -> bool:
+    """Does ``ident`` name a local or parameter (not ``this.values`` beside a local ``values``)?"""
+    parent = ident.parent
+    if parent is not None and parent.type == "field_access" and parent.child_by_field_name("field") == ident:
+        return False
+    return ctx.source.text(ident) in ctx.locals
+
+
+def _class_name(ctx: Benchmark, ident: Node) -> bool:
+    """A name that holds no data a setup could derive: a class or enum constant by Java's
+    naming (``Config``, ``HeaderType``, ``Mode.FAST``) that is neither a local nor a project
+    field, or the member of a local (``parts.length``: the local itself is what counts)."""
+    text = ctx.source.text(ident)
+    if text in ctx.locals:
+        return False
+    parent = ident.parent
+    if parent is not None and parent.type == "field_access" and parent.child_by_field_name("field") == ident:
+        obj = parent.child_by_field_name("object")
+        if obj.type == "identifier" and ctx.source.text(obj) in ctx.locals:
+            return True
+    return text[:1].isupper() and ctx.field_of(ident) is None
+
+
+def _is_method_name(ident: Node) -> bool:
+    parent = ident.parent
+    if parent is not None and parent.type == "method_reference":
+        return ident == parent.named_children[-1]
+    return parent is not None and parent.type in ("method_invocation", "method_declaration") \
+        and parent.child_by_field_name("name") == ident
+
+
+def _derived(index: Index, setups: list[tuple[ClassInfo, MethodInfo]], name: str) -> set[str] | None:
+    """The names the setup code derives from the parameter ``name``: everything a statement
+    that mentions the parameter (or a derived name, or a call of a method that reads one)
+    mentions, all of a loop or branch whose condition does, and all of a project method such
+    a statement calls (``if (type.equals("a")) setupA();``). None when such a statement
+    may act outside what lint sees (``System.setProperty(key, level)``, ``Config.set(n)``)."""
+    tainted = {name}
+    local: dict[int, set[str]] = {}
+    contexts = [(cls, m, method_context(bare_file(cls), cls, m.node, index)) for cls, m in setups]
+    by_name: dict[str, list[MethodInfo]] = {}
+    for _, m, _ in contexts:
+        by_name.setdefault(m.name, []).append(m)
+    reading: set[int] = set()
+    full: set[int] = set()   # methods called where the parameter decides: all they do depends on it
+    for _ in range(8):   # a fixpoint; each round can only grow the sets
+        before = (len(tainted), sum(map(len, local.values())), len(reading), len(full))
+        for cls, method, ctx in contexts:
+            if ctx.body is None:
+                continue
+            mine = local.setdefault(id(method.node), set())
+            names = _mentioned(index, cls, method)
+            if names & tainted:
+                reading.add(id(method.node))
+            for stmt in _statements(ctx.body):
+                head = stmt if stmt.type not in _COMPOUND else _head(stmt)
+                if id(method.node) not in full and (
+                        head is None or not _depends(ctx, head, tainted, mine, by_name, reading)):
+                    continue
+                chosen = stmt.type in ("if_statement", "switch_expression")
+                if any(_acts_outside(ctx, s, chosen) for s in (stmt, *_statements(stmt))):
+                    return None
+                for ident in ctx.source.within("identifier", stmt):
+                    if _is_method_name(ident) or _class_name(ctx, ident):
+                        continue
+                    text = ctx.source.text(ident)
+                    (mine if _local(ctx, ident) else tainted).add(text)
+                for call in ctx.source.within("method_invocation", stmt):
+                    full.update(id(callee.node) for callee in
+                                by_name.get(ctx.source.text(call.child_by_field_name("name")), ()))
+        if (len(tainted), sum(map(len, local.values())), len(reading), len(full)) == before:
+            break
+    return tainted
+
+
+def _statements(node: Node) -> Iterator[Node]:
+    """The statements of a body, compound ones and those nested in them."""
+    for child in node.named_children:
+        if child.type.endswith("statement") or child.type in ("local_variable_declaration", "block",
+                                                              "switch_expression"):
+            yield child
+            if child.type in _COMPOUND or child.type == "block":
+                yield from _statements(child)
+        elif child.type in ("switch_block", "switch_block_statement_group", "switch_rule",
+                            "catch_clause", "finally_clause"):
+            yield from _statements(child)
+
+
+def _head(stmt: Node) -> Node | None:
+    """The part of a compound statement that decides whether its body runs."""
+    field_name = _COMPOUND[stmt.type]
+    if stmt.type == "for_statement":
+        return stmt.child_by_field_name("condition") or stmt.child_by_field_name("init")
+    if stmt.type == "try_with_resources_statement":
+        return stmt.child_by_field_name("resources")
+    return stmt.child_by_field_name(field_name) if field_name else None
+
+
+def _depends(ctx: Benchmark, node: Node, tainted: set[str], mine: set[str],
+             by_name: dict[str, list[MethodInfo]], reading: set[int]) -> bool:
+    source = ctx.source
+    for ident in source.within("identifier", node):
+        text = source.text(ident)
+        if _is_method_name(ident):
+            if any(id(m.node) in reading for m in by_name.get(text, ())):
+                return True
+        elif text in (mine if _local(ctx, ident) else tainted):
+            return True
+    for created in source.within("object_creation_expression", node):
+        made = ctx.index.lookup(source.text(created.child_by_field_name("type")).split("<")[0], ctx.cls)
+        if made is not None and any(_mentioned(ctx.index, c, m) & tainted for c in ctx.index.lineage(made)
+                                    for ms in c.methods.values() for m in ms):
+            return True   # new Worker(): its methods read the parameter when the benchmark calls them
+    strings = " ".join(_STRING.findall(source.text(node)))
+    return any(re.search(rf"\b{re.escape(t)}\b", strings) for t in tainted) if strings else False
+
+
+def _acts_outside(ctx: Benchmark, stmt: Node, chosen: bool = False) -> bool:
+    """A statement called for its effect on code outside the project, which may keep global
+    state the benchmark meets there: a static call with nothing of the benchmark's own as an
+    argument (``Config.set(n)``, ``System.setProperty(k, v)``), a method of the parameter
+    itself (``mode.initialize()``), or of a library object other than a JDK container
+    (``metrics.bindTo(registry)`` registers with a global logger context)."""
+    if stmt.type not in ("expression_statement", "local_variable_declaration"):
+        return False
+    for target in _assigned(stmt):
+        info = ctx.field_of(target) if target.type in ("identifier", "field_access") else None
+        if info is not None and info.static:
+            return True   # a static field: any state's constructor or any class may read it
+    value = _assigned_value(stmt)
+    if value is not None:   # context = RequestContext.initializeContext() in a branch the
+        args = value.child_by_field_name("arguments")   # parameter chooses: run for its effect
+        return chosen and _static_library_call(ctx, value) and not _own_names(ctx, args) and not any(
+            i.type in ("identifier", "field_access") for i in args.named_children)
+    expr = stmt.named_children[0] if stmt.named_children else None
+    if expr is None:
+        return False
+    if expr.type == "object_creation_expression":   # new Worker(n); kept for its effect
+        made = ctx.index.lookup(ctx.source.text(expr.child_by_field_name("type")).split("<")[0], ctx.cls)
+        return made is None and not _own_names(ctx, expr.child_by_field_name("arguments"))
+    if expr.type != "method_invocation" or callees(ctx, expr) is not None:
+        return False   # an assignment, or a project method (followed as a whole)
+    root = expr
+    while root.type == "method_invocation" and root.child_by_field_name("object") is not None:
+        root = root.child_by_field_name("object")
+    if root.type == "method_invocation":
+        return callees(ctx, root) is None and not _own_names(ctx, expr.child_by_field_name("arguments"))
+    if root.type in ("this", "super"):
+        return False
+    if root.type in ("identifier", "field_access"):
+        info = ctx.field_of(root)
+        if info is not None and param_values(info) is not None:
+            return True   # mode.initialize(): the parameter's own method, called for its effect
+        text = ctx.source.text(root)
+        kind = ctx.locals.get(text) if root.type == "identifier" and text in ctx.locals else \
+            (info.type if info is not None else None)
+        if kind is not None:
+            base = kind.split("<", 1)[0].strip()
+            return not (base.endswith("]") or last_name_of(base) in _LOCAL_EFFECT
+                        or ctx.index.lookup(base, ctx.cls) is not None)
+    return not _own_names(ctx, expr.child_by_field_name("arguments"))
+
+
+def _assigned(stmt: Node) -> list[Node]:
+    expr = stmt.named_children[0] if stmt.named_children else None
+    if stmt.type == "expression_statement" and expr is not None and expr.type == "assignment_expression":
+        return [expr.child_by_field_name("left")]
+    return []
+
+
+def _assigned_value(stmt: Node) -> Node | None:
+    """The value of ``x = v;`` or ``T x = v;`` when it is a method call, else None."""
+    expr = stmt.named_children[0] if stmt.named_children else None
+    if stmt.type == "expression_statement" and expr is not None and expr.type == "assignment_expression":
+        value = expr.child_by_field_name("right")
+    elif stmt.type == "local_variable_declaration":
+        decl = stmt.child_by_field_name("declarator")
+        value = decl.child_by_field_name("value") if decl is not None else None
+    else:
+        return None
+    return value if value is not None and value.type == "method_invocation" else None
+
+
+def _static_library_call(ctx: Benchmark, call: Node) -> bool:
+    """``Lib.f()`` or ``Lib.get().f()``: a call rooted at a class name outside the project."""
+    if callees(ctx, call) is not None:
+        return False
+    root = call
+    while root.type == "method_invocation" and root.child_by_field_name("object") is not None:
+        root = root.child_by_field_name("object")
+    if root.type != "identifier" or root is call:
+        return False
+    text = ctx.source.text(root)
+    return text not in ctx.locals and ctx.field_of(root) is None and text[:1].isupper() \
+        and ctx.index.lookup(text, ctx.cls) is None
+
+
+# JDK types whose methods change only the object itself (a call on one in setup fills it).
+_LOCAL_EFFECT = frozenset({
+    "List", "ArrayList", "LinkedList", "Map", "HashMap", "TreeMap", "LinkedHashMap", "SortedMap",
+    "NavigableMap", "ConcurrentMap", "ConcurrentHashMap", "ConcurrentSkipListMap", "Set", "HashSet",
+    "TreeSet", "LinkedHashSet", "SortedSet", "NavigableSet", "Collection", "Queue", "Deque",
+    "ArrayDeque", "PriorityQueue", "BlockingQueue", "ArrayBlockingQueue", "LinkedBlockingQueue",
+    "StringBuilder", "StringBuffer", "BitSet", "Random", "SecureRandom", "SplittableRandom",
+    "ByteBuffer", "CharBuffer", "ShortBuffer", "IntBuffer", "LongBuffer", "FloatBuffer",
+    "DoubleBuffer", "ByteArrayOutputStream", "ByteArrayInputStream", "DataOutputStream",
+    "DataInputStream", "AtomicInteger", "AtomicLong", "AtomicBoolean", "AtomicReference",
+    "AtomicIntegerArray", "AtomicLongArray", "Iterator", "ListIterator"})
+
+
+_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_VALUE_TYPES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double", "String",
+                          "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double"})
+
+
+def _own_names(ctx: Benchmark, node: Node | None) -> bool:
+    """Is an argument in ``node`` an object of the benchmark's own, a local or a field that is
+    not a plain value (a list, a map, a buffer the call may fill: ``shuffle(keys)``)? Only
+    whole arguments count: ``setProperty(key, NAMES.get(alias))`` only reads ``NAMES``."""
+    if node is None:
+        return False
+    for ident in node.named_children:
+        if ident.type == "field_access":
+            ident = ident.child_by_field_name("field")
+        if ident.type != "identifier":
+            continue
+        text = ctx.source.text(ident)
+        if text in ctx.locals:
+            if ctx.locals[text] not in _VALUE_TYPES:
+                return True
+            continue
+        info = ctx.field_of(ident)
+        if info is not None and info.type not in _VALUE_TYPES and param_values(info) is None:
+            return True
+    return False

@@ -33,12 +33,12 @@ public class ConstantFoldBench {
         x = unusedByBenchmarks + 1.0;
     }
 
-    @Benchmark
+    @Benchmark // expect: PARAMU
     public double measureWrong() {
         return Math.log(wrongX);
     }
 
-    @Benchmark
+    @Benchmark // expect: PARAMU
     public double measureRight() {
         return Math.log(x);
     }
@@ -48,7 +48,7 @@ public class ConstantFoldBench {
         return size + this.name.length() + compute(param) % LIMIT;
     }
 
-    @Benchmark
+    @Benchmark // expect: PARAMU
     public long constructorFinalIsNotConstant() {
         return seed ^ fromCall;
     }
@@ -58,12 +58,12 @@ public class ConstantFoldBench {
         return compute(42); // expect: FINAL
     }
 
-    @Benchmark
+    @Benchmark // expect: PARAMU
     public double literalToPureCall() {
         return Math.log(3.0) + Math.abs(-2.0); // expect: FINAL, FINAL
     }
 
-    @Benchmark
+    @Benchmark // expect: PARAMU
     public int literalToUnknownCall(java.util.List<Integer> list) {
         return list.get(0);
     }

@@ -35,7 +35,7 @@ public class ParamBench {
         return sum;
     }
 
-    @Benchmark
+    @Benchmark // expect: PARAMU
     public int[] copy() {
         return Arrays.copyOf(values, values.length);
     }
