@@ -50,7 +50,9 @@ def test_directory_discovery_paths_as_given_and_sorted(tmp_path, monkeypatch):
     write(tmp_path / "proj/src/b/B.java", BENCH.format(name="B"))
     write(tmp_path / "proj/src/a/A.java", BENCH.format(name="A"))
     write(tmp_path / "proj/target/gen/T.java", BENCH.format(name="T"))
+    write(tmp_path / "proj/build.gradle", "plugins { id 'java' }\n")
     write(tmp_path / "proj/build/gen/U.java", BENCH.format(name="U"))
+    write(tmp_path / "proj/lib/build/classes/V.java", BENCH.format(name="V"))
     write(tmp_path / "proj/.hidden/H.java", BENCH.format(name="H"))
     write(tmp_path / "proj/src/notes.txt", "Math.log(x);")
     result = lint_paths(["proj"])
@@ -61,6 +63,15 @@ def test_directory_discovery_paths_as_given_and_sorted(tmp_path, monkeypatch):
     assert [f.benchmark for f in result.findings] == ["A.m", "B.m"]
     single = lint_paths([os.path.join("proj", "src", "a", "A.java")])
     assert single.files == 1 and single.findings[0].path == os.path.join("proj", "src", "a", "A.java")
+
+
+def test_a_build_folder_of_sources_is_linted(tmp_path):
+    """A repository's `build/` folder of modules (no Gradle file beside it, no output inside)
+    is source: its benchmarks are linted."""
+    write(tmp_path / "proj/build/plugin/src/test/java/W.java", BENCH.format(name="W"))
+    write(tmp_path / "proj/build/plugin/pom.xml", "<project/>\n")
+    result = lint_paths([tmp_path / "proj"])
+    assert result.files == 1 and [f.benchmark for f in result.findings] == ["W.m"]
 
 
 def test_findings_sorted_and_located():

@@ -34,7 +34,14 @@ from rigorbench.lint.parse import SourceFile, first_error, parse
 from rigorbench.lint.rules import RULES
 from rigorbench.model import Finding, Measurement
 
-SKIPPED_DIRS = frozenset({"target", "build", ".git"})
+SKIPPED_DIRS = frozenset({"target", ".git"})
+# A `build` folder is Gradle's (or Ant's) output only beside a Gradle build file or when it
+# holds output folders; otherwise it is a source folder (a repository's `build/` modules:
+# zilla keeps its Maven plugins there, heldout21).
+GRADLE_FILES = ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts")
+BUILD_OUTPUTS = frozenset({"classes", "tmp", "generated", "libs", "reports", "intermediates",
+                           "resources", "distributions", "test-results", "jmh-generated-sources",
+                           "jmh-generated-resources", "kotlin"})
 DEBUG_ENV = "RIGORBENCH_DEBUG"   # the CLI's variable for tracebacks (cli/__init__.py)
 GO_SKIPPED_DIRS = frozenset({"testdata", "vendor"})
 GO_SUFFIX = "_test.go"
@@ -97,12 +104,22 @@ def discover(paths: Sequence[str | os.PathLike], skipped: list[str] | None = Non
             found.add(text)  # read_input says what is wrong with it, if anything
             continue
         for root, dirs, files in os.walk(text, onerror=unlisted):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS
+                             and not (d == "build" and _build_output(root, files)))
             below = os.path.relpath(root, text).split(os.sep)
             go = not GO_SKIPPED_DIRS.intersection(below)
             found.update(os.path.join(root, f) for f in files
                          if f.endswith(".java") or (go and f.endswith(GO_SUFFIX)))
     return sorted(found)
+
+
+def _build_output(parent: str, parent_files: list[str]) -> bool:
+    if any(name in parent_files for name in GRADLE_FILES):
+        return True
+    try:
+        return any(entry in BUILD_OUTPUTS for entry in os.listdir(os.path.join(parent, "build")))
+    except OSError:
+        return True
 
 
 def _selected(rules: Iterable[str] | None) -> list[str]:
