@@ -271,6 +271,14 @@ FINAL_CONFIG_CASES = [
      "@Benchmark public int m() {\nreturn index(\"mike\"); }", []),
     ("static final String KEY = \"mike\";\n"
      "static int index(String k) { return k.hashCode() & 7; }\n@Benchmark public int m() {\nreturn index(KEY); }", [("FINAL", 4)]),
+    # a document (a text block, a long string) handed to a parser: a loop over hundreds of
+    # characters is not folded; a short constant still warns (above)
+    ("static final String CONFIG = \"\"\"\n    name: demo\n    port: 7114\n    \"\"\";\n"
+     "@Benchmark public int m() {\nreturn Yaml.parse(CONFIG); }", []),
+    ("static final String LONG = \"" + "k=v;" * 40 + "\";\n"
+     "@Benchmark public int m() {\nreturn Config.parse(LONG); }", []),
+    ("static final String SHORT = \"k=v;k=v\";\n@Benchmark public int m() {\nreturn Config.parse(SHORT); }",
+     [("FINAL", 3)]),
 ]
 
 

@@ -205,6 +205,9 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
     obj = call.child_by_field_name("object")
     if value is None or not _constant(bench, value) or (obj is not None and bench.type_of(obj) is not None):
         return None  # an instance call on a variable receiver depends on that object's state
+    if info.type in ("String", "java.lang.String") and _document(bench.source.text(value)):
+        return None  # a document (a text block, a long string) for a parser or compiler: the JIT
+        # does not fold a loop over hundreds of characters, so the constant saves nothing material
     if obj is not None and obj.type not in ("identifier", "field_access"):
         return None  # new Parser(p).parse(TEXT), make().run(N): a receiver built by the call
         # expression is an input too (its state, often mutable), not a class name
@@ -227,6 +230,12 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
                       f"static final '{info.name}' ({info.type}) is the only input of {name}() in "
                       f"{bench.name}; the JIT can fold the call on a constant", benchmark=bench.name,
                       hint=f"read '{info.name}' from a non-final @State field set in @Setup")
+
+
+def _document(text: str) -> bool:
+    """Is a string constant's initializer a document rather than a short value: a text block
+    or longer than 128 characters of source?"""
+    return text.lstrip().startswith('"""') or len(text) > 128
 
 
 def _inlining_controlled(method: MethodInfo | None) -> bool:
