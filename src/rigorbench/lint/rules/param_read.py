@@ -79,6 +79,7 @@ class Reads:
 
 _READS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _THIS = re.compile(rb"\bthis\b")
+_QUOTED_NAME = re.compile(rb'"(\w+)"')
 
 
 def check(ctx: FileContext) -> Iterator[Issue]:
@@ -218,7 +219,8 @@ def _scan(index: Index, cls: ClassInfo, method: MethodInfo, names: set[str],
         if source.text(ident) in names:
             _record(bench, ident, reads)
     text = source.data[body.start_byte:body.end_byte]
-    reads.names.update(n for n in names if b'"%s"' % n.encode() in text)
+    if names and b'"' in text:   # a field's name in a string: getParam("size")
+        reads.names.update(names.intersection(w.decode("utf-8", "replace") for w in _QUOTED_NAME.findall(text)))
     for found_this in _THIS.finditer(text):
         start = body.start_byte + found_this.start()
         node = body.descendant_for_byte_range(start, start + 4)
@@ -341,6 +343,8 @@ def check_benchmarks(ctx: FileContext) -> Iterator[Issue]:
         if bench.body is None or annotation(bench.node, "Group") is not None \
                 or "abstract" in modifier_words(bench.cls.node) or descendants(index, bench.cls):
             continue   # a group shares its states; an inherited benchmark runs on subclasses
+        if not _may_have_params(index, bench):
+            continue
         states = _states(index, bench)
         if states is None:
             continue
@@ -356,9 +360,15 @@ def check_benchmarks(ctx: FileContext) -> Iterator[Issue]:
         path = _path_names(index, bench, states)
         if path is None:
             continue
-        setups = _setup_methods(index, states)
+        key = tuple(id(s) for s in states)
+        cache = _DERIVED.setdefault(index, {})
+        if key not in cache:
+            cache[key] = (_setup_methods(index, states), {})
+        setups, by_param = cache[key]
         for info in params:
-            derived = _derived(index, setups, info.name)
+            if info.name not in by_param:   # the benchmarks of one class share their states
+                by_param[info.name] = _derived(index, setups, info.name)
+            derived = by_param[info.name]
             if derived is None or path & derived:
                 continue
             method = bench.source.text(bench.node.child_by_field_name("name"))
@@ -368,6 +378,30 @@ def check_benchmarks(ctx: FileContext) -> Iterator[Issue]:
                              f"'{info.name}' measure the same thing", benchmark=bench.name,
                              hint=f"move {method} to a class without '{info.name}', or make the "
                              f"parameter change what it measures")
+
+
+_DERIVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _may_have_params(index: Index, bench: Benchmark) -> bool:
+    """A cheap first look: a @Param with several values (or values given on the command line)
+    in the benchmark's class or a @State parameter's class, their superclasses, or a state a
+    setup of theirs takes (most benchmarks have none)."""
+    flags = _FLAGS.setdefault(index, {})
+    roots = [bench.cls] + [c for t in bench.params if (c := index.lookup(bench.locals[t], bench.cls))]
+    for root in roots:
+        for cls in index.lineage(root):
+            if id(cls) not in flags:
+                flags[id(cls)] = any(param_values(info) == () or len(param_values(info) or ()) > 1
+                                     for info in cls.fields.values()) or \
+                    any(m.params and setup_level(m.node, cls.source.text) is not None
+                        for ms in cls.methods.values() for m in ms)
+            if flags[id(cls)]:
+                return True
+    return False
+
+
+_FLAGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _read_elsewhere(index: Index, state: ClassInfo, info: FieldInfo) -> bool:
