@@ -899,3 +899,38 @@ def test_retu_silent_on_a_dead_local_from_a_library_call_that_may_write_an_outpu
     (tmp_path / "Store.java").write_text(source, encoding="utf-8")
     found = [(f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info"]
     assert found == [("RETU", "Store.getter")]
+
+
+SHARED_RANDOM_CASES = [
+    # SHARED (issue 34, venice in heldout20): a java.util.Random of a shared state that every
+    # thread of a multi-threaded benchmark draws from, here through a helper of the class
+    ("java.util.Random random = new Random(); Map<Integer, Long> map = new HashMap<>();\n"
+     "@Benchmark @Threads(8) public void m() { put(); }\n"
+     "private void put() {\nint key = random.nextInt(1000); map.put(key, 1L); }", "Benchmark", [("SHARED", 4)]),
+    ("static final Random RANDOM = new Random(42); int[] data = new int[8];\n"
+     "@Benchmark @Group(\"g\") @GroupThreads(4) public int a() {\nreturn data[RANDOM.nextInt(8)]; }\n"
+     "@Benchmark @Group(\"g\") public int b() { return 1; }", "Thread", [("SHARED", 3)]),
+    # not where the draw is the result (the random source is the subject), nor with a runner
+    # asking for one thread
+    ("Random random = new Random();\n@Benchmark @Threads(4) public long m() { return random.nextLong(); }",
+     "Benchmark", []),
+    ("Random random = new Random(); int[] data = new int[8];\n@Benchmark public int m() { return data[random.nextInt(8)]; }\n"
+     "void run() { new org.openjdk.jmh.runner.options.OptionsBuilder().threads(1).build(); }", "Benchmark", []),
+    # not with one thread, a per-thread state, ThreadLocalRandom, or where Random is the subject
+    ("Random random = new Random();\n@Benchmark public int m() { return random.nextInt(); }", "Benchmark", []),
+    ("Random random = new Random();\n@Benchmark @Threads(4) public int m() { return random.nextInt(); }", "Thread", []),
+    ("@Benchmark @Threads(4) public int m() { return java.util.concurrent.ThreadLocalRandom.current().nextInt(); }",
+     "Benchmark", []),
+    ("Random random = new Random();\n@Benchmark @Threads(4) public int sharedRandom() { return random.nextInt(); }",
+     "Benchmark", []),
+]
+
+
+@pytest.mark.parametrize("members, scope, expected", SHARED_RANDOM_CASES,
+                         ids=[f"shared_random{i}" for i in range(len(SHARED_RANDOM_CASES))])
+def test_shared_random_source(tmp_path, members, scope, expected):
+    source = f"{HEADER}@State(Scope.{scope})\npublic class P {{\n{members}\n}}\n"
+    (tmp_path / "P.java").write_text(source, encoding="utf-8")
+    result = lint_paths([tmp_path])
+    assert result.warnings == ()
+    assert sorted((f.rule, f.line - 5) for f in result.findings if f.severity != "info") == expected

@@ -71,7 +71,9 @@ and returns a new object which the constant only sizes or selects (an array leng
 bound, a mode flag, a constructor argument), as far as lint can see that method. Nor a
 literal given to a project method that waits for other threads or takes a lock, that only
 hands it on to a library call (a query's table name), or that is called on an object (its
-state is an input too).
+state is an input too). Nor a constant given to a method annotated @CompilerControl (under
+DONT_INLINE nothing is folded; under INLINE the folding is what is measured), nor a string
+constant that is a document (a text block or over 128 characters) read by a parser.
 
 Before:
     private final double x = Math.PI;

@@ -21,6 +21,10 @@ the project (``this`` or a @State parameter as an argument of an unknown call or
 constructor, ``return this``), or when its lineage extends a class outside the project
 (every method of such a class counts as measured). A @Param with one value measures one case
 anyway: reported as info.
+
+Per benchmark (:func:`check_benchmarks`): a parameter read elsewhere, of a state the benchmark
+uses, that the benchmark's path reaches neither directly nor through what a setup derives
+from it (judged by names, the cautious way: see :func:`_derived`).
 """
 
 from __future__ import annotations
@@ -56,6 +60,13 @@ How to fix: use the field where it should matter (often the @Setup that builds t
 or remove the @Param. rigorbench counts reads in lambdas, anonymous and inner classes and
 project methods called from the benchmark or setup, and stays silent when the state object
 is handed to code outside the project. A @Param with a single value is reported as info.
+
+The same holds for one benchmark: JMH runs every benchmark of a class once per value of the
+class's parameters (and of the @State classes it takes). A benchmark whose path reads neither
+the parameter nor anything a setup builds from it (a field, an object the setup fills) runs
+identical cases; the finding names the benchmark. rigorbench stays silent when a setup may
+pass the value on where it cannot see: a static field, a system property, the parameter's
+own methods, a library object other than a JDK collection or buffer.
 
 Before:
     @Param({"10", "1000"}) int size;

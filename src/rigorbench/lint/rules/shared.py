@@ -22,6 +22,7 @@ from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import FileContext
 from rigorbench.lint.index import last_name_of
 from rigorbench.lint.parse import annotations, enclosing, modifier_words, written
+from rigorbench.lint.stores import callee_context
 
 ID = "SHARED"
 TITLE = "a benchmark writes a static mutable field shared by all benchmark threads"
@@ -74,6 +75,59 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                                  "with -t > 1" if sink else ""), benchmark=bench.name,
                              hint="use a @State(Scope.Thread) instance field, or an Atomic type "
                              "if contention is intended")
+        yield from _shared_random(ctx, bench)
+
+
+def _shared_random(ctx: FileContext, bench) -> Iterator[Issue]:
+    """A ``java.util.Random`` (or ``SecureRandom``) that every thread of a multi-threaded
+    benchmark draws from: its seed is one atomic value updated by compare-and-set on every
+    call (SecureRandom synchronizes), so the threads contend on it and the score measures that
+    contention. Looked for in the benchmark and the project methods it calls directly. Not
+    reported where the random source is the subject (a class or benchmark named for it)."""
+    if re.search(r"random", bench.name, re.IGNORECASE) or not _threads(ctx, bench, groups=False):
+        return
+    contexts = [bench]
+    for node in ctx.source.within("method_invocation", bench.body):
+        call = bench.call(node)
+        if call.kind == "project" and call.method is not None and call.method.node.id != bench.node.id:
+            callee = callee_context(bench, call.method)
+            if callee is not None and callee.body is not None and callee.source is ctx.source:
+                contexts.append(callee)   # the finding stays in this file
+    for where in contexts:
+        for node in where.source.within("method_invocation", where.body):
+            name = where.source.text(node.child_by_field_name("name"))
+            obj = node.child_by_field_name("object")
+            if not name.startswith("next") or obj is None or obj.type not in ("identifier", "field_access"):
+                continue
+            info = where.field_of(obj)
+            if info is None or last_name_of(info.type) not in ("Random", "SecureRandom"):
+                continue
+            owner = where.index.qualified.get(info.owner)
+            scope = "static" if info.static else (where.index.state_scope(owner) if owner is not None else None)
+            if scope not in ("static", "Benchmark", "Group") or _drawn_as_result(where, node):
+                continue
+            yield make_issue(where.source, node, ID, "warning",
+                             f"{bench.name} calls {where.source.text(obj)}.{name}() on a {info.type} "
+                             f"shared by all benchmark threads ({'a static field' if scope == 'static' else f'Scope.{scope} state'}): "
+                             f"every call updates its one seed atomically, so the threads contend on it",
+                             benchmark=bench.name,
+                             hint="draw from ThreadLocalRandom.current(), or keep a Random in a "
+                             "@State(Scope.Thread) object")
+            return
+
+
+def _drawn_as_result(bench, call) -> bool:
+    """Is the draw the benchmark's result (``return new UUID(rnd.nextLong(), ...)``,
+    ``bh.consume(rnd.nextInt())``)? Then the random source is the subject, not an input."""
+    node = call
+    while node.parent is not None and node.parent.type in (
+            "argument_list", "object_creation_expression", "parenthesized_expression",
+            "binary_expression", "cast_expression", "unary_expression"):
+        if node.parent.type == "argument_list" and node.parent.parent is not None \
+                and node.parent.parent.type == "method_invocation":
+            return bench.call(node.parent.parent).kind == "blackhole"
+        node = node.parent
+    return node.parent is not None and node.parent.type == "return_statement"
 
 
 def _sink_only(ctx: FileContext, bench, node, name: str) -> bool:
@@ -87,16 +141,18 @@ def _sink_only(ctx: FileContext, bench, node, name: str) -> bool:
     return True
 
 
-def _threads(ctx: FileContext, bench) -> bool:
-    """Does the code ask for several benchmark threads: @Threads above 1 on the method or its
-    class, a @Group, or a runner in the file that sets threads?"""
+def _threads(ctx: FileContext, bench, groups: bool = True) -> bool:
+    """Does the code ask for several benchmark threads: @Threads (or, on the method,
+    @GroupThreads) above 1 on the method or its class, a @Group (when ``groups``: its other
+    methods run beside it), or a runner in the file that sets more than one thread?"""
     for holder in (bench.node, bench.cls.node):
         for name, ann in annotations(holder):
-            if name == "Group":
+            if name == "Group" and groups:
                 return True
-            if name == "Threads":
+            if name == "Threads" or (name == "GroupThreads" and holder is bench.node):
                 value = ctx.source.text(ann)
                 number = re.search(r"\d+", value)
                 if "MAX" in value or number is None or int(number.group()) > 1:
                     return True
-    return b".threads(" in ctx.source.data
+    return any(not arg.strip().isdigit() or int(arg) > 1
+               for arg in re.findall(rb"\.threads\(([^)]*)\)", ctx.source.data))
