@@ -8,7 +8,8 @@ Reported when a benchmark assigns, ``+=``s or ``++``s a static, non-final field 
 class whose type is not ``Atomic*``/``LongAdder``/``DoubleAdder``, unless the method is
 ``synchronized`` or the write sits in a ``synchronized`` block. A plain store of a result
 into a field the benchmark never reads (a static sink) is info when nothing in the code asks
-for more than JMH's default of one thread. Note: unlike the brief's
+for more than JMH's default of one thread. A shared ``Random`` drawn from by several threads
+is reported too (:func:`_shared_random`). Note: unlike the brief's
 wording we do not exempt ``@State(Scope.Thread)`` classes, since ``static`` fields are not
 per-thread there either.
 """
@@ -40,6 +41,10 @@ and the JIT may keep the value in a register across the loop JMH runs.
 How to fix: keep mutable input in a @State(Scope.Thread) instance field, or, when the
 sharing is the point of the benchmark, use an Atomic*/LongAdder or synchronisation so the
 contention is explicit.
+
+The same holds for a java.util.Random (or SecureRandom) in a shared @State or a static field
+that several benchmark threads draw inputs from: its seed is one atomic value, so every draw
+contends. Draw from ThreadLocalRandom.current() or keep the Random in a Scope.Thread state.
 
 Before:
     static int counter;
