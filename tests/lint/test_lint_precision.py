@@ -891,10 +891,12 @@ def test_retu_silent_on_a_dead_local_from_a_library_call_that_may_write_an_outpu
     # heldout17 (rocksdb): `int res = db.get(cf, options, key, value)` reads into the value
     # buffer through JNI; the unread count does not let the JIT drop the lookup. A library
     # getter of one index whose result is unread (arrow's vector.getObject(i)) stays an error;
-    # a call named as an action (heldout19's template.insertAll(rows)) is silent too.
+    # a call named as an action (heldout19's template.insertAll(rows)) is silent too, and a
+    # parser or compiler (heldout23's mustache compile of a template resource).
     source = ("import java.util.*;\n" + HEADER + "@State(Scope.Benchmark)\npublic class Store {\nDb db; Object cf, options, key, value; Vec vec; Tpl template;\n"
               "@Benchmark public void lookup() { int res = db.get(cf, options, key, value); }\n"
               "@Benchmark public void inserted() { List<Object> rows = template.insertAll(key); }\n"
+              "@Benchmark public void compiled() { Object m = new Factory().compile(\"page.mustache\"); }\n"
               "@Benchmark public void getter() { Object o = vec.getObject(3); } }\n")
     (tmp_path / "Store.java").write_text(source, encoding="utf-8")
     found = [(f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info"]
