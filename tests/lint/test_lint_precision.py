@@ -146,6 +146,14 @@ CASES = [
     # ... a sleep beside real work in the body stays reported
     ("volatile boolean on; double x;\n@Benchmark public double work() throws Exception {\non = true;\n"
      "Thread.sleep(1);\nreturn Math.log(x); }", [("SLEEP", 4)]),
+    # ... but a back-off taken only when a branch runs (a full queue) is info: how often it
+    # runs is not visible; a sleep in the branch's condition or beside it still warns
+    ("java.util.Queue<Object> q; Object item;\n@Benchmark public void offer() throws Exception {\n"
+     "if (!q.offer(item)) {\nThread.sleep(10); } }", []),
+    ("java.util.Queue<Object> q; Object item;\n@Benchmark public void retry() {\n"
+     "try { q.add(item); } catch (IllegalStateException e) {\njava.util.concurrent.locks.LockSupport.parkNanos(1000); } }", []),
+    ("java.util.Queue<Object> q; Object item;\n@Benchmark public void both() throws Exception {\n"
+     "if (!q.offer(item)) { q.clear(); }\nThread.sleep(10); }", [("SLEEP", 4)]),
     # PRINT: a print that is the whole benchmark is its subject (console output compared with
     # other targets); in SingleShotTime a report line runs once per timed call (info at most)
     ("@Benchmark public void console() {\nSystem.out.println(\"message\"); }", []),

