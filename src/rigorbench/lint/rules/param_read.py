@@ -492,18 +492,23 @@ def _path_names(index: Index, bench: Benchmark, states: list[ClassInfo]) -> set[
     return names
 
 
-def _mentioned(index: Index, cls: ClassInfo, method: MethodInfo, node: Node | None = None) -> set[str]:
-    """The non-local names ``node`` (default: the method's body) mentions, and the words of
-    its string literals."""
-    ctx = method_context(bare_file(cls), cls, method.node, index)
-    node = ctx.body if node is None else node
-    if node is None:
-        return set()
-    source = ctx.source
-    names = {source.text(i) for i in source.within("identifier", node)
-             if not _is_method_name(i) and not _local(ctx, i)}
-    names |= {w for s in _STRING.findall(source.text(node)) for w in re.findall(r"\w+", s)}
-    return names
+def _mentioned(index: Index, cls: ClassInfo, method: MethodInfo) -> frozenset[str]:
+    """The non-local names the method's body mentions, and the words of its string literals
+    (once per method and project: the fixpoint of :func:`_derived` asks every round)."""
+    memo = _MENTIONED.setdefault(index, {})
+    if method.node.id not in memo:
+        ctx = method_context(bare_file(cls), cls, method.node, index)
+        body, source = ctx.body, ctx.source
+        names: set[str] = set()
+        if body is not None:
+            names = {source.text(i) for i in source.within("identifier", body)
+                     if not _is_method_name(i) and not _local(ctx, i)}
+            names |= {w for s in _STRING.findall(source.text(body)) for w in re.findall(r"\w+", s)}
+        memo[method.node.id] = frozenset(names)
+    return memo[method.node.id]
+
+
+_MENTIONED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _local(ctx: Benchmark, ident: Node) -> bool:

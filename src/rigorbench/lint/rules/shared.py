@@ -87,8 +87,9 @@ def _shared_random(ctx: FileContext, bench) -> Iterator[Issue]:
     """A ``java.util.Random`` (or ``SecureRandom``) that every thread of a multi-threaded
     benchmark draws from: its seed is one atomic value updated by compare-and-set on every
     call (SecureRandom synchronizes), so the threads contend on it and the score measures that
-    contention. Looked for in the benchmark and the project methods it calls directly. Not
-    reported where the random source is the subject (a class or benchmark named for it)."""
+    contention. Looked for in the benchmark and the project methods of its file it calls
+    directly. Not reported where the random source is the subject: a class or benchmark named
+    for it, or a draw that is the result (:func:`_drawn_as_result`)."""
     if b"Random" not in ctx.source.data or re.search(r"random", bench.name, re.IGNORECASE) \
             or not _threads(ctx, bench, groups=False):
         return   # a file that never names Random is skipped (fast; misses one declared elsewhere)
