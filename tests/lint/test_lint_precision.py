@@ -322,6 +322,31 @@ INVO_CASES = [
      "@Setup(Level.Trial) public void pick() { work = this::first; }\n"
      "@Setup(Level.Invocation) public void s() { set = new HashSet<>(rows); }\n"
      "@Benchmark public int m() { return work.get(); }", [("INVO", "warning")]),
+    # get() on a future waits for the thread or the I/O that completes it (armeria's
+    # whenReady().get() on a fresh endpoint group): info; get() on a map is a lookup: warning
+    ("java.util.concurrent.ExecutorService pool; Object group;\n"
+     "@Setup(Level.Invocation) public void s() { group = new Object(); }\n"
+     "@Benchmark public Object m() throws Exception { return pool.submit(() -> group).get(); }",
+     [("INVO", "info")]),
+    ("java.util.concurrent.CompletableFuture<Object> ready;\n"
+     "@Setup(Level.Invocation) public void s() { ready = new java.util.concurrent.CompletableFuture<>(); }\n"
+     "@Benchmark public Object m() throws Exception { return ready.get(); }", [("INVO", "info")]),
+    ("java.util.Map<String, Integer> map;\n@Setup(Level.Invocation) public void s() { map = new HashMap<>(); }\n"
+     "@Benchmark public Integer m() { return map.get(\"a\"); }", [("INVO", "warning")]),
+    # a per-call setup that rebuilds @Param n items, n at least 10,000 in every case (kafka's
+    # producer ids loaded before each expiry sweep): the call works on all of them, so the
+    # setup and its teardown are info even in us/op; with a case of 100 items, a warning
+    ("@Param({\"10000\", \"1000000\"}) int n; java.util.ArrayDeque<Integer> q;\n"
+     "@Setup(Level.Invocation) public void fill() { q = new java.util.ArrayDeque<>(); "
+     "for (int i = 0; i < n; i++) q.add(i); }\n"
+     "@TearDown(Level.Invocation) public void drop() { q = null; }\n"
+     "@Benchmark @OutputTimeUnit(TimeUnit.MICROSECONDS) @BenchmarkMode(Mode.AverageTime) "
+     "public void m() { q.clear(); }", [("INVO", "info"), ("INVO", "info")]),
+    ("@Param({\"100\", \"1000000\"}) int n; java.util.ArrayDeque<Integer> q;\n"
+     "@Setup(Level.Invocation) public void fill() { q = new java.util.ArrayDeque<>(); "
+     "for (int i = 0; i < n; i++) q.add(i); }\n"
+     "@Benchmark @OutputTimeUnit(TimeUnit.MICROSECONDS) @BenchmarkMode(Mode.AverageTime) "
+     "public void m() { q.clear(); }", [("INVO", "warning")]),
 ]
 
 
@@ -893,6 +918,38 @@ def test_loop_size_arithmetic_in_a_traversal_is_info_and_a_counted_repeat_is_not
     (tmp_path / "Sizes.java").write_text(source, encoding="utf-8")
     found = sorted((f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "LOOP")
     assert found == [("Sizes.header", "info"), ("Sizes.header", "info"), ("Sizes.repeated", "warning")]
+
+
+@pytest.mark.parametrize("package, doc, severity", [
+    ("org.openjdk.bench.vm.compiler", "", "info"),     # OpenJDK's compiler micros (Straighten)
+    ("demo", "/** How well the optimizer straightens code. */", "info"),
+    ("demo", "/** Lets the JIT compiler inline the call sooner. */", "warning"),  # a mention only
+    ("demo.compilers", "", "warning"),                 # a segment must be exactly the word
+])
+def test_loop_is_info_where_the_class_measures_the_compiler(tmp_path, package, doc, severity):
+    # A cheap pure helper summed over an array is LOOP's warning (JMHSample_34), unless the class
+    # says it measures the JIT's own optimisations: the merging is then the subject.
+    source = (f"package {package};\n" + HEADER + f"{doc}\n@State(Scope.Thread)\npublic class Straight {{\n"
+              "int[] arr;\nprivate int inner(int i) { int j = 0; if (i == 5) { j++; } if (i < 7) { j += 4; } return j; }\n"
+              "@Benchmark public int m() { int acc = 0; for (int i : arr) { acc += inner(i); } return acc; } }\n")
+    (tmp_path / "Straight.java").write_text(source, encoding="utf-8")
+    assert [f.severity for f in lint_paths([tmp_path]).findings if f.rule == "LOOP"] == [severity]
+
+
+def test_final_string_literal_given_to_a_library_predicate(tmp_path):
+    # logbook (in-sample): ContentType.isJsonMediaType("application/json") returned is a chain of
+    # character checks on a constant, folded whole, as the same string in a static final would
+    # be. A parse of a literal, a predicate whose result is dropped or wrapped in a new object
+    # (no crash there), and an instance predicate on a variable are not reported.
+    source = (HEADER + "@State(Scope.Thread)\npublic class Media {\nString type;\n"
+              "@Benchmark public boolean json() { return ContentType.isJsonMediaType(\"application/json\"); }\n"
+              "@Benchmark public void bh(Blackhole bh) { bh.consume(ContentType.hasCharset(\"text/plain\")); }\n"
+              "@Benchmark public Object parsed() { return ContentType.parse(\"application/json\"); }\n"
+              "@Benchmark public Object wrapped() { return new Holder(ContentType.isJsonMediaType(\"a/json\")); }\n"
+              "@Benchmark public boolean own() { return type.startsWith(\"application\"); } }\n")
+    (tmp_path / "Media.java").write_text(source, encoding="utf-8")
+    found = [(f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "FINAL"]
+    assert found == [("Media.json", "warning"), ("Media.bh", "warning")]
 
 
 def test_retu_silent_on_a_dead_local_from_a_library_call_that_may_write_an_output(tmp_path):

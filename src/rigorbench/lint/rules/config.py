@@ -43,8 +43,10 @@ for example sorting an array that the previous call already sorted
 (JMHSample_38_PerInvokeSetup); then this warning can be accepted.
 
 How rigorbench decides: the fixture is a warning unless every timed benchmark using it shows
-evidence of millisecond-scale calls (then info): it sorts, waits on threads, does I/O, holds a
-thread pool, reports per-call times in ms, or loops (forEach over a collection and a stream
+evidence of millisecond-scale calls (then info): it sorts, waits on threads or on a future
+(get() on submit(...), whenReady(), a Future), does I/O, holds a thread pool, reports per-call
+times in ms, its class's per-call @Setup rebuilds a @Param count of items that is 10,000 or more
+in every case (the call then works on all of them), or loops (forEach over a collection and a stream
 pipeline count; a call on a functional field is followed to the methods assigned to it,
 work = this::deleteAll, when the benchmark picks its body in @Setup). A loop whose trip count
 the source fixes (a constant or @Param bound, an array created with a known size) over cheap
@@ -166,7 +168,8 @@ def _invo_verdict(ctx: FileContext, cls: ClassInfo) -> tuple[str, str] | None:
     timed = [b for b in users if not single_shot(ctx, b)]
     if users and not timed:
         return None
-    evidence = [cost_evidence(ctx, b) for b in timed]
+    rebuilt = _rebuilds_large_state(ctx, cls)
+    evidence = [rebuilt or cost_evidence(ctx, b) for b in timed]
     if timed and all(evidence):
         return "info", (f"; {timed[0].name} {evidence[0]}, so one call may take over 1 ms, "
                         f"where this overhead is small")
@@ -179,6 +182,47 @@ def _invo_verdict(ctx: FileContext, cls: ClassInfo) -> tuple[str, str] | None:
                  else f"; {first.name} {few}, so one call likely takes well under 1 ms" if few
                  else f"; {first.name} has no loop, so one call likely takes well under 1 ms")
     return "warning", quick
+
+
+def _rebuilds_large_state(ctx: FileContext, cls: ClassInfo) -> str | None:
+    """Evidence from the fixtures themselves: a per-call @Setup of the class (or a superclass)
+    whose loop runs up to a @Param whose every value is at least LARGE_PARAM rebuilds that
+    much state before each call (kafka's ProducerStateManagerBench loads 10,000 to 1,000,000
+    producer ids per call). An author rebuilds state per call because the call consumes or
+    changes all of it (drains, deletes, sorts), so one call works on 10,000 or more items; the
+    class's other per-call fixtures (its teardown) are judged by the same evidence. A fixture
+    that restores one entry, or a @Param that only sizes state built once per trial, is not
+    this (bifromq's restore of one path in a trie of 3,000,000 keys)."""
+    lineage = list(ctx.index.lineage(cls))
+    smallest = {}
+    for owner in lineage:
+        for info in owner.fields.values():
+            param = annotation(info.declaration, "Param")
+            values = re.findall(r'"\s*([0-9][0-9_]*)\s*"', info.source.text(param)) if param is not None else []
+            if values:
+                smallest[info.name] = min(int(v.replace("_", "")) for v in values)
+    if not any(v >= LARGE_PARAM for v in smallest.values()):
+        return None
+    for owner in lineage:
+        for fixture in (m for ms in owner.methods.values() for m in ms):
+            setup = annotation(fixture.node, "Setup")
+            body = fixture.node.child_by_field_name("body")
+            if setup is None or body is None or not _level_is_invocation_text(owner.source.text(setup)):
+                continue
+            for loop in walk(body):
+                condition = loop.child_by_field_name("condition") \
+                    if loop.type in ("for_statement", "while_statement") else None
+                names = re.findall(r"\w+", owner.source.text(condition)) if condition is not None else []
+                bound = next((n for n in names if smallest.get(n, 0) >= LARGE_PARAM), None)
+                if bound is not None:
+                    return (f"has a per-call fixture ({fixture.name}) that rebuilds @Param {bound} "
+                            f"(at least {smallest[bound]:,}) items, which the call then works on")
+    return None
+
+
+def _level_is_invocation_text(text: str) -> bool:
+    """Does an annotation's text name Level.Invocation (or a bare statically imported Invocation)?"""
+    return re.search(r"\bInvocation\b", text) is not None
 
 
 def _users(ctx: FileContext, cls: ClassInfo) -> tuple[Benchmark, ...]:
@@ -363,6 +407,8 @@ def heavy_node(bench: Benchmark, body: Node | None, few_trips: int = 0) -> str |
                 return "loops (a stream pipeline)"
             if name in WAITS and owner_text not in ("String", "Collectors"):   # String.join joins text
                 return f"waits for other threads ({name})"
+            if name == "get" and _future(bench, owner):
+                return "waits for a future (get)"
             owner_type = bench.type_of(owner) if owner is not None and owner.type in ("identifier", "field_access") else None
             if owner_text in _IO_OWNERS or last_name_of(owner_type or "") in _IO_OWNERS:
                 return "does file or network I/O"
@@ -371,6 +417,25 @@ def heavy_node(bench: Benchmark, body: Node | None, few_trips: int = 0) -> str |
             if created in _IO_OWNERS or created in ("Thread", "CountDownLatch", "CyclicBarrier"):
                 return f"creates a {created}"
     return None
+
+
+# A call that hands work to another thread or to I/O and returns its future: get() on its
+# result waits (armeria's endpointGroup.whenReady().get()). By name, since the future's type is
+# usually a library's; a plain get() on a map or a supplier is not one of these.
+_FUTURE_CALL = re.compile(r"^(when[A-Z]\w*|submit|schedule|\w+Async|\w+Future)$")
+_FUTURE_TYPES = frozenset({"Future", "CompletableFuture", "ListenableFuture", "CompletionStage",
+                           "ChannelFuture", "ScheduledFuture", "FutureTask", "ForkJoinTask"})
+
+
+def _future(bench: Benchmark, owner: Node | None) -> bool:
+    """Is ``owner`` (the receiver of a get()) a future: a call named as returning one
+    (``whenReady()``, ``submit(...)``, ``sendAsync(...)``) or a variable of a future type?"""
+    if owner is None:
+        return False
+    if owner.type == "method_invocation":
+        return bool(_FUTURE_CALL.match(bench.source.text(owner.child_by_field_name("name"))))
+    declared = bench.type_of(owner) if owner.type in ("identifier", "field_access") else None
+    return last_name_of((declared or "").split("<", 1)[0]) in _FUTURE_TYPES
 
 
 _POOLS = frozenset({"ExecutorService", "ScheduledExecutorService", "ThreadPoolExecutor",

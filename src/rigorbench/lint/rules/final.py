@@ -21,8 +21,10 @@ arguments of calls rigorbench cannot see into (their result depends on heap stat
 passed as the only argument of a static pure JDK call or of a project method that returns a
 value (``Math.log(3.0)``, ``compute(42)``) is reported as a warning (not fixable); an
 instance call on a variable receiver (``text.charAt(0)``) is not, its result is not constant.
-So is a constant ``static final`` field that is the only argument of a static call whose result
-is returned or consumed (``return StringUtils.isBlank(TEXT);``): its whole input is constant; not
+So is a constant ``static final`` field, or a string literal, that is the only argument of a
+static call whose result is returned or consumed (``return StringUtils.isBlank(TEXT);``,
+``return ContentType.isJsonMediaType("application/json");``, a library predicate only for a
+literal): its whole input is constant; not
 a call on an object held in a constant (``UTF_8.encode(TEXT)``) or built in the call
 expression (``new SimpleDateFormat(P).parse(TEXT)``), which runs that object's code on its state.
 Equality tests against a constant (``if (t != LAST)``) count as comparison bounds.
@@ -216,11 +218,7 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
     if obj is not None and _object_constant(bench, obj):
         return None  # UTF_8.encode(TEXT): the receiver is an object, its call runs its code
     kind = bench.call(call).kind
-    outer = call.parent
-    returned = outer is not None and outer.type == "return_statement"
-    consumed = outer is not None and outer.type == "argument_list" and outer.parent is not None \
-        and bench.call(outer.parent).kind == "blackhole"
-    if (obj is None and kind == "unknown") or not (returned or consumed):   # an unresolved local call
+    if (obj is None and kind == "unknown") or not _result_used(bench, call):   # an unresolved local call
         return None
     if _inlining_controlled(bench.call(call).method):
         return None
@@ -232,6 +230,27 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
                       f"static final '{info.name}' ({info.type}) is the only input of {name}() in "
                       f"{bench.name}; the JIT can fold the call on a constant", benchmark=bench.name,
                       hint=f"read '{info.name}' from a non-final @State field set in @Setup")
+
+
+# A library predicate on a string (``ContentType.isJsonMediaType("application/json")``): a chain
+# of character checks with no state of its own, which the JIT folds whole on a constant string.
+# Only predicates: a library parse, compile, lookup or reflection call on a literal builds or
+# finds objects that a constant does not fold away (the corpus's zilla and fastjson2 parses).
+_PREDICATE = re.compile(r"^(is|has|contains|matches|starts|ends|equals)([A-Z_]\w*)?$")
+
+
+def _class_name(bench: Benchmark, obj: Node | None) -> bool:
+    """Is the receiver a class name (``ContentType``), not a variable or an object constant?"""
+    return obj is not None and obj.type == "identifier" and bench.source.text(obj)[:1].isupper() \
+        and bench.type_of(obj) is None and bench.field_of(obj) is None and not _object_constant(bench, obj)
+
+
+def _result_used(bench: Benchmark, call: Node) -> bool:
+    """Is the call's result returned or given to a Blackhole (the measured value)?"""
+    outer = call.parent
+    returned = outer is not None and outer.type == "return_statement"
+    return returned or outer is not None and outer.type == "argument_list" and outer.parent is not None \
+        and outer.parent.type == "method_invocation" and bench.call(outer.parent).kind == "blackhole"
 
 
 def _document(text: str) -> bool:
@@ -358,7 +377,10 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
         # callee that waits for other threads or takes a lock does work a constant cannot fold;
         # one that only hands the literal to a library call is that call's case (not reported)
         return
-    if (call.kind == "pure" and static) or \
+    library_string = literal.type == "string_literal" and call.kind == "unknown" \
+        and _class_name(bench, obj) and _PREDICATE.match(bench.source.text(node.child_by_field_name("name"))) \
+        and _result_used(bench, node) and not _document(bench.source.text(literal))
+    if (call.kind == "pure" and static) or library_string or \
             (call.kind == "project" and call.return_type not in (None, "void")):
         name = bench.source.text(node.child_by_field_name("name"))
         yield make_issue(bench.source, arg, ID, "warning",
