@@ -438,3 +438,31 @@ def test_paramu_per_benchmark_takes_the_values_a_subclass_redeclares(tmp_path):
                         "    @Benchmark public int twice(Base s) { return 2; }\n", "public class B"),
     }
     assert [f[3] for f in findings(tmp_path, files)[0] if f[0] == "PARAMU"] == [6]
+
+
+def test_paramu_per_benchmark_follows_a_setup_into_its_enclosing_class_and_a_library_switch(tmp_path):
+    # heldout25 (in-sample): nessie's state setup writes through the outer class's static helper
+    # (write(this, output)), whose bytes the benchmark reads; sirix's setup flips a static switch
+    # of a class lint cannot see (Executor.COLUMNAR = columnar). Both reach what is measured.
+    files = {
+        "Outer.java": state('    @State(Scope.Benchmark) public static class P {\n'
+                            '        @Param({"gzip", "zstd"}) public String codec;\n'
+                            "        java.util.Map<String, String> props; byte[] bytes;\n"
+                            "        @Setup public void init() throws Exception {\n"
+                            '            props = java.util.Map.of("codec", codec);\n'
+                            "            java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();\n"
+                            "            write(this, output);\n            bytes = output.toByteArray(); }\n    }\n"
+                            "    private static Object write(P p, java.io.OutputStream out) throws Exception {\n"
+                            "        return Writer.open(p.props, out).finish(); }\n"
+                            "    @Benchmark public Object read(P p) throws Exception { return Reader.open(p.bytes).next(); }\n",
+                            "public class Outer"),
+        "Route.java": state('    @Param({"false", "true"}) public boolean columnar;\n    Object db;\n'
+                            "    @Setup public void setUp() { Executor.COLUMNAR = columnar; db = Store.open(); }\n"
+                            "    @Benchmark public Object query() { return Query.run(db); }\n",
+                            "@State(Scope.Benchmark)\npublic class Route"),
+    }
+    assert [f for f in findings(tmp_path, files)[0] if f[0] == "PARAMU"] == []
+    # the same setups without those routes: the benchmarks measure the same thing in every case
+    files["Outer.java"] = files["Outer.java"].replace("write(this, output);", "")
+    files["Route.java"] = files["Route.java"].replace("Executor.COLUMNAR = columnar; ", "")
+    assert sorted(f[2] for f in findings(tmp_path, files)[0] if f[0] == "PARAMU") == ["Outer.java", "Route.java"]

@@ -952,6 +952,39 @@ def test_final_string_literal_given_to_a_library_predicate(tmp_path):
     assert found == [("Media.json", "warning"), ("Media.bh", "warning")]
 
 
+def test_loop_term_beside_an_inner_loop_is_info(tmp_path):
+    # heldout25 (sirix, in-sample): count += Long.bitCount(word) per 64-row word, beside an inner
+    # loop over the word's lanes that does the fold: the body is heavy, the bit count one term.
+    # The same accumulation alone in the loop stays a warning (RoaringBitmap's select, tune set).
+    source = (HEADER + "@State(Scope.Thread)\npublic class Fold {\nlong[] masks; long[] vals;\n"
+              "@Benchmark public long folded() { long count = 0, sum = 0; int wi = 0;\n"
+              "  for (int b = 0; b < vals.length; b += 64) { final long word = masks[wi++];\n"
+              "    count += Long.bitCount(word);\n"
+              "    for (int k = 0; k < 64; k++) { if ((word >>> k & 1) != 0) { sum += vals[b + k]; } } }\n"
+              "  return count ^ sum; }\n"
+              "@Benchmark public long alone() { long count = 0;\n"
+              "  for (int i = 0; i < masks.length; i++) { count += Long.bitCount(masks[i]); }\n"
+              "  return count; } }\n")
+    (tmp_path / "Fold.java").write_text(source, encoding="utf-8")
+    found = sorted((f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "LOOP")
+    assert found == [("Fold.alone", "warning"), ("Fold.folded", "info")]
+
+
+def test_final_silent_on_a_constant_a_helper_hands_to_a_library_constructor(tmp_path):
+    # heldout25 (sirix, in-sample): run(QUERY) builds new Query(chain, prefix + query) of a
+    # library class and serializes its result: the constant selects which query runs. A helper
+    # that computes on it with JDK string methods is still reported.
+    source = (HEADER + "@State(Scope.Thread)\npublic class Q {\n"
+              'static final String COUNT = "count($doc)";\nObject chain;\n'
+              'private String run(String query) { return new Query(chain, "declare " + query).serialize(); }\n'
+              "private int twice(String s) { return s.indexOf('c') + s.length(); }\n"
+              "@Benchmark public String counted() { return run(COUNT); }\n"
+              "@Benchmark public int reversed() { return twice(COUNT); } }\n")
+    (tmp_path / "Q.java").write_text(source, encoding="utf-8")
+    found = [(f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "FINAL"]
+    assert found == [("Q.reversed", "warning")]
+
+
 def test_retu_silent_on_a_dead_local_from_a_library_call_that_may_write_an_output(tmp_path):
     # heldout17 (rocksdb): `int res = db.get(cf, options, key, value)` reads into the value
     # buffer through JNI; the unread count does not let the JIT drop the lookup. A library

@@ -640,6 +640,8 @@ def _acts_outside(ctx: Benchmark, stmt: Node, chosen: bool = False) -> bool:
         info = ctx.field_of(target) if target.type in ("identifier", "field_access") else None
         if info is not None and info.static:
             return True   # a static field: any state's constructor or any class may read it
+        if info is None and _library_static_field(ctx, target):
+            return True   # Executor.COLUMNAR = columnar: a switch of a class lint cannot see
     value = _assigned_value(stmt)
     if value is not None:   # context = RequestContext.initializeContext() in a branch the
         args = value.child_by_field_name("arguments")   # parameter chooses: run for its effect
@@ -672,6 +674,19 @@ def _acts_outside(ctx: Benchmark, stmt: Node, chosen: bool = False) -> bool:
             return not (base.endswith("]") or last_name_of(base) in _LOCAL_EFFECT
                         or ctx.index.lookup(base, ctx.cls) is not None)
     return not _own_names(ctx, expr.child_by_field_name("arguments"))
+
+
+def _library_static_field(ctx: Benchmark, target: Node) -> bool:
+    """Is ``target`` a field of a class named directly (``Executor.FLAG``), not a local, a field
+    or a parameter? Such a class is outside the project or a static switch of its own (sirix
+    sets SirixVectorizedExecutor.ARRAY_CONTAINS_COLUMNAR_ENABLED from a @Param; heldout25)."""
+    if target.type != "field_access":
+        return False
+    obj = target.child_by_field_name("object")
+    if obj is None or obj.type != "identifier":
+        return False
+    name = ctx.source.text(obj)
+    return name[:1].isupper() and name not in ctx.locals and ctx.field_of(obj) is None
 
 
 def _assigned(stmt: Node) -> list[Node]:

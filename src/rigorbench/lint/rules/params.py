@@ -120,6 +120,13 @@ def callees(bench: Benchmark, call: Node) -> list[MethodInfo] | None:
         resolved = bench.call(call)
         receiver = owner_class(index, resolved.method) if resolved.method is not None else None
     found = list(index.methods(receiver, name)) if receiver is not None else []
+    outer = bench.cls.qualified
+    while not found and obj is None and "." in outer:
+        # an unqualified call from a nested class may run an enclosing class's method (a state
+        # class's setup calling the outer benchmark's static writer; nessie's AvroSerializeBench)
+        outer = outer.rsplit(".", 1)[0]
+        receiver = index.qualified.get(outer)
+        found = list(index.methods(receiver, name)) if receiver is not None else []
     if not found:
         return None
     for sub in descendants(index, receiver):
