@@ -72,10 +72,15 @@ constructor, a collection's capacity, an array's size), or to a project method t
 and returns a new object which the constant only sizes or selects (an array length, a loop
 bound, a mode flag, a constructor argument), as far as lint can see that method. Nor a
 literal given to a project method that waits for other threads or takes a lock, that only
-hands it on to a library call (a query's table name), or that is called on an object (its
-state is an input too). Nor a constant given to a method annotated @CompilerControl (under
-DONT_INLINE nothing is folded; under INLINE the folding is what is measured), nor a string
-constant that is a document (a text block or over 128 characters) read by a parser.
+hands it on to a library call or constructor (a query's table name, new Query(chain, text)),
+or that is called on an object (its state is an input too). Nor a constant given to a method
+annotated @CompilerControl (under DONT_INLINE nothing is folded; under INLINE the folding is
+what is measured), nor a string constant that is a document (a text block or over 128
+characters) read by a parser.
+
+A string literal is reported as the only input of a library predicate whose result is used
+(ContentType.isJsonMediaType("application/json")), as the same string in a static final is;
+a library parse, compile or lookup of a literal is not.
 
 Before:
     private final double x = Math.PI;

@@ -54,7 +54,8 @@ or one element read per index (text.charAt(i), list.get(i)), are the measured wo
 and are not reported; a loop whose calls rigorbench cannot see
 into (a traversal of a collection, heavy allocating operations), one that only sums sizes
 (total += 7 + name.length()), and an invariant term inside a loop that does other work are
-only 'info'; so is the merge where the class measures the compiler itself (a package
+only 'info'; so is a cheap term beside an inner loop (the body's work decides), and the
+merge where the class measures the compiler itself (a package
 segment such as compiler or jit, or a doc comment on the optimizer, as in OpenJDK's
 vm.compiler micro-benchmarks).
 
