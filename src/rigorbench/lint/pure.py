@@ -227,9 +227,11 @@ def read_only_call(qualified: str, method: str, nargs: int, static: bool = False
 # concurrency types (`isDone`, `isLocked`: volatile loads the JIT keeps), and `get`, which on a
 # cache records the access.
 QUERY_PREFIXES = ("is", "has")
+# compare: a Comparator's, side-effect free by its contract (orientdb's byte-array comparators,
+# heldout26, in-sample there).
 QUERY_NAMES = frozenset({"contains", "containsKey", "containsValue", "containsAll", "equals",
-                         "equalsIgnoreCase", "startsWith", "endsWith", "compareTo", "indexOf",
-                         "lastIndexOf"})
+                         "equalsIgnoreCase", "startsWith", "endsWith", "compareTo", "compare",
+                         "indexOf", "lastIndexOf"})
 NOT_QUERIES = frozenset({"hasNext", "hasMoreElements", "hasMoreTokens", "hasNextLine", "hasNextInt",
                          "isValid", "isReachable", "isAlive", "isDone", "isCancelled", "isLocked",
                          "isHeldByCurrentThread", "isInterrupted", "isShutdown", "isTerminated",
