@@ -123,10 +123,13 @@ def callees(bench: Benchmark, call: Node) -> list[MethodInfo] | None:
     outer = bench.cls.qualified
     while not found and obj is None and "." in outer:
         # an unqualified call from a nested class may run an enclosing class's method (a state
-        # class's setup calling the outer benchmark's static writer; nessie's AvroSerializeBench)
+        # class's setup calling the outer benchmark's static writer; nessie's AvroSerializeBench);
+        # the walk ends at the package, where the prefix names no class
         outer = outer.rsplit(".", 1)[0]
         receiver = index.qualified.get(outer)
-        found = list(index.methods(receiver, name)) if receiver is not None else []
+        if receiver is None:
+            break
+        found = list(index.methods(receiver, name))
     if not found:
         return None
     for sub in descendants(index, receiver):
