@@ -1,0 +1,52 @@
+"""The sampler of the held-out lint corpus (benchmarks/lint_corpus/sample.py), which draws the
+benchmarks read by hand for misses: its ``--spanning`` listing finds the benchmarks the default
+listing skipped, and the default listing draws as it always did (samples recorded before)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sampler():
+    spec = importlib.util.spec_from_file_location("corpus_sample", ROOT / "benchmarks/lint_corpus/sample.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SOURCE = """\
+public class S {
+    @Benchmark
+    @Warmup(
+        iterations = 10
+    )
+    public int spanning() { return 1; }
+
+    @Benchmark()
+    public int parenthesised() { return 2; }
+
+    @Benchmark
+    // a comment between the annotation and the method
+    @Fork(1)
+    public int commented() { return 3; }
+
+    @Benchmark
+    @Fork(1)
+    public int plain() { return 4; }
+}
+"""
+
+
+def test_spanning_lists_every_benchmark_and_the_default_listing_is_unchanged(tmp_path):
+    sample = _sampler()
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "S.java").write_bytes(SOURCE.replace("\n", "\r\n").encode())   # CRLF as cyclops
+    spanning = sample.benchmarks(project, same_line=True, spanning=True)
+    assert [(line, name) for _, line, name in spanning] == [
+        (2, "spanning"), (8, "parenthesised"), (11, "commented"), (16, "plain")]
+    # the default listing misses the first three, as it did when earlier samples were drawn
+    assert [name for _, _, name in sample.benchmarks(project, same_line=True)] == ["plain"]
