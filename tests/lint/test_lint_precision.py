@@ -940,6 +940,12 @@ def test_loop_is_info_where_the_class_measures_the_compiler(tmp_path, package, d
     assert [f.severity for f in lint_paths([tmp_path]).findings if f.rule == "LOOP"] == [severity]
 
 
+def _by_rule(tmp_path, name: str, source: str, rule: str) -> list[tuple[str, str]]:
+    """(benchmark, severity) of ``rule``'s findings on one file ``name`` holding ``source``."""
+    (tmp_path / name).write_text(source, encoding="utf-8")
+    return [(f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == rule]
+
+
 def test_final_string_literal_given_to_a_library_predicate(tmp_path):
     # logbook (in-sample): ContentType.isJsonMediaType("application/json") returned is a chain of
     # character checks on a constant, folded whole, as the same string in a static final would
@@ -951,9 +957,7 @@ def test_final_string_literal_given_to_a_library_predicate(tmp_path):
               "@Benchmark public Object parsed() { return ContentType.parse(\"application/json\"); }\n"
               "@Benchmark public Object wrapped() { return new Holder(ContentType.isJsonMediaType(\"a/json\")); }\n"
               "@Benchmark public boolean own() { return type.startsWith(\"application\"); } }\n")
-    (tmp_path / "Media.java").write_text(source, encoding="utf-8")
-    found = [(f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "FINAL"]
-    assert found == [("Media.json", "warning"), ("Media.bh", "warning")]
+    assert _by_rule(tmp_path, "Media.java", source, "FINAL") == [("Media.json", "warning"), ("Media.bh", "warning")]
 
 
 def test_loop_term_beside_an_inner_loop_is_info(tmp_path):
@@ -969,9 +973,7 @@ def test_loop_term_beside_an_inner_loop_is_info(tmp_path):
               "@Benchmark public long alone() { long count = 0;\n"
               "  for (int i = 0; i < masks.length; i++) { count += Long.bitCount(masks[i]); }\n"
               "  return count; } }\n")
-    (tmp_path / "Fold.java").write_text(source, encoding="utf-8")
-    found = sorted((f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "LOOP")
-    assert found == [("Fold.alone", "warning"), ("Fold.folded", "info")]
+    assert sorted(_by_rule(tmp_path, "Fold.java", source, "LOOP")) == [("Fold.alone", "warning"), ("Fold.folded", "info")]
 
 
 def test_final_silent_on_a_constant_a_helper_hands_to_a_library_constructor(tmp_path):
@@ -984,9 +986,7 @@ def test_final_silent_on_a_constant_a_helper_hands_to_a_library_constructor(tmp_
               "private int twice(String s) { return s.indexOf('c') + s.length(); }\n"
               "@Benchmark public String counted() { return run(COUNT); }\n"
               "@Benchmark public int reversed() { return twice(COUNT); } }\n")
-    (tmp_path / "Q.java").write_text(source, encoding="utf-8")
-    found = [(f.benchmark, f.severity) for f in lint_paths([tmp_path]).findings if f.rule == "FINAL"]
-    assert found == [("Q.reversed", "warning")]
+    assert _by_rule(tmp_path, "Q.java", source, "FINAL") == [("Q.reversed", "warning")]
 
 
 def test_retu_silent_on_a_dead_local_from_a_library_call_that_may_write_an_output(tmp_path):
