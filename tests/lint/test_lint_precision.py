@@ -989,6 +989,46 @@ def test_final_silent_on_a_constant_a_helper_hands_to_a_library_constructor(tmp_
     assert _by_rule(tmp_path, "Q.java", source, "FINAL") == [("Q.reversed", "warning")]
 
 
+def test_retu_void_final_are_info_where_the_class_measures_the_compiler(tmp_path):
+    # heldout29 (jvm-performance-benchmarks' compiler package, in-sample): a dead loop, a constant
+    # operand of a vectorised loop and a dropped result are what such a class measures. The same
+    # code in another package keeps its warnings.
+    body = ("@State(Scope.Thread)\npublic class Jit {\nfinal int k = 3; int[] a;\n"
+            "private int pure(int x) { return x * 31 + 7; }\n"
+            "@Benchmark public void dead() { int dummy = Math.abs(a.length); }\n"
+            "@Benchmark public void dropped() { pure(a.length); }\n"
+            "@Benchmark public int folded() { return Math.abs(k); } }\n")
+    (tmp_path / "Jit.java").write_text("package com.example.benchmarks.compiler;\n" + HEADER + body, encoding="utf-8")
+    found = lint_paths([tmp_path]).findings
+    assert sorted((f.rule, f.severity) for f in found if f.rule in ("RETU", "VOID", "FINAL")) == \
+        [("FINAL", "info"), ("RETU", "info"), ("VOID", "info")]
+    assert all("measures the JIT's own optimisations" in f.message for f in found if f.rule in ("RETU", "VOID"))
+    (tmp_path / "Jit.java").write_text("package com.example.benchmarks.api;\n" + HEADER + body, encoding="utf-8")
+    assert sorted((f.rule, f.severity) for f in lint_paths([tmp_path]).findings
+                  if f.rule in ("RETU", "VOID", "FINAL")) == [("FINAL", "warning"), ("RETU", "error"), ("VOID", "warning")]
+
+
+def test_void_silent_on_a_dropped_call_kept_out_of_line_by_compiler_control(tmp_path):
+    # heldout29: a @CompilerControl(DONT_INLINE) helper is compiled as a call; the JIT does not
+    # see that its result is unused and cannot remove it. An inlinable twin is still reported.
+    source = (HEADER + "@State(Scope.Thread)\npublic class Kept {\nint[] a;\n"
+              "@CompilerControl(CompilerControl.Mode.DONT_INLINE) private int outOfLine(int x) { return x * 31; }\n"
+              "private int inline(int x) { return x * 31; }\n"
+              "@Benchmark public void kept() { outOfLine(a.length); }\n"
+              "@Benchmark public void removable() { inline(a.length); } }\n")
+    assert _by_rule(tmp_path, "Kept.java", source, "VOID") == [("Kept.removable", "warning")]
+
+
+def test_loop_over_regex_string_calls_is_not_a_cheap_merge(tmp_path):
+    # heldout29: String.matches compiles a Pattern per call; a loop counting matches over a word
+    # list is heavy work, so info. String.length() summed the same way stays a size (info too),
+    # and a cheap pure call (Integer.bitCount) stays a warning.
+    source = (HEADER + "@State(Scope.Thread)\npublic class Words {\nString[] words; int[] xs;\n"
+              "@Benchmark public int regex() { int n = 0; for (String w : words) { n += w.matches(\"a.*\") ? 1 : 0; } return n; }\n"
+              "@Benchmark public int bits() { int n = 0; for (int x : xs) { n += Integer.bitCount(x); } return n; } }\n")
+    assert sorted(_by_rule(tmp_path, "Words.java", source, "LOOP")) == [("Words.bits", "warning"), ("Words.regex", "info")]
+
+
 def test_retu_silent_on_a_dead_local_from_a_library_call_that_may_write_an_output(tmp_path):
     # heldout17 (rocksdb): `int res = db.get(cf, options, key, value)` reads into the value
     # buffer through JNI; the unread count does not let the JIT drop the lookup. A library

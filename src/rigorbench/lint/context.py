@@ -17,7 +17,7 @@ from tree_sitter import Node
 from rigorbench.lint import helpers
 from rigorbench.lint.index import ClassInfo, FieldInfo, FileInfo, Index, MethodInfo, last_name_of
 from rigorbench.lint.parse import SourceFile, annotation, last_name, walk
-from rigorbench.lint.pure import pure_instance, pure_static
+from rigorbench.lint.pure import COSTLY_STRING, pure_instance, pure_static
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,8 @@ class Benchmark:
             return Call("blackhole", name)
         pure, result = pure_instance(last_name_of(receiver), name)
         if pure:
-            return Call("pure", name, result, cheap=True)
+            costly = last_name_of(receiver) == "String" and name in COSTLY_STRING
+            return Call("pure", name, result, cheap=not costly)
         owner = self.index.lookup(receiver, self.cls)
         methods = self.index.methods(owner, name)
         return _project(self.index, name, methods, nargs) if methods else Call("unknown", name)

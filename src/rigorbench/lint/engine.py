@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from rigorbench.errors import InputError, UserError
 from rigorbench.files import read_input
-from rigorbench.lint import suppress
+from rigorbench.lint import subject, suppress
 from rigorbench.lint.base import Issue
 from rigorbench.lint.context import file_context
 from rigorbench.lint.go.context import go_file_context
@@ -196,6 +196,8 @@ def lint_paths(paths: Sequence[str | os.PathLike], *,
             if RULES[rule_id].language != language:
                 continue
             for issue in _checked(rule_id, ctx, warnings):
+                if language == "java":
+                    issue = subject.as_subject(issue, ctx.benchmarks)
                 f = issue.finding
                 if suppress.is_suppressed(issue, ignores):
                     continue

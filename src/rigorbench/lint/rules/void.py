@@ -38,7 +38,7 @@ from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
-from rigorbench.lint.parse import SourceFile, walk, written
+from rigorbench.lint.parse import SourceFile, annotation, walk, written
 from rigorbench.lint.pure import query_name, read_only_call, read_only_type, value_name
 from rigorbench.lint.stores import callee_context
 
@@ -148,6 +148,11 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
     ctx = callee_context(bench, method)
     if ctx is None or ctx.body is None:
         return f"{method.name}() has no body lint can see"
+    control = annotation(method.node, "CompilerControl")
+    if control is not None and "DONT_INLINE" in ctx.source.text(control):
+        # JMH's CompilerControl: the JIT compiles the call as a call, without seeing that its
+        # result is unused, so it cannot remove it (jvm-performance-benchmarks, heldout29)
+        return f"{method.name}() is not inlined (@CompilerControl DONT_INLINE)"
     if not _no_field_writes(bench, method):
         return f"{method.name}() writes a field"
     for node in walk(ctx.body):
