@@ -67,7 +67,10 @@ starts with an action: writeUtf8, putLong; an instance call, which may change it
 static call given a second variable, which may be an output), is taken to have effects, and
 then nothing is reported; so is a project method that, followed into the methods it calls, writes a field,
 calls such a library method (a script engine's bind and run), takes a lock or reaches an
-abstract method: it does work besides its result, which the JIT must keep.
+abstract method: it does work besides its result, which the JIT must keep. Nor a project
+method annotated @CompilerControl(DONT_INLINE): compiled as a call, it is not removed. Where
+the class measures the JIT itself (a compiler or jit package), a dropped result may be the
+experiment: info.
 
 Before:
     @Benchmark public void measure() { compute(x); }
