@@ -1015,8 +1015,11 @@ def test_void_silent_on_a_dropped_call_kept_out_of_line_by_compiler_control(tmp_
               "@CompilerControl(CompilerControl.Mode.DONT_INLINE) private int outOfLine(int x) { return x * 31; }\n"
               "private int inline(int x) { return x * 31; }\n"
               "@Benchmark public void kept() { outOfLine(a.length); }\n"
+              "@Benchmark public void local() { int r = outOfLine(a.length); }\n"
               "@Benchmark public void removable() { inline(a.length); } }\n")
     assert _by_rule(tmp_path, "Kept.java", source, "VOID") == [("Kept.removable", "warning")]
+    # nor does RETU take the dropped out-of-line call (or its dead local) over from VOID
+    assert [f for f in lint_paths([tmp_path]).findings if f.rule == "RETU" and f.severity != "info"] == []
 
 
 def test_loop_over_regex_string_calls_is_not_a_cheap_merge(tmp_path):

@@ -9,8 +9,8 @@ still reports what it sees there, as info, with that said, for RETU, VOID, FINAL
 Told by the class's package (a segment naming the compiler) or its doc comment (words for the
 optimiser being tested; a mere mention of the JIT is not enough: groovy's call-site benchmark
 says the JIT inlines sooner). Shaped on jmh-jdk-microbenchmarks' ``vm.compiler.Straighten``
-(LOOP) and ionutbalosin/jvm-performance-benchmarks' ``compiler`` package (heldout29: 11 of 13
-wrong warnings there), in-sample for both.
+(LOOP) and ionutbalosin/jvm-performance-benchmarks' ``compiler`` package (heldout29: eight of its
+thirteen wrong warnings, and one right one), in-sample for both.
 """
 
 from __future__ import annotations

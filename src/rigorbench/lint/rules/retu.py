@@ -28,6 +28,7 @@ from rigorbench.lint.flow import analyse
 from rigorbench.lint.parse import walk
 from rigorbench.lint.pure import action_name
 from rigorbench.lint.rules import loop, overwrites, void
+from rigorbench.lint.stores import callee_context
 
 ID = "RETU"
 TITLE = "a value computed in a benchmark is never used, so the JIT may remove its computation"
@@ -70,7 +71,8 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         items: list[tuple[str, Node, str]] = [("local", node, name) for name, node, _ in flow.unconsumed
                                               if not _opaque(bench, node)]
         by_void = set(void.dropped_calls(bench)) if bench.void and bench.blackhole is None else set()
-        items += [("call", stmt, "") for stmt in flow.discarded if stmt not in by_void]
+        items += [("call", stmt, "") for stmt in flow.discarded if stmt not in by_void
+                  and not _out_of_line_call(bench, stmt)]
         items.sort(key=lambda item: item[1].start_byte)
         returned = _return_edits(bench, items) if len(items) == 1 else None
         for kind, node, name in items:
@@ -89,6 +91,8 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
     getter of one index (``vector.getObject(i)``) keeps the finding."""
     value = node.child_by_field_name("value") if node.type == "variable_declarator" else \
         node.child_by_field_name("right")
+    if value is not None and _out_of_line_call(bench, value):
+        return True   # a DONT_INLINE callee is kept as a call whatever becomes of its result
     for call in walk(value) if value is not None else ():
         if call.type != "method_invocation" or bench.call(call).kind != "unknown":
             continue
@@ -97,6 +101,17 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
         if len(void.variable_arguments(call)) > 1 or action_name(bench.source.text(call.child_by_field_name("name"))):
             return True
     return False
+
+
+def _out_of_line_call(bench: Benchmark, node: Node) -> bool:
+    """Is ``node`` (an expression statement or a value) a call of a project method annotated
+    ``@CompilerControl(DONT_INLINE)`` (:func:`rigorbench.lint.rules.void.out_of_line`)?"""
+    call = node.named_children[0] if node.type == "expression_statement" and node.named_children else node
+    if call.type != "method_invocation":
+        return False
+    method = bench.call(call).method
+    callee = callee_context(bench, method) if method is not None else None
+    return callee is not None and void.out_of_line(method, callee.source)
 
 
 def _issue(bench: Benchmark, kind: str, node: Node, name: str, exprs: dict[str, str],

@@ -151,10 +151,7 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
     ctx = callee_context(bench, method)
     if ctx is None or ctx.body is None:
         return f"{method.name}() has no body lint can see"
-    control = annotation(method.node, "CompilerControl")
-    if control is not None and "DONT_INLINE" in ctx.source.text(control):
-        # JMH's CompilerControl: the JIT compiles the call as a call, without seeing that its
-        # result is unused, so it cannot remove it (jvm-performance-benchmarks, heldout29)
+    if out_of_line(method, ctx.source):
         return f"{method.name}() is not inlined (@CompilerControl DONT_INLINE)"
     if not _no_field_writes(bench, method):
         return f"{method.name}() writes a field"
@@ -175,6 +172,15 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
         if inner:
             return inner
     return None
+
+
+def out_of_line(method: MethodInfo | None, source: SourceFile) -> bool:
+    """Is the project ``method`` annotated ``@CompilerControl(DONT_INLINE)``? JMH then has the
+    JIT compile each call as a call, which does not see that the result is unused, so it
+    cannot remove the call (jvm-performance-benchmarks, heldout29): neither VOID nor RETU
+    reports a dropped result of it."""
+    control = annotation(method.node, "CompilerControl") if method is not None else None
+    return control is not None and "DONT_INLINE" in source.text(control)
 
 
 def read_only_accessor(bench: Benchmark, node: Node) -> str | None:
