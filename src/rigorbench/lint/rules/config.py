@@ -19,6 +19,7 @@ from rigorbench.lint.context import Benchmark, FileContext, is_benchmark, method
 from rigorbench.lint.index import ClassInfo, Index, last_name_of
 from rigorbench.lint.parse import (LOOPS, annotation, annotation_value, annotations, int_literal,
                                    last_name, walk)
+from rigorbench.lint.rules.params import LEVELS, param_values, setup_level
 from rigorbench.lint.stores import callee_context
 from rigorbench.lint.trips import MILLISECOND_NS, estimate
 
@@ -197,17 +198,15 @@ def _rebuilds_large_state(ctx: FileContext, cls: ClassInfo) -> str | None:
     smallest = {}
     for owner in lineage:
         for info in owner.fields.values():
-            param = annotation(info.declaration, "Param")
-            values = re.findall(r'"\s*([0-9][0-9_]*)\s*"', info.source.text(param)) if param is not None else []
-            if values:
-                smallest[info.name] = min(int(v.replace("_", "")) for v in values)
+            numbers = [v.replace("_", "").strip() for v in param_values(info) or ()]
+            if numbers and all(n.isdigit() for n in numbers):
+                smallest[info.name] = min(int(n) for n in numbers)
     if not any(v >= LARGE_PARAM for v in smallest.values()):
         return None
     for owner in lineage:
         for fixture in (m for ms in owner.methods.values() for m in ms):
-            setup = annotation(fixture.node, "Setup")
             body = fixture.node.child_by_field_name("body")
-            if setup is None or body is None or not _level_is_invocation_text(owner.source.text(setup)):
+            if body is None or setup_level(fixture.node, owner.source.text) != LEVELS["Invocation"]:
                 continue
             for loop in walk(body):
                 condition = loop.child_by_field_name("condition") \
@@ -218,11 +217,6 @@ def _rebuilds_large_state(ctx: FileContext, cls: ClassInfo) -> str | None:
                     return (f"has a per-call fixture ({fixture.name}) that rebuilds @Param {bound} "
                             f"(at least {smallest[bound]:,}) items, which the call then works on")
     return None
-
-
-def _level_is_invocation_text(text: str) -> bool:
-    """Does an annotation's text name Level.Invocation (or a bare statically imported Invocation)?"""
-    return re.search(r"\bInvocation\b", text) is not None
 
 
 def _users(ctx: FileContext, cls: ClassInfo) -> tuple[Benchmark, ...]:

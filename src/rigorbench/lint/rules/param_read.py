@@ -683,10 +683,7 @@ def _library_static_field(ctx: Benchmark, target: Node) -> bool:
     if target.type != "field_access":
         return False
     obj = target.child_by_field_name("object")
-    if obj is None or obj.type != "identifier":
-        return False
-    name = ctx.source.text(obj)
-    return name[:1].isupper() and name not in ctx.locals and ctx.field_of(obj) is None
+    return obj is not None and obj.type == "identifier" and _class_name(ctx, obj)
 
 
 def _assigned(stmt: Node) -> list[Node]:
