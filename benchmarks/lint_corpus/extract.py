@@ -88,8 +88,11 @@ def extract(project: dict, mirrors: Path, out: Path) -> int:
     if project.get("superclasses"):
         texts.update(_superclass_files(paths, texts,
                                        lambda path: git(git_dir, "show", f"{commit}:{path}")))
+    root = out / project["name"]
+    if root.is_symlink():   # a lint-real-dev link: writing through it would change the shared data
+        sys.exit(f"{root}: a link to {root.resolve()}; refusing to write through it")
     for path, text in texts.items():
-        target = out / project["name"] / path
+        target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text)
     return len(texts)
@@ -106,7 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"{out}: inside the repository; extract to a scratch folder such as /tmp/lint-corpus")
     out.mkdir(parents=True, exist_ok=True)
     commits = []
-    for project in load_projects():
+    projects = load_projects()
+    names = [project["name"] for project in projects]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:   # two projects of one name would share OUT/<name> (and the labels' project column)
+        sys.exit(f"projects.toml: project name(s) used twice: {', '.join(twice)}")
+    for project in projects:
         if a.project and project["name"] not in a.project:
             continue
         if project.get("source") == "lint-real-dev":
