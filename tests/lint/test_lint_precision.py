@@ -1081,3 +1081,24 @@ def test_shared_random_source(tmp_path, members, scope, expected):
     result = lint_paths([tmp_path])
     assert result.warnings == ()
     assert sorted((f.rule, f.line - 5) for f in result.findings if f.severity != "info") == expected
+
+
+def test_final_string_longer_than_a_full_unroll_is_info(tmp_path):
+    # A call folds on a constant string only where C2 unrolls the loop over its characters
+    # completely, which its unroll budget does not allow much beyond 30 characters: a static
+    # final of 40 characters or a literal of 43 given to a library predicate is info and says
+    # its length; 32 characters (escapes count as one) and fewer stay warnings.
+    long_text = "k=v;" * 10
+    source = (HEADER + "@State(Scope.Thread)\npublic class S {\n"
+              f'static final String LONG = "{long_text}";\n'
+              'static final String EDGE = "\\tabcdefghijklmnopqrstuvwxyz\\u00e9abcd";\n'
+              "@Benchmark public int longField() { return Config.parse(LONG); }\n"
+              "@Benchmark public int edgeField() { return Config.parse(EDGE); }\n"
+              '@Benchmark public boolean longLiteral() { return ContentType.isJsonMediaType("application/vnd.example.order-v2+json;q=0.9"); }\n'
+              '@Benchmark public boolean shortLiteral() { return ContentType.isJsonMediaType("application/json"); } }\n')
+    (tmp_path / "S.java").write_text(source, encoding="utf-8")
+    found = sorted((f.benchmark, f.severity, f.message) for f in lint_paths([tmp_path]).findings if f.rule == "FINAL")
+    assert [(b, s) for b, s, _ in found] == [("S.edgeField", "warning"), ("S.longField", "info"),
+                                            ("S.longLiteral", "info"), ("S.shortLiteral", "warning")]
+    assert "(String, 40 characters)" in found[1][2] and "(43 characters)" in found[2][2]
+    assert "unroll" in found[1][2] and "unroll" in found[2][2]

@@ -24,7 +24,8 @@ instance call on a variable receiver (``text.charAt(0)``) is not, its result is 
 So is a constant ``static final`` field, or a string literal, that is the only argument of a
 static call whose result is returned or consumed (``return StringUtils.isBlank(TEXT);``,
 ``return ContentType.isJsonMediaType("application/json");``, a library predicate only for a
-literal): its whole input is constant; not
+literal): its whole input is constant (info for a string of more than 32 characters, which
+the JIT would have to unroll a loop over completely to fold); not
 a call on an object held in a constant (``UTF_8.encode(TEXT)``) or built in the call
 expression (``new SimpleDateFormat(P).parse(TEXT)``), which runs that object's code on its state.
 Equality tests against a constant (``if (t != LAST)``) count as comparison bounds.
@@ -76,7 +77,9 @@ hands it on to a library call or constructor (a query's table name, new Query(ch
 or that is called on an object (its state is an input too). Nor a constant given to a method
 annotated @CompilerControl (under DONT_INLINE nothing is folded; under INLINE the folding is
 what is measured), nor a string constant that is a document (a text block or over 128
-characters) read by a parser.
+characters) read by a parser. A string constant of more than 32 characters is info: the JIT
+folds a call on a string only where it unrolls the loop over its characters completely, and
+C2's unroll budget (about 4 x LoopUnrollLimit nodes) rarely allows that for longer strings.
 
 A string literal is reported as the only input of a library predicate whose result is used
 (ContentType.isJsonMediaType("application/json")), as the same string in a static final is;
@@ -217,6 +220,7 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
     if info.type in ("String", "java.lang.String") and _document(bench.source.text(value)):
         return None  # a document (a text block, a long string) for a parser or compiler: the JIT
         # does not fold a loop over hundreds of characters, so the constant saves nothing material
+    chars = _string_chars(bench, value) if info.type in ("String", "java.lang.String") else 0
     if obj is not None and obj.type not in ("identifier", "field_access"):
         return None  # new Parser(p).parse(TEXT), make().run(N): a receiver built by the call
         # expression is an input too (its state, often mutable), not a class name
@@ -231,10 +235,37 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
             or feeds_unseen_code(bench, bench.call(call).method, 0):
         return None  # a project setter, config builder or factory: the constant is a knob, not an input
     name = bench.source.text(call.child_by_field_name("name"))
+    if chars > _FOLDABLE_CHARS:
+        return make_issue(bench.source, use, ID, "info",
+                          f"static final '{info.name}' ({info.type}, {chars} characters) is the only input of "
+                          f"{name}() in {bench.name}; {_UNROLL_NOTE}", benchmark=bench.name,
+                          hint=f"read '{info.name}' from a non-final @State field set in @Setup")
     return make_issue(bench.source, use, ID, "warning",
                       f"static final '{info.name}' ({info.type}) is the only input of {name}() in "
                       f"{bench.name}; the JIT can fold the call on a constant", benchmark=bench.name,
                       hint=f"read '{info.name}' from a non-final @State field set in @Setup")
+
+
+# A call on a constant string folds only if C2 unrolls the loop over its characters
+# completely. HotSpot allows a full unroll when the unrolled loop stays within about
+# 4 x LoopUnrollLimit IR nodes (IdealLoopTree::policy_maximally_unroll in loopTransform.cpp;
+# LoopUnrollLimit is 60 on x86-64 with JDK 17, -XX:+PrintFlagsFinal), so even a per-character
+# loop of 8 nodes (a load, a compare, an increment, a branch) stops at 30 characters. Longer
+# strings are reported as info: folding them is possible only where the callee does not loop.
+_FOLDABLE_CHARS = 32
+_UNROLL_NOTE = (f"the JIT folds a call on a string only where it unrolls the loop over its characters "
+                f"completely, which C2's unroll budget rarely allows beyond {_FOLDABLE_CHARS} characters")
+
+
+def _string_chars(bench: Benchmark, node: Node) -> int:
+    """The characters of the string literals in a constant expression (escapes count as one)."""
+    total = 0
+    for current in walk(node):
+        if current.type == "string_literal":
+            body = bench.source.text(current)
+            body = body[3:-3] if body.startswith('"""') else body[1:-1]
+            total += len(re.findall(r"\\u+[0-9a-fA-F]{4}|\\[0-7]{1,3}|\\.|.", body, re.S))
+    return total
 
 
 # A library predicate on a string (``ContentType.isJsonMediaType("application/json")``): a chain
@@ -388,6 +419,13 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     if (call.kind == "pure" and static) or library_string or \
             (call.kind == "project" and call.return_type not in (None, "void")):
         name = bench.source.text(node.child_by_field_name("name"))
+        chars = _string_chars(bench, literal)
+        if chars > _FOLDABLE_CHARS:
+            yield make_issue(bench.source, arg, ID, "info",
+                             f"constant {short(bench.source.text(arg), 40)} ({chars} characters) is the only "
+                             f"argument of {name}(); {_UNROLL_NOTE}", benchmark=bench.name,
+                             hint="read the argument from a non-final @State field")
+            return
         yield make_issue(bench.source, arg, ID, "warning",
                          f"constant {bench.source.text(arg)} is the only argument of {name}(); "
                          f"the JIT can fold the call", benchmark=bench.name,
