@@ -149,6 +149,9 @@ def test_explain_and_list_rules():
     assert [line.split()[0] for line in out.splitlines()] == list(RULES)
     for rule in ("RETU", "LOOP", "FINAL", "INVO", "FORK"):
         assert rule in RULES
+    # what a rule leaves out is said where its findings are explained
+    assert "DONT_INLINE" in lint("--explain", "RETU")[1] and "DONT_INLINE" in lint("--explain", "VOID")[1]
+    assert "more than 32 characters" in lint("--explain", "FINAL")[1]
 
 
 @pytest.mark.parametrize(

@@ -49,6 +49,11 @@ guarantees the JIT cannot see through. Values checked by an if that throws, or b
 assert, count as used, as do values handed to any method rigorbench does not know to be
 pure.
 
+Not reported: a dropped call to a project method annotated @CompilerControl(DONT_INLINE), or
+an unread local holding its result: compiled as a call, it is not removed. Where the class
+measures the JIT itself (a compiler or jit package, or a doc comment on the optimizer), a
+dead value may be the case under test, so it is info.
+
 Before:
     @Benchmark
     public void measure() {
