@@ -30,7 +30,7 @@ from rigorbench.lint.go.context import go_file_context
 from rigorbench.lint.go.package import GoProject
 from rigorbench.lint.go.parse import parse_go
 from rigorbench.lint.index import FileInfo, build_index, index_file
-from rigorbench.lint.parse import SourceFile, first_error, parse
+from rigorbench.lint.parse import SourceFile, first_error, forget_annotations, parse
 from rigorbench.lint.rules import RULES
 from rigorbench.model import Finding, Measurement
 
@@ -179,7 +179,13 @@ def _checked(rule_id: str, ctx, warnings: list[str]) -> list[Issue]:
 def lint_paths(paths: Sequence[str | os.PathLike], *,
                rules: Iterable[str] | None = None) -> LintResult:
     """Lint every Java and Go test file under ``paths`` with the selected rules (default: all)."""
-    selected = _selected(rules)
+    try:
+        return _lint(paths, _selected(rules))
+    finally:
+        forget_annotations()   # the per-declaration cache holds nodes, and so their trees
+
+
+def _lint(paths: Sequence[str | os.PathLike], selected: list[str]) -> LintResult:
     skipped: list[str] = []
     infos, go_files, warnings = _parse_all(discover(paths, skipped), skipped)
     index = build_index(infos)

@@ -77,9 +77,14 @@ class SourceFile:
         if node is None:
             return []
         starts, nodes = self.nodes[kind]
-        low = bisect.bisect_left(starts, node.start_byte)
-        high = bisect.bisect_left(starts, node.end_byte)
-        return [n for n in nodes[low:high] if n.end_byte <= node.end_byte]
+        start, end = node.start_byte, node.end_byte
+        low = bisect.bisect_left(starts, start)
+        high = bisect.bisect_left(starts, end)
+        # Nodes nest, so of those starting inside ``node`` only an enclosing one that starts at
+        # the same byte can end after it; sorted longest first, they lead the slice.
+        while low < high and starts[low] == start and nodes[low].end_byte > end:
+            low += 1
+        return nodes[low:high]
 
     def text(self, node: Node) -> str:
         return self.data[node.start_byte:node.end_byte].decode("utf-8")
@@ -169,16 +174,27 @@ def annotations(declaration: Node) -> list[tuple[str, Node]]:
 
 
 def annotation(declaration: Node, name: str) -> Node | None:
+    return _annotation_table(declaration).get(name)
+
+
+def forget_annotations() -> None:
+    """Drop the cached annotation tables (and the parse trees their nodes keep alive)."""
+    _annotation_table.cache_clear()
+
+
+@functools.lru_cache(maxsize=8192)
+def _annotation_table(declaration: Node) -> dict[str, Node]:
+    """Simple name -> the first annotation of that name on a declaration. The rules ask
+    :func:`annotation` about every method and field many times over, so each declaration's
+    modifiers are read once (a tree-sitter node hashes by identity; the cache is bounded)."""
+    table: dict[str, Node] = {}
     mods = modifiers_node(declaration)
-    if mods is None:
-        return None
-    target = name.encode("utf-8")
-    for node in mods.children:   # the rules ask this for every method: bytes first, it is hot
+    for node in mods.children if mods is not None else ():
         if node.type in ("annotation", "marker_annotation"):
             named = node.child_by_field_name("name")
-            if named is not None and named.text.endswith(target) and last_name(named) == name:
-                return node
-    return None
+            if named is not None:
+                table.setdefault(last_name(named), node)
+    return table
 
 
 def annotation_value(node: Node, key: str = "value") -> Node | None:

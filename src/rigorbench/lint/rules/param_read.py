@@ -226,10 +226,11 @@ def _scan(index: Index, cls: ClassInfo, method: MethodInfo, names: set[str],
     if body is None:
         return []
     source = bench.source
-    for ident in source.within("identifier", body):
-        if source.text(ident) in names:
-            _record(bench, ident, reads)
     text = source.data[body.start_byte:body.end_byte]
+    if any(name.encode("utf-8") in text for name in names):   # most bodies name no @Param field
+        for ident in source.within("identifier", body):
+            if source.text(ident) in names:
+                _record(bench, ident, reads)
     if names and b'"' in text:   # a field's name in a string: getParam("size")
         reads.names.update(names.intersection(w.decode("utf-8", "replace") for w in _QUOTED_NAME.findall(text)))
     for found_this in _THIS.finditer(text):

@@ -72,10 +72,8 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         if bench.body is None:
             continue
         written = _written_fields(bench)
-        for node in walk(bench.body):
-            if node.type in ("lambda_expression", "class_body"):
-                continue
-            if node.type != "method_invocation" or _inside_lambda(node, bench.body):
+        for node in bench.source.within("method_invocation", bench.body):
+            if _inside_lambda(node, bench.body):
                 continue
             found = _sorted_input(bench, node)
             if found is None:
@@ -129,19 +127,18 @@ def _state_field(bench: Benchmark, node: Node) -> FieldInfo | None:
 def _written_fields(bench: Benchmark) -> set[str]:
     """Names of fields the benchmark assigns (``data = ...``, ``this.data = ...``, ``d.data = ...``)."""
     names = set()
-    for node in walk(bench.body):
-        if node.type == "assignment_expression":
-            left = node.child_by_field_name("left")
-            if left.type in ("identifier", "field_access"):
-                names.add(last_name(left))
+    for node in bench.source.within("assignment_expression", bench.body):
+        left = node.child_by_field_name("left")
+        if left.type in ("identifier", "field_access"):
+            names.add(last_name(left))
     return names
 
 
 def _refilled_before(bench: Benchmark, sort: Node, name: str) -> bool:
     """Is the field ``name`` handed to another call before ``sort`` in the body (``refill(data)``,
     ``System.arraycopy(src, 0, data, 0, n)``)? That call may put fresh input in it."""
-    for node in walk(bench.body):
-        if node.type != "method_invocation" or node == sort or node.start_byte >= sort.start_byte:
+    for node in bench.source.within("method_invocation", bench.body):
+        if node == sort or node.start_byte >= sort.start_byte:
             continue
         if any(arg.type in ("identifier", "field_access") and last_name(arg) == name
                for arg in node.child_by_field_name("arguments").named_children):
