@@ -241,3 +241,15 @@ def test_every_node_kind_the_rules_look_up_is_indexed():
             asked.update(re.findall(r"\"(\w+)\"", group))
     assert "method_invocation" in asked and "local_variable_declaration" in asked
     assert sorted(asked - set(INDEXED_TYPES)) == []
+
+
+def test_lint_keeps_no_parse_tree_alive_after_it_returns(tmp_path):
+    # annotations are cached per declaration during a run; the cache holds nodes, and each node
+    # its whole tree, so it is emptied when lint_paths returns (and when a rule raises)
+    from rigorbench.lint import parse as lint_parse
+    (tmp_path / "A.java").write_text("import org.openjdk.jmh.annotations.*;\n@State(Scope.Thread)\n"
+                                     "public class A {\n@org.openjdk.jmh.annotations.Benchmark @Fork(0)\n"
+                                     "public int m() { return 1; } }\n", encoding="utf-8")
+    result = lint_paths([tmp_path])
+    assert [f.rule for f in result.findings] == ["FORK"]   # the qualified @Benchmark is found
+    assert lint_parse._annotation_table.cache_info().currsize == 0
