@@ -29,6 +29,7 @@ from it (judged by names, the cautious way: see :func:`_derived`).
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 from collections.abc import Iterator
@@ -567,24 +568,48 @@ def _derived(index: Index, setups: list[tuple[ClassInfo, MethodInfo]], name: str
             if names & tainted:
                 reading.add(id(method.node))
             for stmt in _statements(ctx.body):
-                head = stmt if stmt.type not in _COMPOUND else _head(stmt)
+                facts = _facts(ctx, stmt)
                 if id(method.node) not in full and (
-                        head is None or not _depends(ctx, head, tainted, mine, by_name, reading)):
+                        facts.head is None or not _depends(ctx, facts.head, tainted, mine, by_name, reading)):
                     continue
-                chosen = stmt.type in ("if_statement", "switch_expression")
-                if any(_acts_outside(ctx, s, chosen) for s in (stmt, *_statements(stmt))):
+                if facts.acts_outside:
                     return None
-                for ident in ctx.source.within("identifier", stmt):
-                    if _is_method_name(ident) or _class_name(ctx, ident):
-                        continue
-                    text = ctx.source.text(ident)
-                    (mine if _local(ctx, ident) else tainted).add(text)
-                for call in ctx.source.within("method_invocation", stmt):
-                    full.update(id(callee.node) for callee in
-                                by_name.get(ctx.source.text(call.child_by_field_name("name")), ()))
+                for text, is_local in facts.names:
+                    (mine if is_local else tainted).add(text)
+                for called in facts.calls:
+                    full.update(id(callee.node) for callee in by_name.get(called, ()))
         if (len(tainted), sum(map(len, local.values())), len(reading), len(full)) == before:
             break
     return tainted
+
+
+class _Facts:
+    """What :func:`_derived` reads of one setup statement, the same in every round of its
+    fixpoint and for every parameter of the class: read once (the names are its hot loop)."""
+
+    def __init__(self, ctx: Benchmark, stmt: Node):
+        source = ctx.source
+        self.head = stmt if stmt.type not in _COMPOUND else _head(stmt)
+        self._ctx, self._stmt = ctx, stmt
+        self.names = [(source.text(i), _local(ctx, i)) for i in source.within("identifier", stmt)
+                      if not _is_method_name(i) and not _class_name(ctx, i)]
+        self.calls = [source.text(c.child_by_field_name("name")) for c in source.within("method_invocation", stmt)]
+
+    @functools.cached_property
+    def acts_outside(self) -> bool:
+        chosen = self._stmt.type in ("if_statement", "switch_expression")
+        return any(_acts_outside(self._ctx, s, chosen) for s in (self._stmt, *_statements(self._stmt)))
+
+
+def _facts(ctx: Benchmark, stmt: Node) -> _Facts:
+    memo = _FACTS.setdefault(ctx.index, {})
+    key = (ctx.source.path, id(ctx.cls), stmt.start_byte, stmt.end_byte, stmt.type)
+    if key not in memo:
+        memo[key] = _Facts(ctx, stmt)
+    return memo[key]
+
+
+_FACTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _statements(node: Node) -> Iterator[Node]:
