@@ -253,3 +253,18 @@ def test_lint_keeps_no_parse_tree_alive_after_it_returns(tmp_path):
     result = lint_paths([tmp_path])
     assert [f.rule for f in result.findings] == ["FORK"]   # the qualified @Benchmark is found
     assert lint_parse._annotation_table.cache_info().currsize == 0
+
+
+def test_the_project_memos_go_with_the_lint_run(tmp_path):
+    # PARAMU's per-statement facts and reads are kept per project index, weakly: nothing in them
+    # may refer back to the index, or every linted project would stay in memory
+    import gc
+    from rigorbench.lint.rules import param_read
+    (tmp_path / "P.java").write_text(
+        "import org.openjdk.jmh.annotations.*;\n@State(Scope.Thread) @Fork(1)\npublic class P {\n"
+        "@Param({\"1\", \"2\"}) int n; int[] data;\n"
+        "@Setup public void s() { if (n > 1) { data = new int[n]; } else { data = new int[2]; } }\n"
+        "@Benchmark public int m() { return data.length; } }\n", encoding="utf-8")
+    lint_paths([tmp_path])
+    gc.collect()
+    assert len(param_read._FACTS) == 0 and len(param_read._READS) == 0

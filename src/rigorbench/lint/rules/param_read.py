@@ -29,7 +29,6 @@ from it (judged by names, the cautious way: see :func:`_derived`).
 
 from __future__ import annotations
 
-import functools
 import re
 import weakref
 from collections.abc import Iterator
@@ -572,7 +571,7 @@ def _derived(index: Index, setups: list[tuple[ClassInfo, MethodInfo]], name: str
                 if id(method.node) not in full and (
                         facts.head is None or not _depends(ctx, facts.head, tainted, mine, by_name, reading)):
                     continue
-                if facts.acts_outside:
+                if facts.acts_outside(ctx):
                     return None
                 for text, is_local in facts.names:
                     (mine if is_local else tainted).add(text)
@@ -590,15 +589,19 @@ class _Facts:
     def __init__(self, ctx: Benchmark, stmt: Node):
         source = ctx.source
         self.head = stmt if stmt.type not in _COMPOUND else _head(stmt)
-        self._ctx, self._stmt = ctx, stmt
+        self.stmt = stmt
         self.names = [(source.text(i), _local(ctx, i)) for i in source.within("identifier", stmt)
                       if not _is_method_name(i) and not _class_name(ctx, i)]
         self.calls = [source.text(c.child_by_field_name("name")) for c in source.within("method_invocation", stmt)]
+        self._acts: bool | None = None
 
-    @functools.cached_property
-    def acts_outside(self) -> bool:
-        chosen = self._stmt.type in ("if_statement", "switch_expression")
-        return any(_acts_outside(self._ctx, s, chosen) for s in (self._stmt, *_statements(self._stmt)))
+    def acts_outside(self, ctx: Benchmark) -> bool:
+        """Asked only of statements the parameter reaches; the context is not kept (it refers
+        to the index, which keys the memo these facts live in)."""
+        if self._acts is None:
+            chosen = self.stmt.type in ("if_statement", "switch_expression")
+            self._acts = any(_acts_outside(ctx, s, chosen) for s in (self.stmt, *_statements(self.stmt)))
+        return self._acts
 
 
 def _facts(ctx: Benchmark, stmt: Node) -> _Facts:
