@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections import Counter
 from pathlib import Path
@@ -12,6 +13,15 @@ CORPUS = JAVA / "corpus"
 GAPS = JAVA / "gaps"
 GO = HERE / "go"
 EXPECT = re.compile(r"//\s*expect:\s*([A-Z][A-Z, -]*)")
+SCRIPTS = HERE.parents[1] / "benchmarks" / "lint_corpus"
+
+
+def corpus_script(name: str):
+    """A script of benchmarks/lint_corpus (``sample``, ``extract``) loaded as a module."""
+    spec = importlib.util.spec_from_file_location(f"corpus_{name}", SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def expected_labels(root: Path = CORPUS, pattern: str = "*.java") -> Counter:

@@ -4,20 +4,12 @@ is written, and so is a tree folder that is a link."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _extractor():
-    spec = importlib.util.spec_from_file_location("corpus_extract", ROOT / "benchmarks/lint_corpus/extract.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.lint.corpus import corpus_script
 
 
 def _mirror(tmp_path: Path) -> tuple[Path, str]:
@@ -37,7 +29,7 @@ def _mirror(tmp_path: Path) -> tuple[Path, str]:
 
 
 def test_a_project_name_used_twice_is_refused(tmp_path, monkeypatch):
-    extract = _extractor()
+    extract = corpus_script("extract")
     mirrors, commit = _mirror(tmp_path)
     twice = [{"name": "shared", "source": "lint-real-dev", "split": "tune"},
              {"name": "shared", "repository": "o/shared", "commit": commit, "folders": ["bench"], "split": "h"}]
@@ -48,7 +40,7 @@ def test_a_project_name_used_twice_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_linked_tree_is_not_written_through(tmp_path, monkeypatch):
-    extract = _extractor()
+    extract = corpus_script("extract")
     mirrors, commit = _mirror(tmp_path)
     linked = tmp_path / "linked"
     linked.mkdir()

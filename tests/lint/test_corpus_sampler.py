@@ -4,17 +4,7 @@ listing skipped, and the default listing draws as it always did (samples recorde
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _sampler():
-    spec = importlib.util.spec_from_file_location("corpus_sample", ROOT / "benchmarks/lint_corpus/sample.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.lint.corpus import corpus_script
 
 
 SOURCE = """\
@@ -41,7 +31,7 @@ public class S {
 
 
 def test_spanning_lists_every_benchmark_and_the_default_listing_is_unchanged(tmp_path):
-    sample = _sampler()
+    sample = corpus_script("sample")
     project = tmp_path / "p"
     project.mkdir()
     (project / "S.java").write_bytes(SOURCE.replace("\n", "\r\n").encode())   # CRLF as cyclops
