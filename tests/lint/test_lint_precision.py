@@ -35,6 +35,22 @@ CASES = [
     ("static final String TEXT = \"  padded  \";\n@Benchmark public boolean m() {\nreturn Strings.isBlank(TEXT); }", [("FINAL", 3)]),
     ("static final long STAMP = 1472470996199000L;\nstatic int size(long v) { int n = 1; while ((v >>>= 7) != 0) n++; return n; }\n"
      "@Benchmark public void m(Blackhole bh) {\nbh.consume(size(STAMP)); }", [("FINAL", 4)]),
+    # ... every argument constant: literals, JDK constants and constant static finals (issue 34)
+    ("static final int BASE = 7;\nstatic int mix(int a, int b) { return a * 31 + (b ^ (b >>> 3)); }\n"
+     "@Benchmark public int m() {\nreturn mix(BASE, 12); }", [("FINAL", 4)]),
+    ("@Benchmark public double m() {\nreturn Math.pow(2.0, 10); }", [("FINAL", 2)]),
+    ("@Benchmark public long m() {\nreturn StrictMath.round(StrictMath.PI); }", [("FINAL", 2)]),
+    # ... but not a recursive helper (C2 inlines one level of recursion; the calls run), nor
+    # one that loops or builds objects (the constant is a count or a mode of real work)
+    ("static int ack(int x, int y) { return x == 0 ? y + 1 : (y == 0 ? ack(x - 1, 1) : ack(x - 1, ack(x, y - 1))); }\n"
+     "@Benchmark public int m() { return ack(2, 1897); }", []),
+    ("static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+     "@Benchmark public int m() { return fib(20); }", []),
+    ("static Map<String, String> input(int count, boolean sorted) { Map<String, String> m = sorted ? new TreeMap<>() : new HashMap<>();\n"
+     "for (int i = 0; i < count; i++) m.put(\"k\" + i, \"v\"); return m; }\n"
+     "@Benchmark public int m() { return input(500000, true).size(); }", []),
+    ("int seed = 3;\nstatic int mix(int a, int b) { return a * 31 + b; }\n"
+     "@Benchmark public int m() { return mix(seed, 12); }", []),
     # ... nor a final compared with a varying value: the comparison runs either way
     ("private final long last = 0; long now; String cached;\n@Benchmark public String m() {\n"
      "if (now != last) { cached = Long.toString(now); }\nreturn cached; }", []),

@@ -19,7 +19,9 @@ section 5.3 false positives), and neither are reads that do not feed the measure
 computation: loop bounds, array sizes and indexes, masks (``& MASK``), comparison bounds, and
 arguments of calls rigorbench cannot see into (their result depends on heap state). Separately, a literal
 passed as the only argument of a static pure JDK call or of a project method that returns a
-value (``Math.log(3.0)``, ``compute(42)``) is reported as a warning (not fixable); an
+value (``Math.log(3.0)``, ``compute(42)``, or with every argument constant: ``mix(SEED, 12)``,
+``StrictMath.round(StrictMath.PI)``) is reported as a warning (not fixable), unless the project
+method calls itself (or, with several arguments, loops or builds objects); an
 instance call on a variable receiver (``text.charAt(0)``) is not, its result is not constant.
 So is a constant ``static final`` field, or a string literal, that is the only argument of a
 static call whose result is returned or consumed (``return StringUtils.isBlank(TEXT);``,
@@ -81,6 +83,11 @@ characters) read by a parser. A string constant of more than 32 characters is in
 folds a call on a string only where it unrolls the loop over its characters completely, and
 C2's unroll budget (about 4 x LoopUnrollLimit nodes) rarely allows that for longer strings.
 
+A call whose every argument is a constant (Math.pow(2.0, 10), mix(SEED, 12), a JDK
+constant such as StrictMath.PI) is reported as one literal is, when the callee is a pure JDK
+function with a primitive result or a project method lint can read that neither loops, nor
+builds objects, nor calls itself (C2 inlines one level of recursion, so ack(2, 1897) runs).
+
 A string literal is reported as the only input of a library predicate whose result is used
 (ContentType.isJsonMediaType("application/json")), as the same string in a static final is;
 a library parse, compile or lookup of a literal is not.
@@ -96,6 +103,7 @@ After:
 
 _CONSTANT_TYPES = frozenset({"int", "long", "short", "byte", "char", "boolean", "double",
                              "float", "String", "java.lang.String"})
+_PRIMITIVES = ("int", "long", "short", "byte", "char", "boolean", "double", "float")
 _LITERALS = frozenset({"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal",
                        "binary_integer_literal", "decimal_floating_point_literal",
                        "hex_floating_point_literal", "string_literal", "character_literal",
@@ -302,6 +310,18 @@ def _inlining_controlled(method: MethodInfo | None) -> bool:
     return method is not None and annotation(method.node, "CompilerControl") is not None
 
 
+def _recursive(bench: Benchmark, method: MethodInfo) -> bool:
+    """Does the project ``method`` call itself (``ack(x - 1, ack(x, y - 1))``, ``fib(n - 1)``)?
+    C2 inlines a recursive call only one level deep (MaxRecursiveInlineLevel=1), so a constant
+    argument does not fold the recursion: the calls run."""
+    body = method.node.child_by_field_name("body")
+    name = method.name.encode()
+    return body is not None and any(
+        n.child_by_field_name("name").text == name
+        and len(n.child_by_field_name("arguments").named_children) == len(method.params)
+        for n in walk(body) if n.type == "method_invocation")
+
+
 def _waits(bench: Benchmark, method: MethodInfo, depth: int) -> bool:
     """Does the project ``method``, or one it calls (a few levels), wait for other threads
     (``latch.await()``, ``thread.join()``) or take a lock?"""
@@ -387,16 +407,46 @@ def _drop_final(info: FieldInfo) -> tuple[Edit, ...]:
     return (Edit(keyword.start_byte, end, ""),)
 
 
+# JDK constants of java.lang that HotSpot folds like literals (static final primitives of
+# trusted classes): StrictMath.round(StrictMath.PI) has a constant input as round(3.14) has.
+_JDK_CONSTANT = re.compile(r"(?:java\.lang\.)?(?:(?:Math|StrictMath)\.(?:PI|E|TAU)|(?:Integer|Long|Short|Byte"
+                           r"|Character|Double|Float)\.(?:MAX_VALUE|MIN_VALUE|SIZE|BYTES|MIN_NORMAL"
+                           r"|POSITIVE_INFINITY|NEGATIVE_INFINITY|NaN))")
+
+
+def _literal(bench: Benchmark, arg: Node) -> Node | None:
+    """The literal (or JDK constant) an argument is, through a unary sign, else None."""
+    node = arg.named_children[0] if arg.type == "unary_expression" and arg.named_children else arg
+    if node.type in _LITERALS or node.type == "field_access" and _JDK_CONSTANT.fullmatch(bench.source.text(node)):
+        return node
+    return None
+
+
+def _constant_argument(bench: Benchmark, arg: Node) -> bool:
+    """Is ``arg`` a literal, a JDK constant, or a project ``static final`` of a primitive or
+    String type with a constant initializer (not a size, count or document)?"""
+    if _literal(bench, arg) is not None:
+        return True
+    if arg.type not in ("identifier", "field_access"):
+        return False
+    info = bench.field_of(arg)
+    if info is None or not (info.static and info.final and info.type in _CONSTANT_TYPES):
+        return False
+    value = info.declarator.child_by_field_name("value")
+    return value is not None and _constant(bench, value) and not _SIZE_NAME.search(info.name) \
+        and not _document(bench.source.text(value))
+
+
 def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     args = node.child_by_field_name("arguments").named_children
+    if len(args) > 1:
+        yield from _constant_arguments(bench, node, args)
+        return
     if len(args) != 1:
         return
     arg = args[0]
-    if arg.type == "unary_expression" and arg.named_children:
-        literal = arg.named_children[0]
-    else:
-        literal = arg
-    if literal.type not in _LITERALS:
+    literal = _literal(bench, arg)
+    if literal is None:
         return
     call = bench.call(node)
     obj = node.child_by_field_name("object")
@@ -407,7 +457,8 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
         return  # configuration: the callee only files the literal away (a field, a map, a builder)
     if call.method is not None and shapes_new_object(bench, call.method, 0):
         return  # a size or a mode of a new object the callee builds and returns: nothing to fold
-    if call.method is not None and _waits(bench, call.method, 0) or call.kind == "project" \
+    if call.method is not None and (_waits(bench, call.method, 0) or _recursive(bench, call.method)) \
+            or call.kind == "project" \
             and call.method is not None and (not static or feeds_unseen_code(bench, call.method, 0)):
         # observer.finish(2): the receiver's state is an input too (as in _only_input), and a
         # callee that waits for other threads or takes a lock does work a constant cannot fold;
@@ -430,3 +481,42 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
                          f"constant {bench.source.text(arg)} is the only argument of {name}(); "
                          f"the JIT can fold the call", benchmark=bench.name,
                          hint="read the argument from a non-final @State field")
+
+
+def _constant_arguments(bench: Benchmark, node: Node, args: list[Node]) -> Iterator[Issue]:
+    """Every argument of a call is a constant (``Math.pow(2.0, 10)``, ``fromBytes(0x01, 0x02)``,
+    ``score(MIN, MAX)``): as for one literal, the call's whole input is known to the JIT. Only
+    a static pure JDK call, or a project method that returns a value and that lint can read;
+    not when the callee only stores or sizes with one of them, waits, is called on an object,
+    or hands an argument on to code lint cannot see."""
+    if not all(_constant_argument(bench, a) for a in args):
+        return
+    call = bench.call(node)
+    obj = node.child_by_field_name("object")
+    static = obj is None or bench.type_of(obj) is None
+    if not static or call.kind not in ("pure", "project") or _inlining_controlled(call.method):
+        return
+    method = call.method
+    if call.kind == "project" and method is None:
+        return
+    if method is None and call.return_type not in (None, *_PRIMITIVES):
+        return  # String.join(",", "a"), String.valueOf(...): a new string or array is built, not folded
+    if method is not None:  # a project method (lint reads some as pure): as for one literal
+        if call.return_type in (None, "void") or _waits(bench, method, 0) \
+                or _recursive(bench, method) or (obj is not None and _object_constant(bench, obj)):
+            return
+        body = method.node.child_by_field_name("body")
+        if body is None or any(n.type in LOOPS or n.type in ("object_creation_expression", "array_creation_expression")
+                               for n in walk(body)):
+            return  # a loop (generateInput(500000, true, 0)) or a new object: work a constant does not fold
+        if any(stored_only(bench, method, i) or shapes_new_object(bench, method, i)
+               or feeds_unseen_code(bench, method, i) for i in range(len(args))):
+            return
+    name = bench.source.text(node.child_by_field_name("name"))
+    chars = sum(_string_chars(bench, a) for a in args)
+    if chars > _FOLDABLE_CHARS:
+        return
+    shown = short(bench.source.text(node.child_by_field_name("arguments")), 40)
+    yield make_issue(bench.source, node, ID, "warning",
+                     f"every argument of {name}{shown} is a constant; the JIT can fold the call",
+                     benchmark=bench.name, hint="read the arguments from non-final @State fields")
