@@ -268,3 +268,37 @@ def test_the_project_memos_go_with_the_lint_run(tmp_path):
     lint_paths([tmp_path])
     gc.collect()
     assert len(param_read._FACTS) == 0 and len(param_read._READS) == 0
+
+
+_COPY = """package p;
+import org.openjdk.jmh.annotations.*;
+@State(Scope.Benchmark)
+public class DVBench {{
+  @Param({{"1", "2"}})
+  private int {param};
+  private int[] data;
+  @Setup
+  public void setup() {{ fill(); }}
+  private void fill() {{ data = new int[{param} * 10]; }}
+  @Benchmark
+  public int read() {{ return data.length; }}
+}}
+"""
+
+
+def test_copies_of_a_class_per_module_version_are_read_as_their_own(tmp_path):
+    # a whole repository may declare one qualified name in each supported version's module
+    # (iceberg's spark/v3.5 and v4.0): each copy's helpers are read from its own file, so the
+    # @Param the second copy's helper reads is not reported unread
+    for version, param in (("v1", "count"), ("v2", "fileCount")):
+        folder = tmp_path / version / "src" / "jmh" / "java" / "p"
+        folder.mkdir(parents=True)
+        (folder / "DVBench.java").write_text(_COPY.format(param=param), encoding="utf-8")
+    result = lint_paths([tmp_path])
+    assert [f for f in result.findings if f.rule == "PARAMU"] == []
+    assert result.warnings == ()
+    # and a copy that really leaves its @Param unread is still reported, in its own file
+    (tmp_path / "v2" / "src" / "jmh" / "java" / "p" / "DVBench.java").write_text(
+        _COPY.format(param="fileCount").replace("new int[fileCount * 10]", "new int[10]"), encoding="utf-8")
+    found = [f for f in lint_paths([tmp_path]).findings if f.rule == "PARAMU"]
+    assert [os.path.relpath(f.path, tmp_path).split(os.sep)[0] for f in found] == ["v2"]

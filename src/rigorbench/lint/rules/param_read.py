@@ -242,7 +242,7 @@ def _scan(index: Index, cls: ClassInfo, method: MethodInfo, names: set[str],
     for call in source.within("method_invocation", body):
         targets = callees(bench, call)
         for target in targets or ():
-            owner = index.qualified.get(target.owner)
+            owner = index.owner_of(target)
             if owner is not None:
                 found.append((owner, target))
         if targets is None:

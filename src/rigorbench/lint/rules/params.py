@@ -86,7 +86,7 @@ def bare_file(cls: ClassInfo) -> FileInfo:
 
 
 def owner_class(index: Index, method: MethodInfo) -> ClassInfo | None:
-    return index.qualified.get(method.owner)
+    return index.owner_of(method)
 
 
 def mentions(source, node: Node | None, name: str) -> bool:

@@ -109,7 +109,7 @@ def _shared_random(ctx: FileContext, bench) -> Iterator[Issue]:
             info = where.field_of(obj)
             if info is None or last_name_of(info.type) not in ("Random", "SecureRandom"):
                 continue
-            owner = where.index.qualified.get(info.owner)
+            owner = where.index.owner_of(info)
             scope = "static" if info.static else (where.index.state_scope(owner) if owner is not None else None)
             if scope not in ("static", "Benchmark", "Group") or _drawn_as_result(where, node):
                 continue

@@ -159,7 +159,7 @@ def _restored(ctx: FileContext, bench: Benchmark, info: FieldInfo) -> bool:
     """Does the field's class put the input back before each call (a Level.Invocation fixture
     that writes the field; in SingleShotTime, any fixture that does), or is the input already
     in order (its constructor or a fixture sorts it: sorting it again changes nothing)?"""
-    owner = bench.index.qualified.get(info.owner) or bench.index.lookup(info.owner, bench.cls)
+    owner = bench.index.owner_of(info) or bench.index.lookup(info.owner, bench.cls)
     once = single_shot(ctx, bench)
     for cls in (list(bench.index.lineage(owner)) if owner is not None else []):
         text = cls.source.text
@@ -228,7 +228,7 @@ def _permutes(bench: Benchmark, method: MethodInfo, position: int) -> bool:
     """Does ``method`` sort its parameter ``position`` by hand: compare two of its elements
     (``b[i] > b[j]``) and move its elements among themselves (``b[i] = b[j]``, or
     ``t = b[i]; ...; b[j] = t``)?"""
-    owner = bench.index.qualified.get(method.owner)
+    owner = bench.index.owner_of(method)
     if position >= len(method.params) or owner is None:
         return False
     param = method.params[position][1]

@@ -39,7 +39,7 @@ from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
 from rigorbench.lint.parse import SourceFile, annotation, walk, written
-from rigorbench.lint.pure import query_name, read_only_call, read_only_type, value_name
+from rigorbench.lint.pure import NOT_QUERIES, query_name, read_only_call, read_only_type, value_name
 from rigorbench.lint.stores import callee_context
 
 ID = "VOID"
@@ -98,9 +98,10 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             receiver = call.child_by_field_name("object")
             if library and library.endswith("." + bench.source.text(receiver)):
                 what = f", a {library} factory with no effect,"
-            if not library and unseen_query(bench, call):
+            unseen = bench.call(call).method is None   # a whole project shows some of these bodies
+            if not library and unseen and unseen_query(bench, call):
                 what = ", a query by its name in code lint cannot see into,"
-            elif not library and unseen_value(bench, call):
+            elif not library and unseen and unseen_value(bench, call):
                 what = ", a static computation by its name in code lint cannot see into,"
             yield make_issue(bench.source, stmt, ID, "warning",
                              f"void {bench.name} drops the result of {short(bench.source.text(call), 40)}"
@@ -130,14 +131,31 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
         elif call.method is None or call.method.void or not _no_field_writes(bench, call.method):
             return []
         if node.parent.type == "expression_statement":
-            if call.method is not None and effect_of(bench, call.method):
+            receiver = node.child_by_field_name("object")
+            named = (value_name(call.name) or query_name(call.name)) and receiver is not None \
+                and bench.source.text(receiver).rsplit(".", 1)[-1][:1].isupper() and bench.type_of(receiver) is None
+            if call.method is not None and effect_of(bench, call.method, nulls=null_parameters(bench, call.method, node),
+                                                     named=named):
                 return []   # the dropped call does something besides computing its result
             dropped.append(node.parent)
     return dropped
 
 
+def null_parameters(bench: Benchmark, method: MethodInfo, call: Node,
+                    nulls: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The names of ``method``'s parameters that ``call`` passes ``null`` (a literal, or a
+    parameter of the caller that is itself null here): ``elementMax(a)`` delegating to
+    ``elementMax(a, null)``, whose optional output ``loc`` is then never written."""
+    args = call.child_by_field_name("arguments").named_children
+    if len(args) != len(method.params):
+        return frozenset()
+    return frozenset(name for (_, name), arg in zip(method.params, args)
+                     if arg.type == "null_literal" or arg.type == "identifier" and bench.source.text(arg) in nulls)
+
+
 def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
-              seen: frozenset[int] = frozenset()) -> str | None:
+              seen: frozenset[int] = frozenset(), nulls: frozenset[str] = frozenset(),
+              named: bool = False) -> str | None:
     """What the project ``method`` does besides computing its result, or None when its body,
     followed into the project methods it calls, shows nothing else.
 
@@ -147,13 +165,21 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
     deeper than a few levels. Pure JDK calls and listed read-only accessors are not effects,
     nor is a recursive call (``fib(n - 1)``): its body is the one being read.
     Dropping the result of a call with an effect removes only the dead part of its work, so
-    the benchmark is not measuring nothing; VOID stays silent on it (precision first)."""
+    the benchmark is not measuring nothing; VOID stays silent on it (precision first).
+    ``nulls`` are the parameters the call passes ``null``: a write or a call through one of
+    them (``loc.row = i``, an optional output) can only run behind a null check, so it is none.
+    ``named``: the dropped call is static, on a class name, and its own name says it computes or
+    asks (``CommonOps.elementMax(a)``, as :func:`unseen_value` reads one it cannot see); then a call
+    inside it that lint cannot resolve (an interface's ``a.get(i)``, ``a.getNumElements()``) is
+    read by its name as VOID reads such a call at the top (:func:`pure.value_name`,
+    :func:`pure.query_name`): a getter or a question is no effect, an action still is. Lint run
+    on a whole project sees these bodies, where a tree of benchmarks alone sees none."""
     ctx = callee_context(bench, method)
     if ctx is None or ctx.body is None:
         return f"{method.name}() has no body lint can see"
     if out_of_line(method, ctx.source):
         return f"{method.name}() is not inlined (@CompilerControl DONT_INLINE)"
-    if not _no_field_writes(bench, method):
+    if not _no_field_writes(bench, method, nulls):
         return f"{method.name}() writes a field"
     for node in walk(ctx.body):
         if node.type == "synchronized_statement":
@@ -162,13 +188,17 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
             continue
         call = ctx.call(node)
         if call.kind == "pure" and call.method is None or \
-                call.kind == "unknown" and read_only_accessor(ctx, node):
+                call.kind == "unknown" and read_only_accessor(ctx, node) or _through(ctx, node, nulls):
             continue
         if call.method is not None and call.method.node.id in seen | {method.node.id}:
             continue
+        if call.method is None and named and (value_name(call.name) or query_name(call.name)) \
+                and call.name not in NOT_QUERIES:
+            continue
         if call.method is None or depth >= _DEPTH:
             return f"{method.name}() calls {call.name}()"
-        inner = effect_of(ctx, call.method, depth + 1, seen | {method.node.id})
+        inner = effect_of(ctx, call.method, depth + 1, seen | {method.node.id},
+                          null_parameters(ctx, call.method, node, nulls), named)
         if inner:
             return inner
     return None
@@ -303,7 +333,13 @@ def _writes_field(bench: Benchmark, node: Node) -> bool:
     return not (target.type == "identifier" and bench.source.text(target) in bench.locals)
 
 
-def _no_field_writes(bench: Benchmark, method: MethodInfo) -> bool:
+def _through(ctx: Benchmark, node: Node, nulls: frozenset[str]) -> bool:
+    """Is ``node`` (a call, a write's target) reached through a parameter passed null?"""
+    obj = node.child_by_field_name("object")
+    return obj is not None and obj.type == "identifier" and ctx.source.text(obj) in nulls
+
+
+def _no_field_writes(bench: Benchmark, method: MethodInfo, nulls: frozenset[str] = frozenset()) -> bool:
     owner = bench.index.lookup(method.owner, bench.cls)
     text = owner.source.text if owner is not None else None
     if text is None:
@@ -315,4 +351,6 @@ def _no_field_writes(bench: Benchmark, method: MethodInfo) -> bool:
             declared.add(text(node.child_by_field_name("name")))
         elif node.type in _WRITES:
             writes.append(_target(node))
-    return all(t.type == "identifier" and text(t) in declared for t in writes)
+    return all(t.type == "identifier" and text(t) in declared
+               or t.type == "field_access" and t.child_by_field_name("object").type == "identifier"
+               and text(t.child_by_field_name("object")) in nulls for t in writes)
