@@ -302,3 +302,68 @@ def test_copies_of_a_class_per_module_version_are_read_as_their_own(tmp_path):
         _COPY.format(param="fileCount").replace("new int[fileCount * 10]", "new int[10]"), encoding="utf-8")
     found = [f for f in lint_paths([tmp_path]).findings if f.rule == "PARAMU"]
     assert [os.path.relpath(f.path, tmp_path).split(os.sep)[0] for f in found] == ["v2"]
+
+
+def _repository(tmp_path, library: str, benchmark: str, helper: str = "") -> None:
+    """A whole repository: library code under lib/src/main/java, benchmarks (and their
+    helpers) under lib/src/jmh/java, as lint sees it when given the repository's root."""
+    main = tmp_path / "lib" / "src" / "main" / "java" / "lib"
+    jmh = tmp_path / "lib" / "src" / "jmh" / "java" / "bench"
+    main.mkdir(parents=True)
+    jmh.mkdir(parents=True)
+    (main / "Lib.java").write_text("package lib;\nimport java.nio.ByteBuffer;\n" + library, encoding="utf-8")
+    (jmh / "B.java").write_text("package bench;\nimport org.openjdk.jmh.annotations.*;\nimport lib.*;\n"
+                                + benchmark, encoding="utf-8")
+    if helper:
+        (jmh / "Helpers.java").write_text("package bench;\n" + helper, encoding="utf-8")
+
+
+def _rules(tmp_path) -> list[tuple[str, str, int]]:
+    return sorted((f.rule, f.severity, f.line) for f in lint_paths([tmp_path]).findings)
+
+
+def test_library_code_of_a_repository_is_judged_as_library_calls(tmp_path):
+    # FINAL: a literal given to the library's own method is judged as a library call (a
+    # parser, a lookup: not shown foldable), one given to a benchmark helper as before
+    _repository(tmp_path, "public class Lib { public static int square(int v) { return v * v; } }\n",
+                "@State(Scope.Thread)\npublic class B {\n"
+                "  @Benchmark public int lib() { return Lib.square(12); }\n"
+                "  @Benchmark public int helper() { return Helpers.square(12); }\n}\n",
+                "public class Helpers { public static int square(int v) { return v * v; } }\n")
+    assert _rules(tmp_path) == [("FINAL", "warning", 7)]
+
+
+def test_library_loops_are_no_evidence_of_a_long_call(tmp_path):
+    # INVO: a loop inside the library's method says nothing about the call's length (a few
+    # fields, a short buffer); a loop in the benchmark's own helper still does (info)
+    library = "public class Lib { public static int sum(int[] a) { int s = 0; for (int x : a) s += x; return s; } }\n"
+    benchmark = ("@State(Scope.Thread)\npublic class B {\n  int[] data;\n"
+                 "  @Setup(Level.Invocation) public void fresh() { data = new int[8]; }\n"
+                 "  @Benchmark public int m() { return {owner}.sum(data); }\n}}\n")
+    _repository(tmp_path, library, benchmark.replace("{owner}", "Lib").replace("}}", "}"))
+    assert [r[:2] for r in _rules(tmp_path) if r[0] == "INVO"] == [("INVO", "warning")]
+    helper = library.replace("Lib", "Helpers")
+    (tmp_path / "lib" / "src" / "jmh" / "java" / "bench" / "B.java").unlink()
+    _repository(tmp_path / "second", library, benchmark.replace("{owner}", "Helpers").replace("}}", "}"), helper)
+    assert [r[:2] for r in _rules(tmp_path / "second") if r[0] == "INVO"] == [("INVO", "info")]
+
+
+@pytest.mark.parametrize("field, expected", [("private Object value;", ["VOID"]),
+                                             ("private volatile Object value;", [])])
+def test_void_keeps_a_dropped_volatile_read(tmp_path, field, expected):
+    # a volatile read is an acquire the JIT keeps: dropping its result removes nothing
+    _repository(tmp_path, f"public class Lib {{ {field} public Object get() {{ return value; }} }}\n",
+                "@State(Scope.Thread)\npublic class B {\n  Lib lib = null;\n"
+                "  @Benchmark public void m() { lib.get(); }\n}\n")
+    assert [r[0] for r in _rules(tmp_path)] == expected
+
+
+def test_void_follows_every_overload_of_the_arity_called(tmp_path):
+    # write(byte[]) delegates to write(ByteBuffer.wrap(b)), which lint resolves by arity to
+    # itself: the other overload of one argument, which writes a field, is read too
+    _repository(tmp_path, "public class Lib { private long position;\n"
+                "  public long write(byte[] b) { return write(ByteBuffer.wrap(b)); }\n"
+                "  public long write(ByteBuffer b) { position += b.remaining(); return position; } }\n",
+                "@State(Scope.Thread)\npublic class B {\n  Lib lib = null; byte[] bytes = null;\n"
+                "  @Benchmark public void m() { lib.write(bytes); }\n}\n")
+    assert _rules(tmp_path) == []

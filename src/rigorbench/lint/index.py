@@ -83,6 +83,8 @@ class Index:
     # holds copies of one module per supported version (iceberg's spark/v3.5, v4.0 and v4.1
     # each declare org.apache.iceberg.spark.source.DVReaderBenchmark).
     duplicates: dict[str, list[ClassInfo]] = field(default_factory=dict)
+    roots: dict[int, str] = field(default_factory=dict)   # id(source) -> its source root
+    jmh_roots: set[str] = field(default_factory=set)       # source roots of files that use JMH
 
     def lookup(self, name: str, near: ClassInfo | None = None) -> ClassInfo | None:
         """The class ``name`` (simple or qualified) names, seen from class ``near``.
@@ -123,6 +125,14 @@ class Index:
             return None
         here = near.source.path.split("/")
         return max(copies, key=lambda c: _shared(c.source.path.split("/"), here))
+
+    def benchmark_code(self, method: MethodInfo) -> bool:
+        """Is ``method`` benchmark code (declared under a source root that holds a file
+        using JMH: ``src/jmh/java``, a ``benchmarks`` module, the benchmarks' own test root)
+        rather than the library code of the project (``src/main/java`` beside it)? Lint given a
+        whole repository sees the library's methods too; rules that judge a callee's purity,
+        cost or foldability read those as library calls, as on a tree of benchmarks alone."""
+        return method.source is not None and self.roots.get(id(method.source)) in self.jmh_roots
 
     def owner_of(self, info: MethodInfo | FieldInfo) -> ClassInfo | None:
         """The class that declares a method or a field: by its qualified name, and among
@@ -241,6 +251,16 @@ def index_file(source: SourceFile) -> FileInfo:
     return FileInfo(source, package, plain, static, tuple(classes))
 
 
+def _source_root(info: FileInfo) -> str:
+    """The folder a file's package path starts from (``a/src/jmh/java`` for
+    ``a/src/jmh/java/org/x/B.java`` in package ``org.x``), or its own folder."""
+    folders = info.source.path.replace("\\", "/").split("/")[:-1]
+    package = [p for p in info.package.split(".") if p]
+    if package and folders[-len(package):] == package:
+        folders = folders[:-len(package)]
+    return "/".join(folders)
+
+
 def _shared(a: list[str], b: list[str]) -> int:
     """How many leading folders two split paths share."""
     count = 0
@@ -254,6 +274,10 @@ def _shared(a: list[str], b: list[str]) -> int:
 def build_index(files: list[FileInfo]) -> Index:
     index = Index({}, files=tuple(files))
     for info in files:
+        root = _source_root(info)
+        index.roots[id(info.source)] = root
+        if b"org.openjdk.jmh" in info.source.data or b"@Benchmark" in info.source.data:
+            index.jmh_roots.add(root)
         for cls in info.classes:
             index.classes.setdefault(cls.name, []).append(cls)
             if cls.qualified in index.qualified:

@@ -38,7 +38,7 @@ from rigorbench.lint.base import Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
-from rigorbench.lint.parse import SourceFile, annotation, walk, written
+from rigorbench.lint.parse import SourceFile, annotation, modifier_words, walk, written
 from rigorbench.lint.pure import NOT_QUERIES, query_name, read_only_call, read_only_type, value_name
 from rigorbench.lint.stores import callee_context
 
@@ -184,24 +184,46 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
     for node in walk(ctx.body):
         if node.type == "synchronized_statement":
             return f"{method.name}() takes a lock"
+        if node.type in ("identifier", "field_access") and _volatile(ctx, node):
+            return f"{method.name}() reads a volatile field"   # an acquire the JIT keeps
         if node.type != "method_invocation":
             continue
         call = ctx.call(node)
         if call.kind == "pure" and call.method is None or \
                 call.kind == "unknown" and read_only_accessor(ctx, node) or _through(ctx, node, nulls):
             continue
-        if call.method is not None and call.method.node.id in seen | {method.node.id}:
-            continue
         if call.method is None and named and (value_name(call.name) or query_name(call.name)) \
                 and call.name not in NOT_QUERIES:
             continue
         if call.method is None or depth >= _DEPTH:
             return f"{method.name}() calls {call.name}()"
-        inner = effect_of(ctx, call.method, depth + 1, seen | {method.node.id},
-                          null_parameters(ctx, call.method, node, nulls), named)
-        if inner:
-            return inner
+        for overload in _overloads(ctx, call.method):   # lint picks an overload by arity only
+            if overload.node.id in seen | {method.node.id}:
+                continue
+            inner = effect_of(ctx, overload, depth + 1, seen | {method.node.id},
+                              null_parameters(ctx, overload, node, nulls), named)
+            if inner:
+                return inner
     return None
+
+
+def _volatile(ctx: Benchmark, node: Node) -> bool:
+    """Does ``node`` read (or write) a ``volatile`` field of the project?"""
+    parent = node.parent
+    if node.type == "identifier" and parent is not None and parent.type in ("field_access", "method_invocation"):
+        return False   # judged as the whole field access; a method's name is no field
+    info = ctx.field_of(node)
+    return info is not None and "volatile" in modifier_words(info.declaration)
+
+
+def _overloads(ctx: Benchmark, method: MethodInfo) -> list[MethodInfo]:
+    """``method`` and the other methods of its class with its name and arity: lint resolves a
+    call by name and argument count, so any of them may be the one called (``write(bytes)``
+    delegating to ``write(ByteBuffer.wrap(bytes))``, which writes)."""
+    owner = ctx.index.owner_of(method)
+    found = [m for m in (owner.methods.get(method.name, []) if owner is not None else [])
+             if len(m.params) == len(method.params)]
+    return found or [method]
 
 
 def out_of_line(method: MethodInfo | None, source: SourceFile) -> bool:
