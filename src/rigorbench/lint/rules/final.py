@@ -83,6 +83,11 @@ characters) read by a parser. A string constant of more than 32 characters is in
 folds a call on a string only where it unrolls the loop over its characters completely, and
 C2's unroll budget (about 4 x LoopUnrollLimit nodes) rarely allows that for longer strings.
 
+Nor a literal a project method only checks against a range, uses as an index into a table
+on the heap or compares with equals (fromIdentifier(37), fromString("foo/bar"): lookups, not
+folded work). When lint is given a whole repository, the library's own methods (outside the
+benchmarks' source roots) are judged as library calls, as on a tree of benchmarks alone.
+
 A call whose every argument is a constant (Math.pow(2.0, 10), mix(SEED, 12), a JDK
 constant such as StrictMath.PI) is reported as one literal is, when the callee is a pure JDK
 function with a primitive result or a project method lint can read that neither loops, nor

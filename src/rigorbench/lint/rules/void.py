@@ -66,8 +66,10 @@ it computes (or one that waits or talks to the outside: hasNext, isValid, isDone
 starts with an action: writeUtf8, putLong; an instance call, which may change its receiver; a
 static call given a second variable, which may be an output), is taken to have effects, and
 then nothing is reported; so is a project method that, followed into the methods it calls, writes a field,
-calls such a library method (a script engine's bind and run), takes a lock or reaches an
-abstract method: it does work besides its result, which the JIT must keep. Nor a project
+calls such a library method (a script engine's bind and run), takes a lock, reads a volatile
+field or reaches an abstract method: it does work besides its result, which the JIT must keep.
+(An optional output the call passes null is not written; every overload of the arity called
+is read.) Nor a project
 method annotated @CompilerControl(DONT_INLINE): compiled as a call, it is not removed. Where
 the class measures the JIT itself (a compiler or jit package), a dropped result may be the
 experiment: info.
