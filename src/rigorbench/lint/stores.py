@@ -58,20 +58,26 @@ _CONVERSIONS = frozenset({"valueOf", "toString"})
 _DEPTH = 3
 
 
+def parameter_uses(bench: Benchmark, method: MethodInfo | None, position: int) -> tuple[Benchmark, list[Node]] | None:
+    """The project ``method`` seen like a benchmark, and the reads of its parameter at
+    ``position`` in its body; None when there is no such parameter or no body to read."""
+    if method is None or position >= len(method.params):
+        return None
+    ctx = callee_context(bench, method)
+    if ctx is None or ctx.body is None:
+        return None
+    name = method.params[position][1]
+    return ctx, [n for n in walk(ctx.body) if n.type == "identifier" and ctx.source.text(n) == name
+                 and _is_variable(n)]
+
+
 def stored_only(bench: Benchmark, method: MethodInfo | None, position: int, depth: int = 0) -> str | None:
     """How ``method``'s parameter at ``position`` is only stored (a short phrase for the
     message), or None when any use may feed computed work or the body is not visible."""
-    if method is None or position >= len(method.params) or depth > _DEPTH:
+    found = parameter_uses(bench, method, position) if depth <= _DEPTH else None
+    if found is None or not found[1]:
         return None
-    ctx = callee_context(bench, method)
-    body = ctx.body if ctx is not None else None
-    if body is None:
-        return None
-    name = method.params[position][1]
-    uses = [n for n in walk(body) if n.type == "identifier" and ctx.source.text(n) == name
-            and _is_variable(n)]
-    if not uses:
-        return None
+    ctx, uses = found
     stored: list[str] = []
     fields: set[str] = set()
     for use in uses:
@@ -79,7 +85,7 @@ def stored_only(bench: Benchmark, method: MethodInfo | None, position: int, dept
         if kind is None:
             return None
         stored.append(kind)
-    if fields and any(_mentions(ctx, ret, fields) for ret in walk(body) if ret.type == "return_statement"):
+    if fields and any(_mentions(ctx, ret, fields) for ret in walk(ctx.body) if ret.type == "return_statement"):
         return None  # stored, then read back into the result: `size = n; return size * 2;`
     return stored[0]
 
@@ -127,14 +133,10 @@ def feeds_unseen_code(bench: Benchmark, method: MethodInfo | None, position: int
     A literal given directly to such a call is not reported (nothing says the JIT can fold
     code lint cannot read); a project helper that only hands its parameter on to one is the
     same case one call further away: the table name of a query, the host of a client call."""
-    if method is None or position >= len(method.params):
+    found = parameter_uses(bench, method, position)
+    if found is None:
         return None
-    ctx = callee_context(bench, method)
-    if ctx is None or ctx.body is None:
-        return None
-    name = method.params[position][1]
-    uses = [n for n in walk(ctx.body) if n.type == "identifier" and ctx.source.text(n) == name
-            and _is_variable(n)]
+    ctx, uses = found
     called = None
     for use in uses:
         node = use.parent

@@ -50,7 +50,7 @@ from rigorbench.lint.context import Benchmark, Call, FileContext
 from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo
 from rigorbench.lint.parse import LOOPS, annotation, modifier_words, walk
 from rigorbench.lint.rules.config import WAITS
-from rigorbench.lint.stores import callee_context, feeds_unseen_code, shapes_new_object, stored_only
+from rigorbench.lint.stores import callee_context, feeds_unseen_code, parameter_uses, shapes_new_object, stored_only
 
 ID = "FINAL"
 TITLE = "benchmark input is a constant (final field or literal), so the JIT can fold the computation"
@@ -353,16 +353,8 @@ def _only_bounds(bench: Benchmark, method: MethodInfo, position: int) -> bool:
     size (as :func:`_is_input` judges reads in a benchmark)? ``fromIdentifier(37)`` checks the
     id against a range and loads ``TYPES[id]`` from a table on the heap: nothing folds (the
     rsocket lookups, heldout30). Lint run on a whole project reads such library methods."""
-    if position >= len(method.params):
-        return False
-    ctx = callee_context(bench, method)
-    if ctx is None or ctx.body is None:
-        return False
-    name = method.params[position][1]
-    uses = [n for n in walk(ctx.body) if n.type == "identifier" and ctx.source.text(n) == name
-            and not (n.parent is not None and n.parent.type in ("field_access", "method_invocation")
-                     and n != n.parent.child_by_field_name("object") and n.parent.type != "argument_list")]
-    return bool(uses) and not any(_is_input(ctx, u) for u in uses)
+    found = parameter_uses(bench, method, position)
+    return found is not None and bool(found[1]) and not any(_is_input(found[0], u) for u in found[1])
 
 
 def _waits(bench: Benchmark, method: MethodInfo, depth: int) -> bool:
