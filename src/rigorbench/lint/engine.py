@@ -29,7 +29,7 @@ from rigorbench.lint.context import file_context
 from rigorbench.lint.go.context import go_file_context
 from rigorbench.lint.go.package import GoProject
 from rigorbench.lint.go.parse import parse_go
-from rigorbench.lint.index import FileInfo, build_index, index_file
+from rigorbench.lint.index import FileInfo, benchmark_view, build_index, index_file
 from rigorbench.lint.parse import SourceFile, first_error, forget_annotations, parse
 from rigorbench.lint.rules import RULES
 from rigorbench.model import Finding, Measurement
@@ -188,11 +188,12 @@ def lint_paths(paths: Sequence[str | os.PathLike], *,
 def _lint(paths: Sequence[str | os.PathLike], selected: list[str]) -> LintResult:
     skipped: list[str] = []
     infos, go_files, warnings = _parse_all(discover(paths, skipped), skipped)
-    index = build_index(infos)
+    read = benchmark_view(infos)   # a whole repository: its library is read as a library
+    index = build_index(read)
     sources = [i.source for i in infos] + go_files
     ignores = {source.path: suppress.suppressions(source) for source in sources}
     project = GoProject()
-    contexts = [file_context(info, index) for info in infos] + [go_file_context(s, project) for s in go_files]
+    contexts = [file_context(info, index) for info in read] + [go_file_context(s, project) for s in go_files]
     issues: dict[tuple, Issue] = {}
     benchmarks = 0
     for ctx in contexts:

@@ -286,3 +286,27 @@ def build_index(files: list[FileInfo]) -> Index:
             index.by_file.setdefault((cls.name, id(cls.source)), cls)
             index.by_package.setdefault((cls.name, info.package), cls)
     return index
+
+
+def benchmark_view(files: list[FileInfo]) -> list[FileInfo]:
+    """The files lint reads as the project: those under a source root that uses JMH (the
+    benchmarks, their states and helpers) and the files declaring their superclasses, followed
+    up the hierarchy. Given a whole repository, the rest is the library under test, read as
+    a library lint cannot see into, as on a tree of benchmarks alone: its bodies would make
+    the library's JNI calls, parsers and table lookups look like pure, foldable or long work,
+    and its classes like project state (the labelled corpus was judged on such trees; linting
+    170 of its repositories whole showed each of these as wrong findings). Without any JMH
+    file (a tree of plain sources) every file is read."""
+    full = build_index(files)
+    by_source = {id(f.source): f for f in files}
+    keep = {key for key, root in full.roots.items() if root in full.jmh_roots}
+    if not keep:
+        return files
+    stack = [c for key in keep for c in by_source[key].classes]
+    while stack:
+        cls = stack.pop()
+        parent = full.lookup(cls.superclass, cls) if cls.superclass else None
+        if parent is not None and id(parent.source) not in keep:
+            keep.add(id(parent.source))
+            stack.extend(by_source[id(parent.source)].classes)
+    return [f for f in files if id(f.source) in keep]
