@@ -295,7 +295,7 @@ def benchmark_view(files: list[FileInfo]) -> list[FileInfo]:
     a library lint cannot see into, as on a tree of benchmarks alone: its bodies would make
     the library's JNI calls, parsers and table lookups look like pure, foldable or long work,
     and its classes like project state (the labelled corpus was judged on such trees; linting
-    170 of its repositories whole showed each of these as wrong findings). Without any JMH
+    178 of its repositories whole showed each of these as wrong findings). Without any JMH
     file (a tree of plain sources) every file is read."""
     full = build_index(files)
     by_source = {id(f.source): f for f in files}

@@ -212,7 +212,8 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
 def _volatile(ctx: Benchmark, node: Node) -> bool:
     """Does ``node`` read (or write) a ``volatile`` field of the project?"""
     parent = node.parent
-    if node.type == "identifier" and parent is not None and parent.type in ("field_access", "method_invocation"):
+    if node.type == "identifier" and parent is not None and node in (
+            parent.child_by_field_name("field"), parent.child_by_field_name("name")):
         return False   # judged as the whole field access; a method's name is no field
     info = ctx.field_of(node)
     return info is not None and "volatile" in modifier_words(info.declaration)
