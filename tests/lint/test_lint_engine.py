@@ -259,14 +259,19 @@ def test_the_project_memos_go_with_the_lint_run(tmp_path):
     # PARAMU's per-statement facts and reads are kept per project index, weakly: nothing in them
     # may refer back to the index, or every linted project would stay in memory
     import gc
-    from rigorbench.lint.rules import param_read
+    from rigorbench.lint.rules import config, param_read
     (tmp_path / "P.java").write_text(
         "import org.openjdk.jmh.annotations.*;\n@State(Scope.Thread) @Fork(1)\npublic class P {\n"
         "@Param({\"1\", \"2\"}) int n; int[] data;\n"
         "@Setup public void s() { if (n > 1) { data = new int[n]; } else { data = new int[2]; } }\n"
         "@Benchmark public int m() { return data.length; } }\n", encoding="utf-8")
+    (tmp_path / "Q.java").write_text(   # a per-call fixture: INVO memoizes each class's users
+        "import org.openjdk.jmh.annotations.*;\n@State(Scope.Thread)\npublic class Q {\nint[] d;\n"
+        "@Setup(Level.Invocation) public void s() { d = new int[4]; }\n"
+        "@Benchmark public int m() { return d.length; } }\n", encoding="utf-8")
     lint_paths([tmp_path])
     gc.collect()
+    assert config._users_by_class.cache_info().currsize == 0
     assert len(param_read._FACTS) == 0 and len(param_read._READS) == 0
 
 

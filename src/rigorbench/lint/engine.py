@@ -32,6 +32,7 @@ from rigorbench.lint.go.parse import parse_go
 from rigorbench.lint.index import FileInfo, benchmark_view, build_index, index_file
 from rigorbench.lint.parse import SourceFile, first_error, forget_annotations, parse
 from rigorbench.lint.rules import RULES
+from rigorbench.lint.rules.config import forget_users
 from rigorbench.model import Finding, Measurement
 
 SKIPPED_DIRS = frozenset({"target", ".git"})
@@ -183,6 +184,7 @@ def lint_paths(paths: Sequence[str | os.PathLike], *,
         return _lint(paths, _selected(rules))
     finally:
         forget_annotations()   # the per-declaration cache holds nodes, and so their trees
+        forget_users()         # INVO's memo of each class's benchmarks holds the whole index
 
 
 def _lint(paths: Sequence[str | os.PathLike], selected: list[str]) -> LintResult:

@@ -230,6 +230,12 @@ def _users(ctx: FileContext, cls: ClassInfo) -> tuple[Benchmark, ...]:
     return _users_by_class(ctx.index).get(id(cls), ())
 
 
+def forget_users() -> None:
+    """Drop the memo of :func:`_users_by_class` at the end of a lint run: its values hold the
+    run's benchmarks, and through them the project's index and trees."""
+    _users_by_class.cache_clear()
+
+
 @functools.lru_cache(maxsize=4)
 def _users_by_class(index: Index) -> dict[int, tuple[Benchmark, ...]]:
     """For every class (by id), the benchmarks of the project that use it: built once per lint
