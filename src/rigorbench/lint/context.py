@@ -175,11 +175,6 @@ class Benchmark:
 def _project(index: Index, name: str, methods: list[MethodInfo], nargs: int) -> Call:
     """A project method; ``pure`` when every overload of that arity is a pure helper."""
     chosen = next((m for m in methods if len(m.params) == nargs), methods[0])
-    if not index.benchmark_code(chosen):
-        # The library code of a whole repository (a superclass file outside the benchmarks'
-        # source roots, :func:`index.benchmark_view`): its body says nothing about what the JIT
-        # removes (a JNI call, a parser, a deep lookup), so it is never taken as a pure helper.
-        return Call("project", name, chosen.return_type, chosen)
     verdicts = {helpers.classify(index, m) for m in methods if len(m.params) == len(chosen.params)}
     if None in verdicts:
         return Call("project", name, chosen.return_type, chosen)

@@ -126,14 +126,6 @@ class Index:
         here = near.source.path.split("/")
         return max(copies, key=lambda c: _shared(c.source.path.split("/"), here))
 
-    def benchmark_code(self, method: MethodInfo) -> bool:
-        """Is ``method`` benchmark code (declared under a source root that holds a file
-        using JMH: ``src/jmh/java``, a ``benchmarks`` module, the benchmarks' own test root)
-        rather than the library code of the project (``src/main/java`` beside it)? Lint given a
-        whole repository sees the library's methods too; rules that judge a callee's purity,
-        cost or foldability read those as library calls, as on a tree of benchmarks alone."""
-        return method.source is not None and self.roots.get(id(method.source)) in self.jmh_roots
-
     def owner_of(self, info: MethodInfo | FieldInfo) -> ClassInfo | None:
         """The class that declares a method or a field: by its qualified name, and among
         copies of that name, the one in the member's own file."""

@@ -46,7 +46,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from rigorbench.lint.base import Edit, Issue, make_issue, short
-from rigorbench.lint.context import Benchmark, Call, FileContext
+from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo
 from rigorbench.lint.parse import LOOPS, annotation, modifier_words, walk
 from rigorbench.lint.rules.config import WAITS
@@ -242,13 +242,14 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
         # expression is an input too (its state, often mutable), not a class name
     if obj is not None and _object_constant(bench, obj):
         return None  # UTF_8.encode(TEXT): the receiver is an object, its call runs its code
-    kind = _seen_as(bench, call).kind
+    resolved = bench.call(call)
+    kind = resolved.kind
     if (obj is None and kind == "unknown") or not _result_used(bench, call):   # an unresolved local call
         return None
-    if _inlining_controlled(_seen_as(bench, call).method):
+    if _inlining_controlled(resolved.method):
         return None
-    if stored_only(bench, _seen_as(bench, call).method, 0) or shapes_new_object(bench, _seen_as(bench, call).method, 0) \
-            or feeds_unseen_code(bench, _seen_as(bench, call).method, 0):
+    if stored_only(bench, resolved.method, 0) or shapes_new_object(bench, resolved.method, 0) \
+            or feeds_unseen_code(bench, resolved.method, 0):
         return None  # a project setter, config builder or factory: the constant is a knob, not an input
     name = bench.source.text(call.child_by_field_name("name"))
     if chars > _FOLDABLE_CHARS:
@@ -328,17 +329,6 @@ def _recursive(bench: Benchmark, method: MethodInfo) -> bool:
         n.child_by_field_name("name").text == name
         and len(n.child_by_field_name("arguments").named_children) == len(method.params)
         for n in walk(body) if n.type == "method_invocation")
-
-
-def _seen_as(bench: Benchmark, node: Node) -> Call:
-    """How FINAL judges a call: a project method outside the benchmark code (the library part
-    of a whole repository, :meth:`Index.benchmark_code`) as a library call lint cannot see
-    into, as on a tree of benchmarks alone: a constant given to a parser or a lookup there is
-    not folded work lint can show (the labelled corpus's verdicts on library calls)."""
-    call = bench.call(node)
-    if call.method is not None and not bench.index.benchmark_code(call.method):
-        return Call("unknown", call.name)
-    return call
 
 
 def _varargs(method: MethodInfo) -> bool:
@@ -483,7 +473,7 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     literal = _literal(bench, arg)
     if literal is None:
         return
-    call = _seen_as(bench, node)
+    call = bench.call(node)
     obj = node.child_by_field_name("object")
     static = obj is None or bench.type_of(obj) is None  # Math.log(3.0), not text.charAt(0)
     if _inlining_controlled(call.method):
@@ -527,7 +517,7 @@ def _constant_arguments(bench: Benchmark, node: Node, args: list[Node]) -> Itera
     or hands an argument on to code lint cannot see."""
     if not all(_constant_argument(bench, a) for a in args):
         return
-    call = _seen_as(bench, node)
+    call = bench.call(node)
     obj = node.child_by_field_name("object")
     static = obj is None or bench.type_of(obj) is None
     if not static or call.kind not in ("pure", "project") or _inlining_controlled(call.method):

@@ -251,7 +251,7 @@ def _scan(index: Index, cls: ClassInfo, method: MethodInfo, names: set[str],
         _escape_arguments(bench, created, reads)
         made = index.lookup(source.text(created.child_by_field_name("type")).split("<")[0], cls)
         if made is not None:
-            found += [(made, m) for ms in made.methods.values() for m in ms if index.benchmark_code(m)]
+            found += [(made, m) for ms in made.methods.values() for m in ms]
     for ref in source.within("method_reference", body):
         name = source.text(ref).rsplit("::", 1)[-1].strip()
         found += [(cls, m) for m in index.methods(cls, name)]

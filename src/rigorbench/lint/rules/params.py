@@ -134,7 +134,4 @@ def callees(bench: Benchmark, call: Node) -> list[MethodInfo] | None:
         return None
     for sub in descendants(index, receiver):
         found += sub.methods.get(name, [])
-    # the library code of a whole repository is a library call, as on a tree of benchmarks
-    # alone: its arguments escape (:func:`param_read._escape_arguments`), its body is not read
-    found = [m for m in found if index.benchmark_code(m)]
-    return found or None
+    return found

@@ -99,12 +99,8 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
     if value is not None and _out_of_line_call(bench, value):
         return True   # a DONT_INLINE callee is kept as a call whatever becomes of its result
     for call in walk(value) if value is not None else ():
-        if call.type != "method_invocation":
+        if call.type != "method_invocation" or bench.call(call).kind != "unknown":
             continue
-        resolved = bench.call(call)
-        if resolved.kind != "unknown" and not (resolved.method is not None
-                                               and not bench.index.benchmark_code(resolved.method)):
-            continue   # the library code of a whole repository is read as on a tree of benchmarks
         if void.read_only_accessor(bench, call) or void.unseen_query(bench, call) or void.unseen_value(bench, call):
             continue
         if len(void.variable_arguments(call)) > 1 or action_name(bench.source.text(call.child_by_field_name("name"))):
