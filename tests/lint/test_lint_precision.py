@@ -970,6 +970,40 @@ def test_loop_size_arithmetic_in_a_traversal_is_info_and_a_counted_repeat_is_not
     assert found == [("Sizes.header", "info"), ("Sizes.header", "info"), ("Sizes.repeated", "warning")]
 
 
+def test_loop_repeating_an_invariant_array_copy_is_a_warning(tmp_path):
+    # A counted loop under @OperationsPerInvocation that only repeats one copy (or fill) between
+    # the same arrays stores the same values on every trip (jruby's ArrayCopyBenchmark shape):
+    # a warning, and a copy into a fresh array says it is dead too. Operands that change per trip,
+    # a copy within one array (a shift), a counter read in the body, or any other statement in the
+    # body keep it silent.
+    source = ("import java.util.Arrays;\n" + HEADER + "@State(Scope.Thread)\npublic class Copies {\n"
+              "static final int N = 1_000_000;\n"
+              "static final Object[] SRC = {1, 2, 3}; static final Object[] DST = new Object[3];\n"
+              "int[] ints = new int[8]; Object[][] rows = new Object[4][3]; int k;\n"
+              "@Benchmark @OperationsPerInvocation(N) public void same() {\n"
+              "  for (int i = 0; i < N; i++) { System.arraycopy(SRC, 0, DST, 0, SRC.length); } }\n"
+              "@Benchmark @OperationsPerInvocation(N) public void fresh() {\n"
+              "  for (int i = 0; i < N; i++) System.arraycopy(SRC, 0, new Object[4], 1, SRC.length); }\n"
+              "@Benchmark @OperationsPerInvocation(N) public void fill() {\n"
+              "  for (int i = 0; i < N; i++) { Arrays.fill(ints, -1); } }\n"
+              "@Benchmark public void perRow() {\n"
+              "  for (int i = 0; i < 4; i++) { System.arraycopy(SRC, 0, rows[i], 0, SRC.length); } }\n"
+              "@Benchmark public void shift() {\n"
+              "  for (int i = 0; i < N; i++) { System.arraycopy(ints, 0, ints, 1, 7); } }\n"
+              "@Benchmark public void counted() {\n"
+              "  for (int i = 0; i < N; i++) { Arrays.fill(ints, i); } }\n"
+              "@Benchmark public void more() {\n"
+              "  for (int i = 0; i < N; i++) { System.arraycopy(SRC, 0, DST, 0, SRC.length); k++; } }\n"
+              "@Benchmark public void method() {\n"
+              "  for (int i = 0; i < N; i++) { System.arraycopy(SRC, 0, DST, 0, length()); } }\n"
+              "int length() { return 3; } }\n")
+    found = _by_rule(tmp_path, "Copies.java", source, "LOOP")
+    assert sorted(found) == [("Copies.fill", "warning"), ("Copies.fresh", "warning"), ("Copies.same", "warning")]
+    messages = {f.benchmark: f.message for f in lint_paths([tmp_path]).findings if f.rule == "LOOP"}
+    assert "new array that nothing reads" in messages["Copies.fresh"]
+    assert "every trip stores what the previous one stored" in messages["Copies.same"]
+
+
 @pytest.mark.parametrize("package, doc, severity", [
     ("org.openjdk.bench.vm.compiler", "", "info"),     # OpenJDK's compiler micros (Straighten)
     ("demo", "/** How well the optimizer straightens code. */", "info"),

@@ -7,7 +7,9 @@ read the accumulator (so ``h = hash(h, x)`` chains are left alone) and the loop 
 Blackhole call yet. It is a warning only when the harm is likely: every accumulated call is
 cheap and side-effect free (the pure JDK table, or a helper :mod:`rigorbench.lint.helpers`
 can read) and not only size reads (``name.length()``), or there is no call and a counted loop
-repeats nothing but loop-invariant arithmetic (JMHSample_11).
+repeats nothing but loop-invariant arithmetic (JMHSample_11). A counted loop whose body is
+nothing but ``System.arraycopy``/``Arrays.fill`` calls with operands it never changes (each trip
+stores what the last one stored) is a warning too: it has no accumulator, and no fix is offered.
 Other candidates (a traversal of the subject, calls whose cost cannot be seen, heavy
 allocating calls) are ``info``. Overwrites (``x = f(x_i)``) are not accumulations: RETU
 reports them (:mod:`rigorbench.lint.rules.overwrites`). Loops summing plain array elements
@@ -53,7 +55,12 @@ or one element read per index (text.charAt(i), list.get(i)), are the measured wo
 and are not reported; a loop whose calls rigorbench cannot see
 into (a traversal of a collection, heavy allocating operations), one that only sums sizes
 (total += 7 + name.length()), and an invariant term inside a loop that does other work are
-only 'info'; so is a cheap term beside an inner loop (the body's work decides). Where the
+only 'info'; so is a cheap term beside an inner loop (the body's work decides). A counted
+loop that only repeats System.arraycopy or Arrays.fill with operands it never changes
+(for (i < N) System.arraycopy(src, 0, dst, 0, src.length), often under
+@OperationsPerInvocation(N)) is reported too: every trip stores what the previous one stored,
+so the JIT may turn the copies into loads and stores it hoists or merges, and a copy into a
+new array that nothing reads is dead. Let JMH repeat the call instead. Where the
 class measures the compiler itself (a package segment such as compiler or jit, or a doc
 comment on the optimizer, as in OpenJDK's vm.compiler micro-benchmarks) the merge may be the
 subject: LOOP, RETU, VOID and FINAL say info there.
@@ -80,6 +87,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
     for bench in ctx.benchmarks:
         if bench.body is None:
             continue
+        yield from _repeated_stores(bench)
         candidates = [c for c in (_candidate(bench, n) for n in bench.own("expression_statement")) if c]
         if not candidates:
             continue
@@ -285,3 +293,86 @@ def _make_void(bench: Benchmark, acc: str, accumulations: list[Node]) -> tuple[E
     type_node = bench.node.child_by_field_name("type")
     return (Edit(type_node.start_byte, type_node.end_byte, "void"),
             delete_statement(bench.source, decl), delete_statement(bench.source, ret))
+
+
+# Copies and fills that store the same values on every trip of a counted loop. jruby's
+# ArrayCopyBenchmark (heldout31) repeats System.arraycopy(arr1, 0, dst1, 0, arr1.length) 100
+# million times under @OperationsPerInvocation: with loop-invariant operands each trip rewrites
+# what the last one wrote, so C2 may expand the small constant-length copy into loads and
+# stores it hoists or merges, and a copy into a fresh array no one reads is dead (JMHSample_11:
+# a repeat loop measures what the compiler made of the repetition, not one operation).
+_IDEMPOTENT = frozenset({("System", "arraycopy"), ("Arrays", "fill")})
+
+
+def _repeated_stores(bench: Benchmark) -> Iterator[Issue]:
+    seen: set[int] = set()
+    for stmt in bench.own("expression_statement"):
+        loop = enclosing_loop(stmt, bench.body)
+        if loop is None or loop.start_byte in seen or loop.type != "for_statement":
+            continue
+        seen.add(loop.start_byte)
+        found = _invariant_copies(bench, loop)
+        if found is None:
+            continue
+        text = bench.source.text
+        first = found[0]
+        fresh = any(a.type == "array_creation_expression"
+                    for c in found for a in c.child_by_field_name("arguments").named_children)
+        what = ("into a new array that nothing reads, so each copy is dead as well" if fresh else
+                "so every trip stores what the previous one stored")
+        yield make_issue(bench.source, loop, ID, "warning",
+                         f"the loop {_bound(bench, loop)} and repeats {short(text(first), 50)} with "
+                         f"loop-invariant operands, {what}; the JIT can hoist or merge the "
+                         f"repetitions, and the time per operation is not one call's",
+                         benchmark=bench.name,
+                         hint="let JMH repeat the call: drop the loop and @OperationsPerInvocation, "
+                         "or vary the operands per trip (JMHSample_11_Loops)")
+
+
+def _invariant_copies(bench: Benchmark, loop: Node) -> list[Node] | None:
+    """The calls of a counted ``for`` loop whose body is nothing but listed copies and fills with
+    operands the loop never changes (names, fields, literals, ``x.length``, a new array as the
+    destination), none of them the counter; else None. A copy within one array (``arraycopy(a,
+    0, a, 1, n)`` shifts it again on every trip) is not repeated work."""
+    text = bench.source.text
+    init, body = loop.child_by_field_name("init"), loop.child_by_field_name("body")
+    if init is None or init.type != "local_variable_declaration" or body is None:
+        return None
+    declarators = init.children_by_field_name("declarator")
+    if len(declarators) != 1:
+        return None
+    counter = text(declarators[0].child_by_field_name("name"))
+    statements = [c for c in body.named_children if "comment" not in c.type] \
+        if body.type == "block" else [body]
+    calls = []
+    for stmt in statements:
+        call = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
+        if call is None or call.type != "method_invocation":
+            return None
+        obj = call.child_by_field_name("object")
+        if obj is None or (text(obj), text(call.child_by_field_name("name"))) not in _IDEMPOTENT:
+            return None
+        args = call.child_by_field_name("arguments").named_children
+        if not args or not all(_invariant_operand(bench, a, counter, i) for i, a in enumerate(args)):
+            return None
+        if len(args) == 5 and text(args[0]) == text(args[2]):
+            return None
+        calls.append(call)
+    return calls or None
+
+
+def _invariant_operand(bench: Benchmark, node: Node, counter: str, position: int) -> bool:
+    text = bench.source.text
+    if node.type.endswith("literal"):
+        return True
+    if node.type == "unary_expression" and node.named_children:
+        return node.named_children[0].type.endswith("literal")
+    if node.type == "array_creation_expression":  # arraycopy's destination only
+        return position == 2 and all(d.type.endswith("literal") for n in node.named_children
+                                     if n.type == "dimensions_expr" for d in n.named_children)
+    if node.type == "identifier":
+        return text(node) != counter
+    if node.type == "field_access":
+        return all(n.type != "method_invocation" for n in walk(node)) and not any(
+            n.type == "identifier" and text(n) == counter for n in walk(node))
+    return False
