@@ -411,6 +411,32 @@ def test_paramu_per_benchmark_follows_an_unannotated_override_and_an_inherited_o
     assert [f for f in findings(tmp_path, files)[0] if f[0] == "PARAMU"] == []
 
 
+@pytest.mark.parametrize("with_interface", [True, False])
+def test_paramu_per_benchmark_follows_a_state_passed_as_an_interface(tmp_path, with_interface):
+    # A helper takes the state as an interface (declared in the tree, or outside it) and calls
+    # data() on it: at run time that is the state's own data(), which returns what the setup
+    # built from 'size' (runtime-benchmarks' hashers, heldout34). A call that reaches only state
+    # methods unrelated to the parameter still leaves the benchmark reported.
+    files = {
+        "SizedState.java": state('    @Param({"16", "1024"}) int size;\n    private int[] values;\n'
+                                 "    private int cursor;\n"
+                                 "    @Setup public void build() { values = new int[size]; }\n"
+                                 "    public int[] data() { return values; }\n"
+                                 "    public int next() { return cursor++; }\n",
+                                 "@State(Scope.Benchmark)\npublic class SizedState implements Holder"),
+        "B.java": state("    @Benchmark public long direct(SizedState s) { return s.data().length; }\n"
+                        "    @Benchmark public long viaInterface(SizedState s) { return total(s); }\n"
+                        "    @Benchmark public long viaNext(SizedState s) { return step(s); }\n"
+                        "    private long total(Holder h) { long t = 0; for (int v : h.data()) t += v; return t; }\n"
+                        "    private long step(Holder h) { return h.next(); }\n", "public class B"),
+    }
+    if with_interface:
+        files["Holder.java"] = "public interface Holder {\n    int[] data();\n    int next();\n}\n"
+    found, result = findings(tmp_path, files)
+    assert [f for f in found if f[0] == "PARAMU"] == [("PARAMU", "warning", "B.java", 6)]
+    assert [f.benchmark for f in result.findings if f.rule == "PARAMU"] == ["B.viaNext"]
+
+
 def test_paramu_per_benchmark_resolves_a_nested_state_by_its_outer_class(tmp_path):
     files = {   # two nested classes named Data: the benchmark's is the one whose setup reads the param
         "FState.java": "package p;\n" + state('    @State(Scope.Thread) public static class Data {\n'

@@ -479,6 +479,8 @@ def _path_names(index: Index, bench: Benchmark, states: list[ClassInfo]) -> set[
         return None
     names: set[str] = set()
     reads = Reads()
+    members = [c for s in states for c in [*index.lineage(s), *descendants(index, s)]]
+    family = {id(c) for c in members}
     queue, seen = [(bench.cls, own)], set()
     while queue:
         cls, method = queue.pop()
@@ -486,11 +488,35 @@ def _path_names(index: Index, bench: Benchmark, states: list[ClassInfo]) -> set[
             continue
         seen.add(id(method.node))
         queue += _overloads(index, _scan(index, cls, method, set(), reads))
+        queue += _dispatched(index, cls, method, members)
         names |= _mentioned(index, cls, method)
-    family = {id(c) for s in states for c in [*index.lineage(s), *descendants(index, s)]}
     if any(id(c) in family for c in reads.escaped):
         return None
     return names
+
+
+def _dispatched(index: Index, cls: ClassInfo, method: MethodInfo,
+                members: list[ClassInfo]) -> list[tuple[ClassInfo, MethodInfo]]:
+    """The methods of the benchmark's states (``members``) that a call lint cannot bind may run:
+    ``h.data()`` in a helper taking the state as an interface (runtime-benchmarks' hashers pass
+    their state to ``hash(HashingBenchmarkState state)``; the interface has no body to read, or
+    is not in view at all) dispatches to the state class's ``data()`` at run time. Matched by
+    name and arity on a receiver that is a variable or a field, so the path may gain methods it
+    does not run: more reads, never a finding more."""
+    ctx = method_context(bare_file(cls), cls, method.node, index)
+    found: list[tuple[ClassInfo, MethodInfo]] = []
+    for call in ctx.source.within("method_invocation", ctx.body):
+        obj = call.child_by_field_name("object")
+        if obj is None or obj.type not in ("identifier", "field_access"):
+            continue
+        targets = callees(ctx, call)
+        if targets and any(t.node.child_by_field_name("body") is not None for t in targets):
+            continue
+        name = ctx.source.text(call.child_by_field_name("name"))
+        arity = len(call.child_by_field_name("arguments").named_children)
+        found += [(member, m) for member in members for m in member.methods.get(name, ())
+                  if len(m.params) == arity]
+    return found
 
 
 def _mentioned(index: Index, cls: ClassInfo, method: MethodInfo) -> frozenset[str]:
