@@ -1009,6 +1009,8 @@ def test_loop_repeating_an_invariant_array_copy_is_a_warning(tmp_path):
     ("demo", "/** How well the optimizer straightens code. */", "info"),
     ("demo", "/** Lets the JIT compiler inline the call sooner. */", "warning"),  # a mention only
     ("demo.compilers", "", "warning"),                 # a segment must be exactly the word
+    ("demo.runtime.fission", "", "info"),              # an optimisation as the topic (heldout34)
+    ("demo.inlining.hashers", "", "info"),
 ])
 def test_loop_is_info_where_the_class_measures_the_compiler(tmp_path, package, doc, severity):
     # A cheap pure helper summed over an array is LOOP's warning (JMHSample_34), unless the class
