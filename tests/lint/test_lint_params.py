@@ -296,6 +296,45 @@ def test_paramu_silent_where_the_reader_may_be_out_of_sight(tmp_path):
     assert findings(tmp_path, files)[0] == []
 
 
+def test_an_imported_type_is_not_a_project_class_of_the_same_simple_name(tmp_path):
+    # heldout35 (assorted-benchmarks): the project declares its own wordcount.Blackhole, a state
+    # with a @Param; benchmarks elsewhere import org.openjdk.jmh.infra.Blackhole. Their Blackhole
+    # parameter is JMH's, so its @Param does not apply to them (80 wrong PARAMU before); a
+    # single-type import shadows even a class of the file's own package, as in Java. A file
+    # importing the project's class, or of its package without that import, still gets it.
+    (tmp_path / "wc").mkdir()
+    (tmp_path / "stream").mkdir()
+    files = {
+        "wc/Blackhole.java": "package wc;\n" + state('    @Param({"1", "2", "3"}) public int size;\n'
+                                                     "    public int[] data;\n"
+                                                     "    @Setup public void fill() { data = new int[size]; }\n",
+                                                     "@State(Scope.Thread)\npublic class Blackhole"),
+        "wc/Count.java": "package wc;\nimport org.openjdk.jmh.annotations.*;\npublic class Count {\n"
+                         "    @Benchmark public int count(Blackhole b) { return b.data.length; }\n"
+                         "    @Benchmark public int none(Blackhole b) { return 1; }\n}\n",
+        "stream/Sum.java": "package stream;\nimport org.openjdk.jmh.annotations.*;\n"
+                           "import org.openjdk.jmh.infra.Blackhole;\n"
+                           "public class Sum {\n    @Benchmark public void sum(Blackhole bh) { bh.consume(1); }\n}\n",
+        "stream/Mine.java": "package stream;\nimport org.openjdk.jmh.annotations.*;\nimport wc.Blackhole;\n"
+                            "public class Mine {\n    @Benchmark public int mine(Blackhole b) { return 2; }\n}\n",
+    }
+    _, result = findings(tmp_path, files)
+    assert sorted(f.benchmark for f in result.findings if f.rule == "PARAMU") == ["Count.none", "Mine.mine"]
+
+
+@pytest.mark.parametrize("declared, severity", [
+    ("enum Workload { ONLY }", "info"),          # JMH runs the enum's one constant: a label
+    ("enum Workload { SMALL, LARGE }", "warning"),
+])
+def test_paramu_counts_the_cases_of_an_enum_param_without_values(tmp_path, declared, severity):
+    # heldout35 (assorted-benchmarks): `@Param Workload workload` with no values runs one case per
+    # constant of the enum; with one constant, an unread parameter changes nothing (info).
+    files = {"T.java": state(f"    public {declared}\n    @Param Workload workload;\n"
+                             "    @Benchmark public int m() { return 1; }\n")}
+    _, result = findings(tmp_path, files)
+    assert [f.severity for f in result.findings if f.rule == "PARAMU"] == [severity]
+
+
 def test_rules_are_registered_with_explanations():
     for rule_id in ("PARAMW", "PARAMU"):
         rule = RULES[rule_id]

