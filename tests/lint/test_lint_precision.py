@@ -230,7 +230,9 @@ CASES = [
     ("long[] w = new long[64];\n@Benchmark public int bits() { int v = 0;\n"
      "for (int k = 0; k < w.length; ++k) v += Long.bitCount(w[k]);\nreturn v; }", []),
     ("String[] ts = {\"1\"};\n@Benchmark public long parses() { long v = 0;\n"
-     "for (String t : ts) v += Long.parseLong(t);\nreturn v; }", [("LOOP", 3)]),   # work of its own
+     "for (String t : ts) v += Long.parseLong(t);\nreturn v; }", []),   # a JDK primitive per element
+    ("int[] xs = new int[8];\n@Benchmark public long boxes() { long v = 0;\n"
+     "for (int x : xs) v += Integer.valueOf(x);\nreturn v; }", [("LOOP", 3)]),   # boxing under test
     ("long[] w = new long[64];\nstatic int pick(long x) { return (int) (x >>> 3) & 7; }\n"
      "@Benchmark public int picks() { int v = 0;\n"
      "for (int k = 0; k < w.length; ++k) v += pick(w[k]);\nreturn v; }", [("LOOP", 4)]),
