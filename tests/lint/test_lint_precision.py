@@ -233,11 +233,29 @@ CASES = [
      "for (String t : ts) v += Long.parseLong(t);\nreturn v; }", []),   # a JDK primitive per element
     ("int[] xs = new int[8];\n@Benchmark public long boxes() { long v = 0;\n"
      "for (int x : xs) v += Integer.valueOf(x);\nreturn v; }", [("LOOP", 3)]),   # boxing under test
+    # heldout36: unboxing the elements of a list is its traversal (info); a box the loop makes and
+    # only unboxes is the boxing under test, which escape analysis removes (a warning)
+    ("java.util.List<Integer> xs;\n@Benchmark public int unbox() { int v = 0;\n"
+     "for (Integer x : xs) { v += x.intValue(); }\nreturn v; }", []),
+    ("int[] xs = new int[8];\n@Benchmark public long box() { long v = 0;\n"
+     "for (int x : xs) { Integer b = Integer.valueOf(x); v += b.longValue(); }\nreturn v; }", [("LOOP", 3)]),
     ("long[] w = new long[64];\nstatic int pick(long x) { return (int) (x >>> 3) & 7; }\n"
      "@Benchmark public int picks() { int v = 0;\n"
      "for (int k = 0; k < w.length; ++k) v += pick(w[k]);\nreturn v; }", [("LOOP", 4)]),
     ("String s = \"abcdefgh\";\n@Benchmark public int fixed() { int v = 0;\n"
      "for (int i = 0; i < 100; ++i) { v += s.charAt(3); }\nreturn v; }", [("LOOP", 3)]),
+    # FINAL, heldout36: a boolean literal handed to a project method chooses its path (a flag,
+    # not its data); Double.parseDouble builds objects per call and does not fold, while
+    # Long.parseLong of a literal still can; a final String field longer than the unroll limit
+    # only says info, as a static one does
+    ("static int run(boolean fail) { if (fail) { throw new IllegalStateException(); } return 0; }\n"
+     "@Benchmark public int flag() { return run(true); }", []),
+    ("@Benchmark public double parsed() { return Double.parseDouble(\"123.123\"); }", []),
+    ("@Benchmark public long parsedLong() { return Long.parseLong(\"123\"); }", [("FINAL", 1)]),
+    ("private final String ip = \"2607:fb10:2:232:72f3:95ff:fe03:a6e7\";\n"
+     "@Benchmark public int split() { return ip.split(\":\").length; }", []),
+    ("private final String ip = \"10.0.0.1\";\n"
+     "@Benchmark public int split() { return ip.split(\":\").length; }", [("FINAL", 1)]),
 ]
 
 
@@ -352,6 +370,8 @@ def test_final_configuration_literal(tmp_path, members, expected):
 
 
 INVO_CASES = [
+    # a fixture of a class no benchmark runs (heldout36: a base class nothing extends or takes)
+    ("@Setup(Level.Invocation) public void s() {}\npublic int notABenchmark() { return 1; }", []),
     # a quick benchmark body: the fixture's timestamps dominate
     ("@Setup(Level.Invocation) public void s() {}\n@Benchmark public double m() { return Math.sqrt(2); }",
      [("INVO", "warning")]),
@@ -1020,6 +1040,7 @@ def test_loop_repeating_an_invariant_array_copy_is_a_warning(tmp_path):
     ("demo.compilers", "", "warning"),                 # a segment must be exactly the word
     ("demo.runtime.fission", "", "info"),              # an optimisation as the topic (heldout34)
     ("demo.inlining.hashers", "", "info"),
+    ("demo.asm.constfold", "", "info"),                # heldout36's constant-folding demo
 ])
 def test_loop_is_info_where_the_class_measures_the_compiler(tmp_path, package, doc, severity):
     # A cheap pure helper summed over an array is LOOP's warning (JMHSample_34), unless the class

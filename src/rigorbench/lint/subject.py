@@ -11,7 +11,8 @@ optimiser being tested; a mere mention of the JIT is not enough: groovy's call-s
 says the JIT inlines sooner). Shaped on jmh-jdk-microbenchmarks' ``vm.compiler.Straighten``
 (LOOP) and ionutbalosin/jvm-performance-benchmarks' ``compiler`` package (heldout29: eight of its
 thirteen wrong warnings, and one right one), in-sample for both; the optimisation names
-(fission, inlining, ...) on runtime-benchmarks' fission package (heldout34's two wrong LOOP), in-sample.
+(fission, inlining, ...) on runtime-benchmarks' fission package (heldout34's two wrong LOOP), and
+constfold on 0xaa4eb's constant-folding demo (heldout36's wrong FINAL), in-sample.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ RULES = frozenset({"RETU", "VOID", "FINAL", "LOOP"})
 # runtime-benchmarks' ``fission`` package compares fused and fissured loops; ``inlining`` and
 # ``intrinsics`` are such topics too).
 _PACKAGE = re.compile(r"(^|\.)(compiler|jit|c1|c2|optimizer|vectorization|loopopts|fission|fusion|"
-                      r"unrolling|inlining|devirtuali[sz]ation|intrinsics|superword)(\.|$)")
+                      r"unrolling|inlining|inline|devirtuali[sz]ation|intrinsics|superword|constfold)(\.|$)")
 _DOC = re.compile(r"\b(the optimi[sz]er|compiler optimi[sz]ations?|auto-?vectori[sz]ation|"
                   r"loop unrolling)\b", re.IGNORECASE)
 

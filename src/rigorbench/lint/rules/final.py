@@ -79,13 +79,16 @@ hands it on to a library call or constructor (a query's table name, new Query(ch
 or that is called on an object (its state is an input too). Nor a constant given to a method
 annotated @CompilerControl (under DONT_INLINE nothing is folded; under INLINE the folding is
 what is measured), nor a string constant that is a document (a text block or over 128
-characters) read by a parser. A string constant of more than 32 characters is info: the JIT
+characters) read by a parser. A string constant of more than 32 characters (a literal, a
+static final or a final field) is info: the JIT
 folds a call on a string only where it unrolls the loop over its characters completely, and
 C2's unroll budget (about 4 x LoopUnrollLimit nodes) rarely allows that for longer strings.
 
 Nor a literal a project method only checks against a range, uses as an index into a table
 on the heap or compares with equals (fromIdentifier(37), fromString("foo/bar"): lookups, not
-folded work). When lint is given a whole repository, the library's own methods (outside the
+folded work), nor true or false given to a project method (a flag choosing its path), nor the
+text of Double.parseDouble, Float.parseFloat and their valueOf(String): they build a converter
+and a digit buffer on every call, which a constant text does not remove. When lint is given a whole repository, the library's own methods (outside the
 benchmarks' source roots) are judged as library calls, as on a tree of benchmarks alone.
 
 A call whose every argument is a constant (Math.pow(2.0, 10), mix(SEED, 12), a JDK
@@ -203,6 +206,12 @@ def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None, use: 
     if value is None or not _constant(bench, value):
         return None  # e.g. read from a system property: a knob, not a folded input
     where = short(bench.source.text(_statement(bench, use)), 40)
+    chars = _string_chars(bench, value) if info.type in ("String", "java.lang.String") else 0
+    if chars > _FOLDABLE_CHARS:
+        return make_issue(info.source, name_node, ID, "info",
+                          f"final field '{info.name}' ({info.type}, {chars} characters) is an input of "
+                          f"'{where}' in {bench.name}; {_UNROLL_NOTE}", benchmark=bench.name,
+                          hint=f"remove 'final' from '{info.name}' if this is benchmark input")
     if info.static:
         return make_issue(info.source, name_node, ID, "info",
                           f"static final field '{info.name}' ({info.type}) read by "
@@ -290,6 +299,14 @@ def _string_chars(bench: Benchmark, node: Node) -> int:
 # Only predicates: a library parse, compile, lookup or reflection call on a literal builds or
 # finds objects that a constant does not fold away (the corpus's zilla and fastjson2 parses).
 _PREDICATE = re.compile(r"^(is|has|contains|matches|starts|ends|equals)([A-Z_]\w*)?$")
+
+
+# JDK parses that build objects on every call: Double.parseDouble and its kin run
+# jdk.internal.math.FloatingDecimal.readJavaFormatString, which allocates a converter and a
+# digit buffer, so a constant text does not fold the call away (heldout36's parseDouble("123.123"),
+# labelled wrong; Long.parseLong of a literal, which allocates nothing, stays a finding).
+_ALLOCATING_PARSES = frozenset({("Double", "parseDouble"), ("Float", "parseFloat"), ("Double", "valueOf"),
+                                ("Float", "valueOf")})
 
 
 def _class_name(bench: Benchmark, obj: Node | None) -> bool:
@@ -478,6 +495,8 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     static = obj is None or bench.type_of(obj) is None  # Math.log(3.0), not text.charAt(0)
     if _inlining_controlled(call.method):
         return
+    if literal.type in ("true", "false") and call.method is not None:
+        return  # throwError(true): a flag choosing the callee's path, a knob rather than its data
     if call.method is not None and stored_only(bench, call.method, 0):
         return  # configuration: the callee only files the literal away (a field, a map, a builder)
     if call.method is not None and shapes_new_object(bench, call.method, 0):
@@ -489,6 +508,9 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
         # observer.finish(2): the receiver's state is an input too (as in _only_input), and a
         # callee that waits for other threads or takes a lock does work a constant cannot fold;
         # one that only hands the literal to a library call is that call's case (not reported)
+        return
+    if static and obj is not None and (bench.source.text(obj), bench.source.text(node.child_by_field_name("name"))) \
+            in _ALLOCATING_PARSES:
         return
     library_string = literal.type == "string_literal" and call.kind == "unknown" \
         and _class_name(bench, obj) and _PREDICATE.match(bench.source.text(node.child_by_field_name("name"))) \

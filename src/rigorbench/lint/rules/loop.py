@@ -125,7 +125,8 @@ def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, 
     unknown = [bench.source.text(c.child_by_field_name("name")) for c in calls
                if not bench.call(c).cheap]
     inner = _inner_loop(loop, stmt)
-    if not unknown and all(_jdk_primitive(bench, c) for c in calls) and _over_data(bench, loop, calls):
+    if not unknown and all(_jdk_primitive(bench, c) for c in calls) and _over_data(bench, loop, calls) \
+            and not _boxed_in_loop(bench, loop, calls):
         return "info", f"{head}: a JDK function of each element, folded into a reduction over the data " \
                        f"(a popcount of an array or a sum of sines is the measured work itself, like a " \
                        f"sum of the elements)"
@@ -170,7 +171,29 @@ def _over_data(bench: Benchmark, loop: Node | None, calls: list[Node]) -> bool:
             varying |= {text(a) for a in n.child_by_field_name("arguments").named_children
                         if a.type == "identifier"}
     return bool(varying) and any(n.type == "identifier" and text(n) in varying
-                                 for c in calls for n in walk(c.child_by_field_name("arguments")))
+                                 for c in calls for part in (c.child_by_field_name("arguments"),
+                                                             c.child_by_field_name("object"))
+                                 if part is not None for n in walk(part))
+
+
+def _boxed_in_loop(bench: Benchmark, loop: Node | None, calls: list[Node]) -> bool:
+    """Is a call's receiver a box the loop body makes (``Integer b = new Integer(i)`` or
+    ``Integer.valueOf(i)``, then ``sum += b.longValue()``)? The boxing is then what is measured,
+    and an unboxed sum lets escape analysis remove it (heldout36's NumberValueOfBenchmark); a
+    box the loop only reads from a list is the traversal's data."""
+    body = loop.child_by_field_name("body") if loop is not None else None
+    if body is None:
+        return False
+    text = bench.source.text
+    receivers = {text(o) for c in calls if (o := c.child_by_field_name("object")) is not None
+                 and o.type == "identifier"}
+    for node in walk(body):
+        if node.type == "variable_declarator" and text(node.child_by_field_name("name")) in receivers:
+            value = node.child_by_field_name("value")
+            if value is not None and (value.type == "object_creation_expression" or value.type == "method_invocation"
+                                      and text(value.child_by_field_name("name")) == "valueOf"):
+                return True
+    return False
 
 
 def _inner_loop(loop: Node | None, stmt: Node) -> Node | None:
