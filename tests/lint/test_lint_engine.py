@@ -386,3 +386,28 @@ def test_the_library_of_a_repository_is_read_as_a_library(tmp_path):
     (tmp_path / "lib" / "src" / "main" / "java" / "lib" / "Base.java").write_text(
         "package lib;\npublic abstract class Base { protected int compute() { return 42; } }\n", encoding="utf-8")
     assert [(r[0], r[2]) for r in _rules(tmp_path)] == [("VOID", 8)]
+
+
+def test_a_nested_state_of_the_superclass_is_found_before_a_namesake_elsewhere(tmp_path):
+    # heldout37 (opentracing benchmarks): each module nests StateVariables and its subclasses in
+    # its own base class; a benchmark subclass names them by their simple names, which Java
+    # resolves to its base's member types. Lint took the first module's copy, found no benchmark
+    # using the others' per-call fixtures, and raised nothing there.
+    for module, base in (("billing", "BillingBase"), ("courses", "CoursesBase")):
+        write(tmp_path / module / "src/main/java/demo" / f"{base}.java",
+              "package demo;\nimport org.openjdk.jmh.annotations.*;\n"
+              f"public class {base} {{\n"
+              "    @State(Scope.Thread) public static class StateVariables {\n"
+              "        int next;\n"
+              "        @Setup(Level.Invocation) public void load() { next++; }\n    }\n"
+              "    public static class StateVariablesNoop extends StateVariables { }\n}\n")
+        write(tmp_path / module / "src/main/java/demo" / f"{base}Bench.java",
+              "package demo;\nimport org.openjdk.jmh.annotations.*;\n"
+              f"public class {base}Bench extends {base} {{\n"
+              "    @Benchmark public int noop(StateVariablesNoop state) { return state.next; }\n}\n")
+    invo = [f for f in lint_paths([tmp_path]).findings if f.rule == "INVO"]
+    assert sorted((f.path.rsplit("/", 1)[-1], f.severity) for f in invo) == [
+        ("BillingBase.java", "warning"), ("CoursesBase.java", "warning")]
+    messages = {f.path.rsplit("/", 1)[-1]: f.message for f in invo}
+    assert "BillingBaseBench.noop" in messages["BillingBase.java"]
+    assert "CoursesBaseBench.noop" in messages["CoursesBase.java"]

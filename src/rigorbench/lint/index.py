@@ -87,7 +87,7 @@ class Index:
     jmh_roots: set[str] = field(default_factory=set)       # source roots of files that use JMH
     imports: dict[int, tuple[str, ...]] = field(default_factory=dict)   # id(source) -> its imports
 
-    def lookup(self, name: str, near: ClassInfo | None = None) -> ClassInfo | None:
+    def lookup(self, name: str, near: ClassInfo | None = None, members: bool = True) -> ClassInfo | None:
         """The class ``name`` (simple or qualified) names, seen from class ``near``.
 
         Simple names are declared many times in real projects (every benchmark may nest a
@@ -100,6 +100,9 @@ class Index:
             return None
         base = name.split("<", 1)[0].strip()
         if near is not None and "." not in base and (simple, id(near.source)) not in self.by_file:
+            member = self._member_type(simple, found, near) if members else None
+            if member is not None:
+                return member
             visible = self._imported(simple, found, near)
             if visible is None:
                 return None
@@ -122,6 +125,33 @@ class Index:
             if nearest is not None and any(c is nearest for c in found):
                 return nearest
         return found[0]
+
+    def _member_type(self, simple: str, found: list[ClassInfo], near: ClassInfo) -> ClassInfo | None:
+        """A class nested in ``near``'s superclasses or in the classes around ``near`` (and
+        theirs), which Java finds by its simple name before any import: opentracing's benchmark
+        modules each nest a ``StateVariablesNoopTracer`` in their own base class, and a subclass
+        means its base's (heldout37). Of copies of one qualified name, the one in the file that
+        declares the enclosing class."""
+        start = [near]
+        qualified = near.qualified
+        while "." in qualified:
+            qualified = qualified.rsplit(".", 1)[0]
+            outer = self.qualified.get(qualified)
+            if outer is None:
+                break
+            start.append(self._nearest(qualified, near) or outer)
+        seen: set[int] = set()
+        for cls in start:
+            current, depth = cls, 0
+            while current is not None and id(current) not in seen and depth < 8:
+                seen.add(id(current))
+                target = f"{current.qualified}.{simple}"
+                copies = [c for c in found if c.qualified == target]
+                if copies:
+                    return next((c for c in copies if c.source is current.source), copies[0])
+                current = self.lookup(current.superclass, current, members=False) if current.superclass else None
+                depth += 1
+        return None
 
     def _imported(self, simple: str, found: list[ClassInfo], near: ClassInfo) -> list[ClassInfo] | None:
         """Java's reading of a simple name that ``near``'s file does not declare: a single-type
