@@ -256,6 +256,10 @@ CASES = [
      "@Benchmark public int split() { return ip.split(\":\").length; }", []),
     ("private final String ip = \"10.0.0.1\";\n"
      "@Benchmark public int split() { return ip.split(\":\").length; }", [("FINAL", 1)]),
+    # heldout38: final fields handed to a constructor of the returned object only fill it
+    ("private final long id = 2L; private final String name = \"n\";\n"
+     "static final class Fact { final long id; final String name; Fact(long i, String n) { id = i; name = n; } }\n"
+     "@Benchmark public Fact make() { return new Fact(id, name); }", []),
     # heldout37: a comparison of a clock read is what a benchmark of now() measures, and the read
     # is kept (RETU silent); a benchmark logging each item of a list in some idiom measures the
     # logger (PRINT silent)
