@@ -211,6 +211,10 @@ CASES = [
     # lint cannot see is a size, not folded data; a data constant (TEST_INT) still warns
     ("static final int SUM_N = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(SUM_N); }", []),
     ("static final int TEST_INT = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(TEST_INT); }", [("FINAL", 3)]),
+    # heldout40: a dropped JDK constructor around a digest lint cannot see: only the copy goes
+    ("java.security.MessageDigest md; byte[] data;\n@Benchmark public void sha() {\n"
+     "md.update(data);\nnew String(Hex.encode(md.digest())); }", []),
+    ("byte[] data;\n@Benchmark public void copy() {\nnew String(data); }", [("RETU", 3)]),
     # ... and so does a plural name that counts things (heldout39's TWO_CONCATS)
     ("static final int TWO_CONCATS = 2;\n@Benchmark public String m() {\nreturn Helpers.concat(TWO_CONCATS); }", []),
     # RETU: stores into the elements of a local that aliases a state array write that array (an
