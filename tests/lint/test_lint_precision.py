@@ -215,6 +215,13 @@ CASES = [
     ("java.security.MessageDigest md; byte[] data;\n@Benchmark public void sha() {\n"
      "md.update(data);\nnew String(Hex.encode(md.digest())); }", []),
     ("byte[] data;\n@Benchmark public void copy() {\nnew String(data); }", [("RETU", 3)]),
+    # heldout41: an unused copy of a collection is measured, not removed (RETU silent; a list made
+    # with a capacity stays reported), and a data-binding call of code lint cannot see
+    # (GsonUtils.toJson) is too deep to drop, while a small conversion (Codec.toBytes) is not
+    ("static final List<String> TEMPLATE = new ArrayList<>();\n@Benchmark public int copy() {\n"
+     "List<String> spare = new LinkedList<>(TEMPLATE);\nreturn TEMPLATE.size(); }", []),
+    ("Object person;\n@Benchmark public void json() {\nGsonUtils.toJson(person); }", []),
+    ("String text;\n@Benchmark public void bytes() {\nCodec.toBytes(text); }", [("VOID", 3)]),
     # ... and so does a plural name that counts things (heldout39's TWO_CONCATS)
     ("static final int TWO_CONCATS = 2;\n@Benchmark public String m() {\nreturn Helpers.concat(TWO_CONCATS); }", []),
     # RETU: stores into the elements of a local that aliases a state array write that array (an
