@@ -91,8 +91,12 @@ class Index:
         """The class ``name`` (simple or qualified) names, seen from class ``near``.
 
         Simple names are declared many times in real projects (every benchmark may nest a
-        ``State`` class), so the nearest declaration wins: an exact qualified name, then
-        the same file, then the same package, then the first one indexed.
+        ``State`` class), so the nearest declaration wins, as in Java: the same file, a class
+        nested in ``near``'s superclasses or enclosing classes, a single-type import (nothing
+        when it imports a class outside the project), then the candidates of ``near``'s package
+        or of a package it imports with ``*``; among those an exact qualified name, the same
+        package, then the first one indexed. ``members=False`` skips the nested-class step (it
+        resolves superclasses itself).
         """
         simple = last_name_of(name)
         found = self.classes.get(simple)
