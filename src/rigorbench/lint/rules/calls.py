@@ -112,7 +112,7 @@ After:
     @Benchmark public int measure() { return work(); }
 """
 
-_CLOCKS = {("System", "nanoTime"), ("System", "currentTimeMillis"), ("Instant", "now")}
+CLOCKS = {("System", "nanoTime"), ("System", "currentTimeMillis"), ("Instant", "now")}
 _UNITS = frozenset({"NANOSECONDS", "MICROSECONDS", "MILLISECONDS", "SECONDS", "MINUTES",
                     "HOURS", "DAYS"})
 _PRINTS = frozenset({"print", "println", "printf", "format", "write"})
@@ -132,7 +132,7 @@ def _calls(ctx: FileContext) -> Iterator[tuple[Benchmark, Node, str, str]]:
 
 
 def check_timer(ctx: FileContext) -> Iterator[Issue]:
-    clocks = [found for found in _calls(ctx) if found[2:] in _CLOCKS]
+    clocks = [found for found in _calls(ctx) if found[2:] in CLOCKS]
     # Timing work by hand takes a reading before it and one after: a benchmark that reads the
     # clock once times none of its own work (the reading is a timestamp or an age the API
     # under test takes: `record(System.nanoTime() - state.created)`).
@@ -158,7 +158,7 @@ def _is_clock(bench: Benchmark, node: Node | None) -> bool:
         return False
     obj = node.child_by_field_name("object")
     receiver = bench.source.text(obj).removeprefix("java.lang.").removeprefix("java.time.") if obj else ""
-    return (receiver, bench.source.text(node.child_by_field_name("name"))) in _CLOCKS
+    return (receiver, bench.source.text(node.child_by_field_name("name"))) in CLOCKS
 
 
 def _empty_timings(bench: Benchmark) -> set[int]:

@@ -36,6 +36,7 @@ from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import blackhole, delete_statement
 from rigorbench.lint.flow import analyse, is_computed
+from rigorbench.lint.helpers import PRIMITIVES
 from rigorbench.lint.parse import LOOPS, enclosing_loop, walk, written
 
 ID = "LOOP"
@@ -145,12 +146,9 @@ def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, 
 # arithmetic, as + is in acc += xs[i] (Long.bitCount, Math.sin, Long.parseLong). A JDK call
 # returning an object (Integer.valueOf) whose result is only unboxed into the sum is another
 # matter: the JIT may remove the boxing that is under test (heldout36's NumberValueOfBenchmark).
-_PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double"})
-
-
 def _jdk_primitive(bench: Benchmark, call: Node) -> bool:
     found = bench.call(call)
-    return found.kind == "pure" and found.method is None and found.return_type in _PRIMITIVES
+    return found.kind == "pure" and found.method is None and found.return_type in PRIMITIVES
 
 
 def _over_data(bench: Benchmark, loop: Node | None, calls: list[Node]) -> bool:

@@ -28,6 +28,7 @@ from rigorbench.lint.flow import analyse
 from rigorbench.lint.parse import walk
 from rigorbench.lint.pure import action_name
 from rigorbench.lint.rules import loop, overwrites, void
+from rigorbench.lint.rules.calls import CLOCKS
 from rigorbench.lint.stores import callee_context
 
 ID = "RETU"
@@ -130,8 +131,7 @@ def _clock_read(bench: Benchmark, call: Node) -> bool:
     obj = call.child_by_field_name("object")
     name = bench.source.text(call.child_by_field_name("name"))
     owner = bench.source.text(obj).rsplit(".", 1)[-1] if obj is not None else ""
-    return (name == "now" and owner in _CLOCK_TYPES) or (owner, name) in (("System", "nanoTime"),
-                                                                          ("System", "currentTimeMillis"))
+    return (name == "now" and owner in _CLOCK_TYPES) or (owner, name) in CLOCKS
 
 
 # JDK collections whose copy constructor walks its argument: an unused copy (heldout41's
