@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score `rigorbench lint` on the labelled corpus: per project and per rule, warning-or-error only.
 
-usage: score.py TREES [--split tune|heldout|heldout2|heldout3|heldout4|heldout5|heldout6|heldout7|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|heldout21|heldout22|heldout23|heldout24|heldout25|heldout26|heldout27|heldout28|heldout29|heldout30|heldout31|heldout32|heldout33|heldout34|heldout35|heldout36|heldout37|heldout38|heldout39|heldout40|heldout41|heldout42|all] [--rigorbench EXE] [--labels CSV ...]
+usage: score.py TREES [--split SPLIT|all] [--rigorbench EXE] [--labels CSV ...]
   TREES   folder written by extract.py (one sub-folder per project)
 
 Lints every project of projects.toml in the chosen split (`rigorbench lint P --format json`,
@@ -97,13 +97,16 @@ def match(findings: list[dict], labels: list[dict]) -> dict[int, int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trees", type=Path)
-    ap.add_argument("--split", default="all", choices=["tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "heldout26", "heldout27", "heldout28", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39", "heldout40", "heldout41", "heldout42", "all"])
+    with (HERE / "projects.toml").open("rb") as fh:
+        catalogue = tomllib.load(fh)["project"]
+    splits = sorted({p["split"] for p in catalogue}, key=lambda s: (len(s), s))
+    ap.add_argument("--split", default="all", choices=[*splits, "all"], metavar="SPLIT",
+                    help="a split of projects.toml (tune, heldout, heldout2, ...) or all")
     ap.add_argument("--rigorbench", default=str(HERE.parent.parent / ".venv/bin/rigorbench"))
     ap.add_argument("--labels", nargs="*", default=[str(HERE / "labels.csv"), str(DEV_LABELS)])
     ap.add_argument("--missed", action="store_true", help="also list the labelled positives not reported")
     a = ap.parse_args(argv)
-    with (HERE / "projects.toml").open("rb") as fh:
-        projects = [p["name"] for p in tomllib.load(fh)["project"] if a.split in ("all", p["split"])]
+    projects = [p["name"] for p in catalogue if a.split in ("all", p["split"])]
     rows = [r for path in a.labels for r in csv.DictReader(open(path, newline=""))]
     table = collections.defaultdict(collections.Counter)   # (project|ALL, rule|ALL) -> counts
     unlabelled = []
