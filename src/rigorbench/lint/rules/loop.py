@@ -38,6 +38,7 @@ from rigorbench.lint.fix import blackhole, delete_statement
 from rigorbench.lint.flow import analyse, is_computed
 from rigorbench.lint.helpers import PRIMITIVES
 from rigorbench.lint.parse import LOOPS, enclosing_loop, walk, written
+from rigorbench.lint.stores import callee_context
 
 ID = "LOOP"
 TITLE = "a loop accumulates call results into a local; the JIT can unroll and merge the calls"
@@ -95,6 +96,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         if bench.body is None:
             continue
         yield from _repeated_stores(bench)
+        yield from _helper_repeats(bench)
         candidates = [c for c in (_candidate(bench, n) for n in bench.own("expression_statement")) if c]
         if not candidates:
             continue
@@ -440,3 +442,78 @@ def _invariant_operand(bench: Benchmark, node: Node, counter: str, position: int
         return all(n.type != "method_invocation" for n in walk(node)) and not any(
             n.type == "identifier" and text(n) == counter for n in walk(node))
     return False
+
+
+def _helper_repeats(bench: Benchmark) -> Iterator[Issue]:
+    """JMHSample_11's ``return reps(10)``: the benchmark returns (or consumes) the result of a
+    project helper whose counted loop only repeats loop-invariant arithmetic into a local it
+    returns (``for (i < reps) s += (x + y)``). Inlined, the repetition is what the JIT hoists:
+    the time per operation (often divided by @OperationsPerInvocation) is not one addition's.
+    A trip count of the literal 0 or 1 repeats nothing (``measureWrong_1``); a helper that also
+    does other work, or whose loop varies its operands, is not this case. No fix: the remedy is
+    to let JMH repeat the call, which changes the benchmark's shape."""
+    text = bench.source.text
+    for node in bench.own("method_invocation"):
+        call = bench.call(node)
+        method = call.method
+        if method is None or method.node.id == bench.node.id or not _result_kept(bench, node):
+            continue
+        helper = callee_context(bench, method)
+        if helper is None or helper.body is None:
+            continue
+        consumed = None
+        for stmt in helper.own("expression_statement"):
+            found = _candidate(helper, stmt)
+            if found is None or found[2].type == "method_invocation":
+                continue
+            loop = enclosing_loop(stmt, helper.body)
+            if loop is None or loop.type != "for_statement" or not _repeat_loop(loop, stmt):
+                continue
+            if consumed is None:
+                consumed = analyse(helper).consumed
+            if found[1] not in consumed or _one_trip(bench, node, helper, loop):
+                continue
+            yield make_issue(bench.source, node, ID, "warning",
+                             f"{bench.name} calls {short(text(node), 30)}, whose loop "
+                             f"{_bound(helper, loop)} and only adds the loop-invariant "
+                             f"{short(helper.source.text(found[3]), 30)} into '{found[1]}'; the JIT "
+                             f"can hoist it out of the loop, so the time per operation is not "
+                             f"one computation's",
+                             benchmark=bench.name,
+                             hint="let JMH repeat the call: measure the computation once per "
+                             "invocation, without the helper's loop (JMHSample_11_Loops)")
+            break
+
+
+def _result_kept(bench: Benchmark, node: Node) -> bool:
+    """Is the call's value returned or handed to a Blackhole (so the helper's work is kept)?"""
+    parent = node.parent
+    if parent is not None and parent.type == "return_statement":
+        return True
+    if parent is not None and parent.type == "argument_list" and parent.parent is not None \
+            and parent.parent.type == "method_invocation":   # not new Holder(...)
+        return bench.call(parent.parent).kind == "blackhole"
+    return False
+
+
+def _one_trip(bench: Benchmark, node: Node, helper: Benchmark, loop: Node) -> bool:
+    """Does the benchmark pass the literal 0 or 1 as the parameter bounding the helper's loop?"""
+    condition = loop.child_by_field_name("condition")
+    if condition is None:
+        return False
+    names = {helper.source.text(n) for n in walk(condition) if n.type == "identifier"}
+    params = [p for _, p in helper_params(helper)]
+    args = node.child_by_field_name("arguments").named_children
+    for position, name in enumerate(params):
+        if name in names and position < len(args) and args[position].type == "decimal_integer_literal":
+            return int(bench.source.text(args[position]).replace("_", "")) <= 1
+    return False
+
+
+def helper_params(helper: Benchmark) -> list[tuple[str, str]]:
+    """``(type, name)`` of the helper method's formal parameters, in order."""
+    params = helper.node.child_by_field_name("parameters")
+    text = helper.source.text
+    return [(text(p.child_by_field_name("type")), text(p.child_by_field_name("name")))
+            for p in (params.named_children if params is not None else [])
+            if p.type == "formal_parameter"]

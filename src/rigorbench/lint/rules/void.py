@@ -163,8 +163,8 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
 
     A field write is an effect, and so is a call of a library method lint does not know
     (``binding.setVariable(k, v)``, ``script.run()``: the rule's own premise, an unknown call
-    has effects), an abstract or interface method (its code is not visible), or a project call
-    deeper than a few levels. Pure JDK calls and listed read-only accessors are not effects,
+    has effects), an abstract or interface method (its code is not visible), a lock (a
+    ``synchronized`` block or method), or a project call deeper than a few levels. Pure JDK calls and listed read-only accessors are not effects,
     nor is a recursive call (``fib(n - 1)``): its body is the one being read.
     Dropping the result of a call with an effect removes only the dead part of its work, so
     the benchmark is not measuring nothing; VOID stays silent on it (precision first).
@@ -183,6 +183,10 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
         return f"{method.name}() is not inlined (@CompilerControl DONT_INLINE)"
     if not _no_field_writes(bench, method, nulls):
         return f"{method.name}() writes a field"
+    if "synchronized" in modifier_words(method.node):
+        # a synchronized method locks its receiver (or class) on every call, as a
+        # synchronized block does below: the JIT keeps the monitor enter and exit
+        return f"{method.name}() is synchronized"
     for node in walk(ctx.body):
         if node.type == "synchronized_statement":
             return f"{method.name}() takes a lock"
