@@ -125,6 +125,12 @@ PARAMU_POSITIVE = {
                             + "    @Benchmark public int m() { return data.length; }\n", 3, "warning"),
     "only_in_uncalled_helper": (MODE + "    String describe() { return mode; }\n"
                                 "    @Benchmark public int m() { return 2; }\n", 3, "warning"),
+    # heldout43: the payload a setup feeds to a JDK signature engine sizes the signing only; the
+    # key generator the benchmark runs never meets it (sig.update(payload) touches sig alone)
+    "only_fed_to_another_engine": (SIZE + "    java.security.Signature sig; java.security.KeyPairGenerator gen;\n"
+                                   "    @Setup public void setup() throws Exception { byte[] p = new byte[size];\n"
+                                   "        sig.update(p); }\n"
+                                   "    @Benchmark public Object m() { return gen.generateKeyPair(); }\n", 8, "warning"),
 }
 
 
@@ -140,6 +146,23 @@ def test_paramu_message_names_the_class_and_the_field(tmp_path):
     (finding,) = [f for f in result.findings if f.rule == "PARAMU"]
     assert finding.message.startswith("no benchmark or setup of T reads 'mode'")
     assert "every @Param case measures the same thing" in finding.message
+
+
+def test_paramu_tells_a_base_setup_overload_from_the_subclass_setup(tmp_path):
+    # heldout43 (OpenJCEPlus): the subclass's setup() reads the size; the base's setup(provider),
+    # a different method of the same name, installs a provider globally. Tying the two by name
+    # made every parameter of the class look like global configuration; by name and argument
+    # count the size reaches only the data the benchmark never reads.
+    files = {
+        "Base.java": state('    protected void setup(String provider) { System.setProperty("p", provider); }\n',
+                           "@State(Scope.Benchmark)\npublic abstract class Base"),
+        "T.java": state('    @Param({"16", "1024"}) int size;\n    int[] data; Object gen = new Object();\n'
+                        '    @Setup public void setup() { super.setup("x"); data = new int[size]; }\n'
+                        '    @Benchmark public int m() { return gen.hashCode(); }\n',
+                        "@State(Scope.Benchmark)\npublic class T extends Base"),
+    }
+    found, _ = findings(tmp_path, files)
+    assert [f[0] for f in found] == ["PARAMU"]
 
 
 def test_paramu_on_a_state_parameter_and_an_abstract_base_in_another_file(tmp_path):

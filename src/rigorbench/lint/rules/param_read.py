@@ -606,8 +606,10 @@ def _derived(index: Index, setups: list[tuple[ClassInfo, MethodInfo]], name: str
                 continue
             mine = local.setdefault(id(method.node), set())
             names = _mentioned(index, cls, method)
-            if names & tainted:
-                reading.add(id(method.node))
+            if names & tainted or any(id(m.node) in reading for c in ctx.source.within("method_invocation", ctx.body)
+                                      for m in _overloads_of(by_name, ctx.source.text(c.child_by_field_name("name")),
+                                                             _arity(c))):
+                reading.add(id(method.node))   # it reads the parameter, or calls a method that does
             for stmt in _statements(ctx.body):
                 facts = _facts(ctx, stmt)
                 if id(method.node) not in full and (
@@ -617,8 +619,8 @@ def _derived(index: Index, setups: list[tuple[ClassInfo, MethodInfo]], name: str
                     return None
                 for text, is_local in facts.names:
                     (mine if is_local else tainted).add(text)
-                for called in facts.calls:
-                    full.update(id(callee.node) for callee in by_name.get(called, ()))
+                for called, arity in facts.calls:
+                    full.update(id(callee.node) for callee in _overloads_of(by_name, called, arity))
         if (len(tainted), sum(map(len, local.values())), len(reading), len(full)) == before:
             break
     return tainted
@@ -634,7 +636,8 @@ class _Facts:
         self.stmt = stmt
         self.names = [(source.text(i), _local(ctx, i)) for i in source.within("identifier", stmt)
                       if not _is_method_name(i) and not _class_name(ctx, i)]
-        self.calls = [source.text(c.child_by_field_name("name")) for c in source.within("method_invocation", stmt)]
+        self.calls = [(source.text(c.child_by_field_name("name")), _arity(c))
+                      for c in source.within("method_invocation", stmt)]
         self._acts: bool | None = None
 
     def acts_outside(self, ctx: Benchmark) -> bool:
@@ -680,13 +683,35 @@ def _head(stmt: Node) -> Node | None:
     return stmt.child_by_field_name(field_name) if field_name else None
 
 
+def _arity(call: Node) -> int:
+    arguments = call.child_by_field_name("arguments")
+    return len(arguments.named_children) if arguments is not None else 0
+
+
+def _overloads_of(by_name: dict[str, list[MethodInfo]], name: str, arity: int | None) -> list[MethodInfo]:
+    """The setup methods a call of ``name`` with ``arity`` arguments may run: a base class's
+    ``setup(provider)`` is not the subclass's ``setup()`` that reads the parameter (heldout43's
+    OpenJCEPlus: the name alone tied every payload size to the base's global provider switch).
+    A varargs method takes any count."""
+    found = by_name.get(name, ())
+    if arity is None:
+        return list(found)
+    return [m for m in found if len(m.params) == arity or _varargs(m)]
+
+
+def _varargs(method: MethodInfo) -> bool:
+    params = method.node.child_by_field_name("parameters")
+    return params is not None and any(p.type == "spread_parameter" for p in params.named_children)
+
+
 def _depends(ctx: Benchmark, node: Node, tainted: set[str], mine: set[str],
              by_name: dict[str, list[MethodInfo]], reading: set[int]) -> bool:
     source = ctx.source
     for ident in source.within("identifier", node):
         text = source.text(ident)
         if _is_method_name(ident):
-            if any(id(m.node) in reading for m in by_name.get(text, ())):
+            call = ident.parent if ident.parent is not None and ident.parent.type == "method_invocation" else None
+            if any(id(m.node) in reading for m in _overloads_of(by_name, text, _arity(call) if call else None)):
                 return True
         elif text in (mine if _local(ctx, ident) else tainted):
             return True
@@ -801,7 +826,13 @@ _LOCAL_EFFECT = frozenset({
     "ByteBuffer", "CharBuffer", "ShortBuffer", "IntBuffer", "LongBuffer", "FloatBuffer",
     "DoubleBuffer", "ByteArrayOutputStream", "ByteArrayInputStream", "DataOutputStream",
     "DataInputStream", "AtomicInteger", "AtomicLong", "AtomicBoolean", "AtomicReference",
-    "AtomicIntegerArray", "AtomicLongArray", "Iterator", "ListIterator"})
+    "AtomicIntegerArray", "AtomicLongArray", "Iterator", "ListIterator",
+    # JDK engines that keep what they are fed in the object itself (a signature's message, a
+    # digest's or a deflater's input): sig.update(payload) makes sig depend on the parameter and
+    # touches nothing global (heldout43's OpenJCEPlus: key generation never read payloadSize)
+    "MessageDigest", "Signature", "Cipher", "Mac", "KeyAgreement", "KeyGenerator", "KeyPairGenerator",
+    "Deflater", "Inflater", "CRC32", "CRC32C", "Adler32", "Checksum", "CharsetEncoder", "CharsetDecoder",
+    "Matcher"})
 
 
 _STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
