@@ -245,6 +245,12 @@ CASES = [
      "List<String> spare = new LinkedList<>(TEMPLATE);\nreturn TEMPLATE.size(); }", []),
     ("Object person;\n@Benchmark public void json() {\nGsonUtils.toJson(person); }", []),
     ("String text;\n@Benchmark public void bytes() {\nCodec.toBytes(text); }", [("VOID", 3)]),
+    # heldout41 (ygf11): an unused element read from a generic list goes through javac's cast,
+    # which may throw, so the read is kept; an unused size, or an element of a raw array, is dead
+    ("List<Integer> list = new ArrayList<>();\n@Benchmark public void m() {\n"
+     "for (int i = 0; i < list.size(); i++) { Integer value = list.get(i); } }", []),
+    ("List<Integer> list = new ArrayList<>();\n@Benchmark public void m() {\nint n = list.size(); }", [("RETU", 3)]),
+    ("Integer[] items = new Integer[8];\n@Benchmark public void m() {\nInteger value = items[3]; }", [("RETU", 3)]),
     # ... and so does a plural name that counts things (heldout39's TWO_CONCATS)
     ("static final int TWO_CONCATS = 2;\n@Benchmark public String m() {\nreturn Helpers.concat(TWO_CONCATS); }", []),
     # RETU: stores into the elements of a local that aliases a state array write that array (an

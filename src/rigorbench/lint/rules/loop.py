@@ -68,7 +68,10 @@ loop that only repeats System.arraycopy or Arrays.fill with operands it never ch
 (for (i < N) System.arraycopy(src, 0, dst, 0, src.length), often under
 @OperationsPerInvocation(N)) is reported too: every trip stores what the previous one stored,
 so the JIT may turn the copies into loads and stores it hoists or merges, and a copy into a
-new array that nothing reads is dead. Let JMH repeat the call instead. Where the
+new array that nothing reads is dead. Let JMH repeat the call instead. So is JMHSample_11's own
+shape, a benchmark returning reps(10) where the helper's counted loop only adds loop-invariant
+arithmetic (s += x + y): inlined, the JIT hoists the repetition (a trip count of 1 is not
+reported). Where the
 class measures the compiler itself (a package segment such as compiler or jit, or a doc
 comment on the optimizer, as in OpenJDK's vm.compiler micro-benchmarks) the merge may be the
 subject: LOOP, RETU, VOID and FINAL say info there.

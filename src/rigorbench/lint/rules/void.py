@@ -66,7 +66,8 @@ it computes (or one that waits or talks to the outside: hasNext, isValid, isDone
 starts with an action: writeUtf8, putLong; an instance call, which may change its receiver; a
 static call given a second variable, which may be an output), is taken to have effects, and
 then nothing is reported; so is a project method that, followed into the methods it calls, writes a field,
-calls such a library method (a script engine's bind and run), takes a lock, reads a volatile
+calls such a library method (a script engine's bind and run), takes a lock (a synchronized
+block, or is itself declared synchronized), reads a volatile
 field or reaches an abstract method: it does work besides its result, which the JIT must keep.
 (An optional output the call passes null is not written; every overload of the arity called
 is read.) Nor a project
@@ -164,7 +165,8 @@ def effect_of(bench: Benchmark, method: MethodInfo, depth: int = 0,
     A field write is an effect, and so is a call of a library method lint does not know
     (``binding.setVariable(k, v)``, ``script.run()``: the rule's own premise, an unknown call
     has effects), an abstract or interface method (its code is not visible), a lock (a
-    ``synchronized`` block or method), or a project call deeper than a few levels. Pure JDK calls and listed read-only accessors are not effects,
+    ``synchronized`` block or method), or a project call deeper than a few levels. Pure JDK
+    calls and listed read-only accessors are not effects,
     nor is a recursive call (``fib(n - 1)``): its body is the one being read.
     Dropping the result of a call with an effect removes only the dead part of its work, so
     the benchmark is not measuring nothing; VOID stays silent on it (precision first).
