@@ -153,11 +153,7 @@ def _is_input(bench: Benchmark, node: Node, depth: int = 0) -> bool:
     while current is not None and current != bench.body:
         kind = current.type
         if kind == "variable_declarator" and child == current.child_by_field_name("value") and depth < 2:
-            name = bench.source.text(current.child_by_field_name("name"))
-            uses = [n for n in bench.source.within("identifier", bench.body)
-                    if bench.source.text(n) == name and not (current.start_byte <= n.start_byte < current.end_byte)
-                    and not (n.parent is not None and n.parent.type == "field_access"
-                             and n == n.parent.child_by_field_name("field"))]
+            uses = _local_uses(bench, current)
             return not uses or any(_is_input(bench, u, depth + 1) for u in uses)
         if kind in LOOPS or kind == "array_creation_expression":
             return False  # a loop bound or an array size
@@ -180,6 +176,16 @@ def _is_input(bench: Benchmark, node: Node, depth: int = 0) -> bool:
     return True
 
 
+def _local_uses(bench: Benchmark, declarator: Node) -> list[Node]:
+    """The reads, in the benchmark body, of the local ``declarator`` declares (not a field of
+    the same name read as ``x.name``)."""
+    name = bench.source.text(declarator.child_by_field_name("name"))
+    return [n for n in bench.source.within("identifier", bench.body)
+            if bench.source.text(n) == name and not (declarator.start_byte <= n.start_byte < declarator.end_byte)
+            and not (n.parent is not None and n.parent.type == "field_access"
+                     and n == n.parent.child_by_field_name("field"))]
+
+
 def _only_sizes(bench: Benchmark, node: Node, depth: int = 0) -> bool:
     """Is the value of ``node`` used only as an array size, a loop bound or an array index,
     directly or through a local (``byte[] iv = new byte[ivSize(...)]``)? Any other use, a
@@ -188,9 +194,7 @@ def _only_sizes(bench: Benchmark, node: Node, depth: int = 0) -> bool:
     while current is not None and current != bench.body:
         kind = current.type
         if kind == "variable_declarator" and child == current.child_by_field_name("value") and depth < 2:
-            name = bench.source.text(current.child_by_field_name("name"))
-            uses = [n for n in bench.source.within("identifier", bench.body)
-                    if bench.source.text(n) == name and not (current.start_byte <= n.start_byte < current.end_byte)]
+            uses = _local_uses(bench, current)
             return bool(uses) and all(_only_sizes(bench, u, depth + 1) for u in uses)
         if kind in LOOPS:
             return child == current.child_by_field_name("condition")   # a bound, not an iterable
