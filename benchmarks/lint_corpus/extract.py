@@ -2,8 +2,8 @@
 """Extract the JMH sources of the corpus projects from fetched git mirrors.
 
 usage: extract.py MIRRORS OUT [--project NAME ...]
-  MIRRORS  folder with one bare git directory per repository, named owner+name/repo
-           (what the fetch tool writes, e.g. /work/.mirror/apache+kafka/repo)
+  MIRRORS  folder with one git directory per repository, named owner+name/repo, bare or
+           with its .git inside (what the fetch tool writes, e.g. /work/.mirror/apache+kafka/repo)
   OUT      scratch folder OUTSIDE this repository; each project goes to OUT/<name>/<path>
 
 For every project of projects.toml that has a repository, copies the files at the pinned
@@ -73,6 +73,8 @@ def _superclass_files(paths: list[str], texts: dict[str, bytes], show) -> dict[s
 def extract(project: dict, mirrors: Path, out: Path) -> int:
     owner, name = project["repository"].split("/")
     git_dir = mirrors / f"{owner}+{name}" / "repo"
+    if (git_dir / ".git").is_dir():   # the fetch tool writes some mirrors as a checkout's .git
+        git_dir = git_dir / ".git"
     if not git_dir.is_dir():
         sys.exit(f"{git_dir}: no mirror of {project['repository']} (fetch it first)")
     commit = project["commit"]

@@ -54,3 +54,16 @@ def test_a_linked_tree_is_not_written_through(tmp_path, monkeypatch):
     # the same project into a plain folder is extracted
     assert extract.extract(project, mirrors, tmp_path / "plain") == 1
     assert (tmp_path / "plain" / "shared" / "bench" / "B.java").is_file()
+
+
+def test_a_mirror_written_with_its_git_directory_inside_is_read(tmp_path):
+    # the fetch tool writes some mirrors as owner+name/repo/.git instead of a bare owner+name/repo
+    extract = corpus_script("extract")
+    mirrors, commit = _mirror(tmp_path)
+    bare = mirrors / "o+shared" / "repo"
+    inner = mirrors / "o+nested" / "repo"
+    inner.mkdir(parents=True)
+    bare.rename(inner / ".git")
+    project = {"name": "nested", "repository": "o/nested", "commit": commit, "folders": ["bench"], "split": "h"}
+    assert extract.extract(project, mirrors, tmp_path / "out") == 1
+    assert (tmp_path / "out" / "nested" / "bench" / "B.java").is_file()
