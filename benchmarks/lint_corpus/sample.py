@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw the seeded random sample of benchmarks that are read by hand for misses (issue #34 item 6).
 
-usage: sample.py TREES --project NAME [--n 25] [--seed 34] [--same-line] [--spanning]
+usage: sample.py TREES --project NAME [--n 25] [--seed 34] [--same-line] [--spanning] [--stacked]
   TREES  folder written by extract.py
   --same-line  also list `@Benchmark public T name(` written on one line (heldout6 on); off by
                default so the samples recorded for earlier sets (okio, zipkin have such lines)
@@ -10,6 +10,9 @@ usage: sample.py TREES --project NAME [--n 25] [--seed 34] [--same-line] [--span
                (`@Warmup(\n iterations = 10\n)`) or are interrupted by `//` comments; the
                default listing missed those (cyclops listed none), and is kept for the samples
                recorded before (session 45 on)
+  --stacked    also list `@Benchmark @Threads(4)` and other annotations written on the
+               `@Benchmark` line, the declaration on that line or below (midplane's 92 such
+               benchmarks were unlisted in session 48); off by default for the same reason
 
 Lists every `@Benchmark` method of the project (file, line of the annotation, method name),
 sorted by file and line, and prints `n` of them drawn with random.Random(seed).sample. The
@@ -46,7 +49,12 @@ def _after_annotations(lines: list[str]) -> str | None:
     return None
 
 
-def benchmarks(root: Path, same_line: bool = False, spanning: bool = False) -> list[tuple[str, int, str]]:
+# `@Benchmark @Threads(4) @Fork(1)`: the annotation followed by others on its line.
+_STACKED = re.compile(r"^@Benchmark(?:\(\))?((?:\s+@\w+(?:\([^()]*\))?)+)\s*(.*)$")
+
+
+def benchmarks(root: Path, same_line: bool = False, spanning: bool = False,
+               stacked: bool = False) -> list[tuple[str, int, str]]:
     found = []
     for path in sorted(root.rglob("*.java")):
         lines = path.read_text(errors="replace").splitlines()
@@ -54,6 +62,13 @@ def benchmarks(root: Path, same_line: bool = False, spanning: bool = False) -> l
             m = _INLINE.match(line.strip()) if same_line else None
             if m:
                 found.append((str(path.relative_to(root)), i + 1, m.group(1)))
+                continue
+            m = _STACKED.match(line.strip()) if stacked else None
+            if m:
+                rest = _DECL.search(m.group(2)) if m.group(2) else None
+                name = rest.group(1) if rest else _after_annotations(lines[i + 1:i + 30])
+                if name:
+                    found.append((str(path.relative_to(root)), i + 1, name))
                 continue
             if spanning and line.strip() in ("@Benchmark", "@Benchmark()"):
                 name = _after_annotations(lines[i + 1:i + 30])
@@ -83,8 +98,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="also list @Benchmark written on the declaration's line")
     ap.add_argument("--spanning", action="store_true",
                     help="also list @Benchmark() and annotations spanning lines or holding comments")
+    ap.add_argument("--stacked", action="store_true",
+                    help="also list @Benchmark followed by other annotations on its line")
     a = ap.parse_args(argv)
-    every = benchmarks(a.trees / a.project, a.same_line, a.spanning)
+    every = benchmarks(a.trees / a.project, a.same_line, a.spanning, a.stacked)
     chosen = sorted(random.Random(a.seed).sample(every, min(a.n, len(every))))
     print(f"# {a.project}: {len(chosen)} of {len(every)} benchmarks, seed {a.seed}")
     for file, line, method in chosen:
