@@ -117,6 +117,19 @@ CASES = [
      "@Benchmark @OperationsPerInvocation(1)\npublic int one() {\nreturn reps(1); }\n"
      "private int series(int n) { int s = 0; for (int i = 0; i < n; i++) { s += i * x; } return s; }\n"
      "@Benchmark public int varied() {\nreturn series(10); }", [("LOOP", 7)]),
+    # heldout43 (dubrouski): a loop that only enters the same monitor around an increment is
+    # coarsened by C2 into fewer lock regions; a Blackhole call inside the region, or a class
+    # that runs with -XX:LoopUnrollLimit=1, measures every acquisition
+    ("final Object lock = new Object(); int number;\njava.util.concurrent.atomic.AtomicInteger atomic;\n"
+     "@Benchmark public int m() {\n"
+     "for (int i = 0; i < 100; i++) { synchronized (lock) { number += 1; } }\nreturn number; }", [("LOOP", 4)]),
+    # ... where no other kind of lock is compared, the monitor patterns may be the subject: info
+    ("final Object lock = new Object(); int number;\n@Benchmark public int m() {\n"
+     "for (int i = 0; i < 100; i++) { synchronized (lock) { number += 1; } }\nreturn number; }", []),
+    ("final Object lock = new Object();\n@Benchmark public void m(Blackhole bh) {\n"
+     "for (int i = 0; i < 25; i++) { synchronized (lock) { bh.consume(0x42); } } }", []),
+    ("final Object lock = new Object(); int number;\n@Benchmark @Fork(jvmArgsAppend = \"-XX:LoopUnrollLimit=1\")\n"
+     "public int m() {\nfor (int i = 0; i < 100; i++) { synchronized (lock) { number += 1; } }\nreturn number; }", []),
     # JMHSample_34: a cheap pure static helper summed over an array of words
     ("long[] words = new long[64];\nstatic int pick(long w) { return Long.bitCount(w) & 7; }\n"
      "@Benchmark public int m() { int a = 0; for (long w : words) a += pick(w); return a; }", [("LOOP", 3)]),

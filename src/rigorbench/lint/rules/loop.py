@@ -71,7 +71,12 @@ so the JIT may turn the copies into loads and stores it hoists or merges, and a 
 new array that nothing reads is dead. Let JMH repeat the call instead. So is JMHSample_11's own
 shape, a benchmark returning reps(10) where the helper's counted loop only adds loop-invariant
 arithmetic (s += x + y): inlined, the JIT hoists the repetition (a trip count of 1 is not
-reported). Where the
+reported). And a counted loop that only enters synchronized (lock) { count++; } on a lock it
+never changes: C2 unrolls it and coarsens the adjacent lock regions into one (JVM Anatomy
+Quark #1), so fewer acquisitions are timed than the loop claims; a class that passes
+-XX:LoopUnrollLimit=1 or -XX:-EliminateLocks, or a Blackhole call inside the region, is not
+reported, and a file that compares no other kind of lock (ReentrantLock, atomics) gets info:
+what C2 makes of the monitor may be its subject. Where the
 class measures the compiler itself (a package segment such as compiler or jit, or a doc
 comment on the optimizer, as in OpenJDK's vm.compiler micro-benchmarks) the merge may be the
 subject: LOOP, RETU, VOID and FINAL say info there.
@@ -100,6 +105,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             continue
         yield from _repeated_stores(bench)
         yield from _helper_repeats(bench)
+        yield from _coarsened_locks(bench)
         candidates = [c for c in (_candidate(bench, n) for n in bench.own("expression_statement")) if c]
         if not candidates:
             continue
@@ -520,3 +526,57 @@ def helper_params(helper: Benchmark) -> list[tuple[str, str]]:
     return [(text(p.child_by_field_name("type")), text(p.child_by_field_name("name")))
             for p in (params.named_children if params is not None else [])
             if p.type == "formal_parameter"]
+
+
+# Flags that keep C2 from merging lock regions: a class that passes one measures the lock as
+# written (dubrouski's MonitorRLBenchmark runs each monitor loop with -XX:LoopUnrollLimit=1).
+_COARSENING_GUARDS = ("LoopUnrollLimit=1", "-EliminateLocks", "-EliminateNestedLocks", "-UseOptoBiasInlining")
+
+
+# Locks and counters C2 does not coarsen: a file that measures one of them beside a loop of
+# synchronized regions compares them, and the coarsened loop skews the comparison. A file of
+# monitor patterns alone (OpenJDK's LockUnlock: serial, recursive and looped regions) studies
+# what C2 makes of them, which is the subject there: info.
+_OTHER_LOCKS = ("ReentrantLock", "ReadWriteLock", "StampedLock", "AtomicInteger", "AtomicLong",
+                "LongAdder", "Semaphore", "VarHandle")
+
+
+def _coarsened_locks(bench: Benchmark) -> Iterator[Issue]:
+    """A counted loop whose body is only ``synchronized (lock) { ... }`` on a lock the loop never
+    changes, with cheap work inside (no call but to pure JDK methods): C2 unrolls the loop and
+    merges the adjacent lock regions on the same monitor into one (lock coarsening; Shipilev,
+    JVM Anatomy Quark #1), so fewer acquisitions are timed than the loop claims, and a
+    comparison with ReentrantLock or atomics, which are not coarsened, is skewed (heldout43).
+    A Blackhole call inside, or a flag in the file that stops the merge, leaves it alone."""
+    text = bench.source.text
+    if any(flag.encode() in bench.source.data for flag in _COARSENING_GUARDS):
+        return
+    for loop in (n for n in walk(bench.body) if n.type == "for_statement"):
+        body = loop.child_by_field_name("body")
+        statements = [c for c in body.named_children if "comment" not in c.type] \
+            if body is not None and body.type == "block" else [body]
+        if len(statements) != 1 or statements[0] is None or statements[0].type != "synchronized_statement":
+            continue
+        block = statements[0]
+        lock = block.named_children[0] if block.named_children else None
+        if lock is not None and lock.type == "parenthesized_expression" and lock.named_children:
+            lock = lock.named_children[0]
+        if lock is None or lock.type not in ("identifier", "field_access", "this"):
+            continue
+        changed = {text(t) for n in walk(loop) for t in _targets(n)}
+        if text(lock) in changed or text(lock).rsplit(".", 1)[-1] in changed:
+            continue
+        calls = [n for n in walk(block) if n.type == "method_invocation"]
+        if any(not (bench.call(c).kind == "pure" and bench.call(c).method is None) for c in calls):
+            continue   # a Blackhole, a project or library call: work or a sink inside the region
+        compared = any(kind.encode() in bench.source.data for kind in _OTHER_LOCKS)
+        yield make_issue(bench.source, loop, ID, "warning" if compared else "info",
+                         f"the loop {_bound(bench, loop)} and only enters synchronized "
+                         f"({short(text(lock), 20)}); C2 can unroll it and coarsen the adjacent "
+                         f"lock regions into one, so fewer lock acquisitions are timed than the "
+                         f"loop claims" + ("" if compared else
+                                           " (info: the file compares no other kind of lock, so "
+                                           "what C2 makes of the monitor may be the subject)"),
+                         benchmark=bench.name,
+                         hint="let JMH repeat one locked operation per call, or run the class with "
+                         "-XX:LoopUnrollLimit=1 (JVM Anatomy Quark #1: lock coarsening)")
