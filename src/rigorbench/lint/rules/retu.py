@@ -110,6 +110,8 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
         return True
     if value is not None and _checked_cast(bench, node, value):
         return True
+    if value is not None and _effectful_helper(bench, value):
+        return True
     for call in walk(value) if value is not None else ():
         if call.type != "method_invocation" or bench.call(call).kind != "unknown":
             continue
@@ -159,6 +161,20 @@ def _collection_copy(bench: Benchmark, value: Node) -> bool:
 
 
 _NUMBERS = frozenset({"int", "long", "short", "byte", "Integer", "Long", "float", "double"})
+
+
+def _effectful_helper(bench: Benchmark, value: Node) -> bool:
+    """Is the local set from a call of a project method that does something besides computing
+    its result (:func:`void.effect_of`: a field write, a library call lint cannot see, a lock)?
+    ``int step = next(1)`` where next() advances a random generator (heldout46's LoopUnroll) keeps
+    that call whether or not 'step' is read; only a dead result, not dead work, is left."""
+    call = value
+    while call.type in ("parenthesized_expression", "cast_expression") and call.named_children:
+        call = call.named_children[-1]
+    if call.type != "method_invocation":
+        return False
+    method = bench.call(call).method
+    return method is not None and void.effect_of(bench, method) is not None
 
 
 def _checked_cast(bench: Benchmark, node: Node, value: Node) -> bool:
