@@ -143,6 +143,12 @@ CASES = [
     # value is not the call's only input, and the unused result of that helper is not dead work
     ("java.util.SplittableRandom r = new java.util.SplittableRandom(7);\nprivate int next(int size) { return r.nextInt(1) + size; }\n"
      "int[] data = new int[64];\n@Benchmark public int m() {\nint step = next(1);\nint s = 0; for (int i = 0; i < data.length; i++) s += data[i];\nreturn s; }", []),
+    # ... also when the helper's call sits in arithmetic (heldout41's korniienko: a new Random per
+    # call, whose seed update is shared state), while a pure helper's sum stays reported
+    ("int number = 5;\nint random(int max) { return new java.util.Random().nextInt(max); }\n"
+     "@Benchmark public void m() {\nint result = number + random(1000); }", []),
+    ("int number = 5;\nint twice(int v) { return v * 2; }\n"
+     "@Benchmark public void m() {\nint result = number + twice(number); }", [("RETU", 4)]),
     # ... while a helper that only reads a deque's end (LinkedList.getFirst) has no effect, so its
     # unused result is still dead (heldout41's paulmai193, labelled right)
     ("LinkedList<String> list = new LinkedList<>();\nString first(LinkedList<String> l) { return l.getFirst(); }\n"

@@ -164,17 +164,18 @@ _NUMBERS = frozenset({"int", "long", "short", "byte", "Integer", "Long", "float"
 
 
 def _effectful_helper(bench: Benchmark, value: Node) -> bool:
-    """Is the local set from a call of a project method that does something besides computing
-    its result (:func:`void.effect_of`: a field write, a library call lint cannot see, a lock)?
+    """Is the local set from (an expression with) a call of a project method that does something
+    besides computing its result (:func:`void.effect_of`: a field write, a library call lint
+    cannot see, a lock)?
     ``int step = next(1)`` where next() advances a random generator (heldout46's LoopUnroll) keeps
     that call whether or not 'step' is read; only a dead result, not dead work, is left."""
-    call = value
-    while call.type in ("parenthesized_expression", "cast_expression") and call.named_children:
-        call = call.named_children[-1]
-    if call.type != "method_invocation":
-        return False
-    method = bench.call(call).method
-    return method is not None and void.effect_of(bench, method) is not None
+    for call in walk(value):   # the call may sit in arithmetic: number + random(1000)
+        if call.type != "method_invocation":
+            continue
+        method = bench.call(call).method
+        if method is not None and void.effect_of(bench, method) is not None:
+            return True
+    return False
 
 
 def _checked_cast(bench: Benchmark, node: Node, value: Node) -> bool:
