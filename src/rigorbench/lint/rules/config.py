@@ -21,7 +21,7 @@ from rigorbench.lint.parse import (LOOPS, annotation, annotation_value, annotati
                                    last_name, walk)
 from rigorbench.lint.rules.params import LEVELS, param_values, setup_level
 from rigorbench.lint.stores import callee_context
-from rigorbench.lint.trips import MILLISECOND_NS, estimate
+from rigorbench.lint.trips import MILLISECOND_NS, estimate, large_array_argument
 
 INVO_TITLE = "a @Setup/@TearDown fixture runs at Level.Invocation, around every benchmark call"
 INVO_REFERENCE = ("Costa et al. 2019, section 2.2; JMHSample_07_FixtureLevelInvocation, "
@@ -49,7 +49,9 @@ the fixture is a warning unless every timed benchmark using it shows
 evidence of millisecond-scale calls (then info): it sorts, waits on threads or on a future
 (get() on submit(...), whenReady(), a Future), does I/O, holds a thread pool, reports per-call
 times in ms, its class's per-call @Setup rebuilds a @Param count of items that is 10,000 or more
-in every case (the call then works on all of them), or loops (forEach over a collection and a stream
+in every case (the call then works on all of them), hands a call an array whose length the source
+fixes at a million elements or more (compress(data) of a 1 MB array a helper made), or loops
+(forEach over a collection and a stream
 pipeline count; a call on a functional field is followed to the methods assigned to it,
 work = this::deleteAll, when the benchmark picks its body in @Setup). A loop whose trip count
 the source fixes (a constant or @Param bound, an array created with a known size) over cheap
@@ -415,6 +417,9 @@ def heavy_node(bench: Benchmark, body: Node | None, few_trips: int = 0) -> str |
             owner_type = bench.type_of(owner) if owner is not None and owner.type in ("identifier", "field_access") else None
             if owner_text in _IO_OWNERS or last_name_of(owner_type or "") in _IO_OWNERS:
                 return "does file or network I/O"
+            large = large_array_argument(bench, node)
+            if large is not None:
+                return large
         if node.type == "object_creation_expression":
             created = last_name_of(bench.source.text(node.child_by_field_name("type")))
             if created in _IO_OWNERS or created in ("Thread", "CountDownLatch", "CyclicBarrier"):
