@@ -149,6 +149,20 @@ CASES = [
      "@Benchmark public void m() {\nint result = number + random(1000); }", []),
     ("int number = 5;\nint twice(int v) { return v * 2; }\n"
      "@Benchmark public void m() {\nint result = number + twice(number); }", [("RETU", 4)]),
+    # heldout48: a Vector API vector is an immutable value, so acc.add(v) with its result dropped
+    # adds nothing (the loop's work is dead); acc = acc.add(v) is the accumulation
+    ("int[] data = new int[64];\n@Benchmark public int m() {\njdk.incubator.vector.IntVector acc = null;\n"
+     "for (int i = 0; i < 64; i += 8) {\nacc.add(jdk.incubator.vector.IntVector.fromArray(null, data, i)); }\n"
+     "return acc.reduceLanes(null); }", [("RETU", 5)]),
+    ("int[] data = new int[64];\n@Benchmark public int m() {\njdk.incubator.vector.IntVector acc = null;\n"
+     "for (int i = 0; i < 64; i += 8) {\nacc = acc.add(jdk.incubator.vector.IntVector.fromArray(null, data, i)); }\n"
+     "return acc.reduceLanes(null); }", []),
+    # heldout48: an unused relative get of a buffer moves its position (the loop and the next read
+    # depend on it); an unused absolute get at an index is dead
+    ("byte[] data = new byte[64];\n@Benchmark public int m() {\njava.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(data); int n = 0;\n"
+     "while (b.hasRemaining()) { int id = b.getInt(); int v = b.getInt(); if (v < 150) n++; }\nreturn n; }", []),
+    ("java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(64);\n@Benchmark public int m() {\n"
+     "int id = b.getInt(4);\nreturn b.getInt(0); }", [("RETU", 3)]),
     # ... while a helper that only reads a deque's end (LinkedList.getFirst) has no effect, so its
     # unused result is still dead (heldout41's paulmai193, labelled right)
     ("LinkedList<String> list = new LinkedList<>();\nString first(LinkedList<String> l) { return l.getFirst(); }\n"

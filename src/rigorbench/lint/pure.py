@@ -70,6 +70,9 @@ def _boxing() -> dict[tuple[str, str], str | None]:
     return table
 
 
+_VECTORS = ("IntVector", "LongVector", "FloatVector", "DoubleVector", "ShortVector", "ByteVector")
+
+
 def _others() -> dict[tuple[str, str], str | None]:
     # String.format is side-effect free but not listed: it builds a Formatter and parses the
     # pattern, too deep for C2 to inline and remove, so a dropped one is not dead code
@@ -85,6 +88,9 @@ def _others() -> dict[tuple[str, str], str | None]:
                          ("deepEquals", "boolean"), ("toString", "String"),
                          ("deepToString", "String"), ("mismatch", "int"), ("compare", "int")):
         table[("Arrays", name)] = result
+    for vector in _VECTORS:   # loads and constants of immutable vectors (see _VECTOR_METHODS)
+        for name in ("fromArray", "zero", "broadcast"):
+            table[(vector, name)] = vector
     return table
 
 
@@ -106,16 +112,24 @@ _BOXED_METHODS: dict[str, str | None] = {
     "shortValue": "short", "byteValue": "byte", "booleanValue": "boolean", "charValue": "char",
     "hashCode": "int", "equals": "boolean", "compareTo": "int", "toString": "String",
 }
+# The Vector API's vectors are immutable values: every lane operation returns a new vector and
+# changes none (jdk.incubator.vector, JEP 338 on). acc.add(v) whose result is dropped leaves
+# acc as it was, and the JIT removes the operation (heldout48's gather and memory-throughput
+# loops returned a reduction of a vector that stayed zero).
+_VECTOR_METHODS: dict[str, str | None] = {name: None for name in (
+    "add", "sub", "mul", "div", "neg", "abs", "min", "max", "and", "or", "not", "lanewise", "blend",
+    "compare", "eq", "lt", "rearrange", "slice", "unslice", "broadcast", "fma", "sqrt", "pow")}
 PURE_INSTANCE: dict[str, dict[str, str | None]] = {
     "String": _STRING_METHODS,
     **{box: _BOXED_METHODS for box in ("Integer", "Long", "Short", "Byte", "Double", "Float",
                                        "Boolean", "Character")},
+    **{vector: _VECTOR_METHODS for vector in _VECTORS},
 }
 
 
 def pure_static(owner: str, method: str) -> tuple[bool, str | None]:
     """``(True, return type or None)`` when ``owner.method(...)`` is listed as pure."""
-    key = (owner.removeprefix("java.lang.").removeprefix("java.util."), method)
+    key = (owner.removeprefix("java.lang.").removeprefix("java.util.").removeprefix("jdk.incubator.vector."), method)
     if key in PURE_STATIC:
         return True, PURE_STATIC[key]
     return False, None
@@ -129,8 +143,8 @@ COSTLY_STRING = frozenset({"matches", "replaceAll", "replaceFirst", "split", "fo
 
 
 def pure_instance(receiver_type: str, method: str) -> tuple[bool, str | None]:
-    """``(True, return type or None)`` for a read-only String/boxing instance method."""
-    methods = PURE_INSTANCE.get(receiver_type.removeprefix("java.lang."))
+    """``(True, return type or None)`` for a read-only String, boxing or vector instance method."""
+    methods = PURE_INSTANCE.get(receiver_type.removeprefix("java.lang.").removeprefix("jdk.incubator.vector."))
     if methods is not None and method in methods:
         return True, methods[method]
     return False, None

@@ -501,6 +501,9 @@ def _helper_repeats(bench: Benchmark) -> Iterator[Issue]:
         method = call.method
         if method is None or method.node.id == bench.node.id or not _result_kept(bench, node):
             continue
+        body = method.node.child_by_field_name("body")
+        if body is None or not any(n.type == "for_statement" for n in walk(body)):
+            continue   # no counted loop: nothing to read (and no context to build)
         helper = callee_context(bench, method)
         if helper is None or helper.body is None:
             continue

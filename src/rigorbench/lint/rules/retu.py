@@ -26,7 +26,7 @@ from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import JUMPS, blackhole, insert_after, wrap
 from rigorbench.lint.flow import analyse
 from rigorbench.lint.parse import walk
-from rigorbench.lint.pure import action_name
+from rigorbench.lint.pure import action_name, read_only_type
 from rigorbench.lint.rules import loop, overwrites, void
 from rigorbench.lint.rules.calls import CLOCKS
 from rigorbench.lint.stores import callee_context
@@ -117,7 +117,11 @@ def _opaque(bench: Benchmark, node: Node) -> bool:
             continue
         if _clock_read(bench, call):
             return True   # LocalDateTime.now(): a clock read is the work measured, and it is kept
-        if void.read_only_accessor(bench, call) or void.unseen_query(bench, call) or void.unseen_value(bench, call):
+        if void.read_only_accessor(bench, call):
+            continue
+        if _listed_type_mover(bench, call):
+            return True   # buffer.getInt(): a relative read of a known buffer moves its position
+        if void.unseen_query(bench, call) or void.unseen_value(bench, call):
             continue
         if len(void.variable_arguments(call)) > 1 or action_name(bench.source.text(call.child_by_field_name("name"))):
             return True
@@ -161,6 +165,22 @@ def _collection_copy(bench: Benchmark, value: Node) -> bool:
 
 
 _NUMBERS = frozenset({"int", "long", "short", "byte", "Integer", "Long", "float", "double"})
+
+
+def _listed_type_mover(bench: Benchmark, call: Node) -> bool:
+    """Is ``call`` a method of a JDK or library type whose read-only methods lint lists
+    (``pure.READ_ONLY``: ByteBuffer, List, Map, ...) that is not one of them? Then the type is
+    known and this method is not a read: ``buffer.getInt()`` without an index is the relative
+    get, which advances the position the next read and the loop's ``hasRemaining()`` depend on
+    (heldout48's SelectWhereMicrobenchmark skips a column that way), not the absolute
+    ``getInt(i)``."""
+    obj = call.child_by_field_name("object")
+    if obj is None or obj.type not in ("identifier", "field_access"):
+        return False
+    declared = bench.type_of(obj)
+    if not declared or bench.index.lookup(declared.split("<", 1)[0], bench.cls) is not None:
+        return False
+    return read_only_type(declared, bench.file.imports) is not None
 
 
 def _effectful_helper(bench: Benchmark, value: Node) -> bool:
