@@ -1363,3 +1363,21 @@ def test_final_string_longer_than_a_full_unroll_is_info(tmp_path):
                                             ("S.longLiteral", "info"), ("S.shortLiteral", "warning")]
     assert "(String, 40 characters)" in found[1][2] and "(43 characters)" in found[2][2]
     assert "unroll" in found[1][2] and "unroll" in found[2][2]
+
+
+def test_retu_reads_the_vector_api_generic_vector_by_its_import(tmp_path):
+    # heldout48 (tkowalcz's memory throughput loop): Vector<Integer> from jdk.incubator.vector is
+    # immutable, so accumulator.add(...) with its result dropped is dead; java.util.Vector's add
+    # appends to the list, an effect, and is never reported
+    api = ("import org.openjdk.jmh.annotations.*;\nimport jdk.incubator.vector.IntVector;\n"
+           "import jdk.incubator.vector.Vector;\n@State(Scope.Thread)\npublic class Api {\nint[] data = new int[64];\n"
+           "@Benchmark public int m() { Vector<Integer> acc = IntVector.zero(null);\n"
+           "  for (int i = 0; i < 64; i += 8) { acc.add(IntVector.fromArray(null, data, i)); }\n"
+           "  return acc.hashCode(); } }\n")
+    legacy = ("import org.openjdk.jmh.annotations.*;\nimport java.util.Vector;\n@State(Scope.Thread)\n"
+              "public class Legacy {\nVector<Integer> list = new Vector<>();\n"
+              "@Benchmark public int m() { list.add(1); return list.size(); } }\n")
+    (tmp_path / "api").mkdir()
+    (tmp_path / "legacy").mkdir()
+    assert _by_rule(tmp_path / "api", "Api.java", api, "RETU") == [("Api.m", "error")]
+    assert _by_rule(tmp_path / "legacy", "Legacy.java", legacy, "RETU") == []

@@ -134,7 +134,11 @@ class Benchmark:
     def _instance(self, receiver: str, name: str, nargs: int) -> Call:
         if last_name_of(receiver) == "Blackhole":
             return Call("blackhole", name)
-        pure, result = pure_instance(last_name_of(receiver), name)
+        simple = last_name_of(receiver)
+        if simple == "Vector" and any(i in ("jdk.incubator.vector.Vector", "jdk.incubator.vector.*")
+                                      for i in self.file.imports):
+            simple = "jdk.incubator.vector.Vector"   # the Vector API's, not java.util's
+        pure, result = pure_instance(simple, name)
         if pure:
             costly = last_name_of(receiver) == "String" and name in COSTLY_STRING
             return Call("pure", name, result, cheap=not costly)

@@ -124,6 +124,8 @@ PURE_INSTANCE: dict[str, dict[str, str | None]] = {
     **{box: _BOXED_METHODS for box in ("Integer", "Long", "Short", "Byte", "Double", "Float",
                                        "Boolean", "Character")},
     **{vector: _VECTOR_METHODS for vector in _VECTORS},
+    # the generic Vector<E> only by its qualified name: java.util.Vector shares the simple one
+    "jdk.incubator.vector.Vector": _VECTOR_METHODS,
 }
 
 
@@ -144,7 +146,8 @@ COSTLY_STRING = frozenset({"matches", "replaceAll", "replaceFirst", "split", "fo
 
 def pure_instance(receiver_type: str, method: str) -> tuple[bool, str | None]:
     """``(True, return type or None)`` for a read-only String, boxing or vector instance method."""
-    methods = PURE_INSTANCE.get(receiver_type.removeprefix("java.lang.").removeprefix("jdk.incubator.vector."))
+    methods = PURE_INSTANCE.get(receiver_type) or \
+        PURE_INSTANCE.get(receiver_type.removeprefix("java.lang.").removeprefix("jdk.incubator.vector."))
     if methods is not None and method in methods:
         return True, methods[method]
     return False, None
