@@ -279,23 +279,15 @@ def _array_length(ctx: Benchmark, node: Node | None, depth: int) -> tuple[int, s
     owner = _owner_context(ctx, info.owner, info.declaration) if info is not None else None
     if info is None or owner is None:
         return None
-    sizes = []
     initial = info.declarator.child_by_field_name("value")
     values = [initial] if initial is not None else []
     for method in (m for ms in owner.cls.methods.values() for m in ms):
         for assign in walk(method.node):
             if assign.type == "assignment_expression" and _names_field(owner, written(assign), info.name):
                 values.append(assign.child_by_field_name("right"))
-    for value in values:
-        size = _created_size(_owner_context(ctx, info.owner, _method_of(value) or info.declaration) or owner,
-                             value, depth)
-        if size is None:
-            return None
-        sizes.append(size)
-    if not sizes:
-        return None
-    size, origin = max(sizes)
-    return size, f"the length of '{info.name}', {origin}"
+    found = _largest(_created_size(_owner_context(ctx, info.owner, _method_of(value) or info.declaration) or owner,
+                                   value, depth) for value in values)
+    return (found[0], f"the length of '{info.name}', {found[1]}") if found else None
 
 
 def _method_of(node: Node) -> Node | None:
@@ -347,22 +339,26 @@ def _factory_size(ctx: Benchmark, node: Node, depth: int) -> tuple[int, str] | N
     body = method.node.child_by_field_name("body")
     if owner is None or body is None:
         return None
-    returns = [n for n in walk(body) if n.type == "return_statement" and n.named_children]
-    sizes = []
-    for ret in returns:
-        value = ret.named_children[0]
-        if value.type == "identifier":
-            name = owner.source.text(value)
-            value = next((d.child_by_field_name("value") for d in walk(body) if d.type == "variable_declarator"
-                          and owner.source.text(d.child_by_field_name("name")) == name), None)
-        size = _created_size(owner, value, depth + 1) if value is not None else None
+    def returned(value: Node) -> Node | None:   # return data; -> the local's initializer
+        if value.type != "identifier":
+            return value
+        name = owner.source.text(value)
+        return next((d.child_by_field_name("value") for d in walk(body) if d.type == "variable_declarator"
+                     and owner.source.text(d.child_by_field_name("name")) == name), None)
+
+    values = [returned(n.named_children[0]) for n in walk(body) if n.type == "return_statement" and n.named_children]
+    found = _largest(_created_size(owner, v, depth + 1) if v is not None else None for v in values)
+    return (found[0], f"{found[1]} made by {method.name}()") if found else None
+
+
+def _largest(sizes) -> tuple[int, str] | None:
+    """The largest of the sizes, or None when there is none or one of them is unknown."""
+    known = []
+    for size in sizes:
         if size is None:
             return None
-        sizes.append(size)
-    if not sizes:
-        return None
-    size, origin = max(sizes)
-    return size, f"{origin} made by {method.name}()"
+        known.append(size)
+    return max(known) if known else None
 
 
 # A call handed an array of at least this many elements makes a pass over them that takes about a

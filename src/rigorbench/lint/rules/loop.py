@@ -521,7 +521,7 @@ def _helper_repeats(bench: Benchmark) -> Iterator[Issue]:
                 continue
             yield make_issue(bench.source, node, ID, "warning",
                              f"{bench.name} calls {short(text(node), 30)}, whose loop "
-                             f"{_bound(helper, loop)} and only adds the loop-invariant "
+                             f"{_bound(helper, loop)} and only accumulates the loop-invariant "
                              f"{short(helper.source.text(found[3]), 30)} into '{found[1]}'; the JIT "
                              f"can hoist it out of the loop, so the time per operation is not "
                              f"one computation's",
@@ -548,7 +548,7 @@ def _one_trip(bench: Benchmark, node: Node, helper: Benchmark, loop: Node) -> bo
     if condition is None:
         return False
     names = {helper.source.text(n) for n in walk(condition) if n.type == "identifier"}
-    params = [p for _, p in helper_params(helper)]
+    params = [p for _, p in _helper_params(helper)]
     args = node.child_by_field_name("arguments").named_children
     for position, name in enumerate(params):
         if name in names and position < len(args) and args[position].type == "decimal_integer_literal":
@@ -556,7 +556,7 @@ def _one_trip(bench: Benchmark, node: Node, helper: Benchmark, loop: Node) -> bo
     return False
 
 
-def helper_params(helper: Benchmark) -> list[tuple[str, str]]:
+def _helper_params(helper: Benchmark) -> list[tuple[str, str]]:
     """``(type, name)`` of the helper method's formal parameters, in order."""
     params = helper.node.child_by_field_name("parameters")
     text = helper.source.text
