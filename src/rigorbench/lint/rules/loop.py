@@ -235,8 +235,7 @@ def _not_inlined(bench: Benchmark, call: Node) -> bool:
     """Is ``call`` a project method annotated @CompilerControl(DONT_INLINE) (heldout46's
     IntrinsicsMathMin.ownMinNotInlined: the call is the variant measured)?"""
     method = bench.call(call).method
-    helper = callee_context(bench, method) if method is not None else None
-    return helper is not None and out_of_line(method, helper.source)
+    return method is not None and method.source is not None and out_of_line(method, method.source)
 
 
 def _inner_loop(loop: Node | None, stmt: Node) -> Node | None:
@@ -497,13 +496,15 @@ def _helper_repeats(bench: Benchmark) -> Iterator[Issue]:
     to let JMH repeat the call, which changes the benchmark's shape."""
     text = bench.source.text
     for node in bench.own("method_invocation"):
-        call = bench.call(node)
-        method = call.method
-        if method is None or method.node.id == bench.node.id or not _result_kept(bench, node):
+        if not _result_kept(bench, node):   # first: resolving every call is the costly part
+            continue
+        method = bench.call(node).method
+        if method is None or method.node.id == bench.node.id:
             continue
         body = method.node.child_by_field_name("body")
-        if body is None or not any(n.type == "for_statement" for n in walk(body)):
-            continue   # no counted loop: nothing to read (and no context to build)
+        data = method.source.data if method.source is not None else b""
+        if body is None or b"for" not in data[body.start_byte:body.end_byte]:
+            continue   # no loop in its text: nothing to read (and no context to build)
         helper = callee_context(bench, method)
         if helper is None or helper.body is None:
             continue
@@ -586,15 +587,16 @@ def _coarsened_locks(bench: Benchmark) -> Iterator[Issue]:
     comparison with ReentrantLock or atomics, which are not coarsened, is skewed (heldout43).
     A Blackhole call inside, or a flag in the file that stops the merge, leaves it alone."""
     text = bench.source.text
-    if any(flag.encode() in bench.source.data for flag in _COARSENING_GUARDS):
+    regions = bench.source.within("synchronized_statement", bench.body)   # indexed: cheap when none
+    if not regions or any(flag.encode() in bench.source.data for flag in _COARSENING_GUARDS):
         return
-    for loop in (n for n in walk(bench.body) if n.type == "for_statement"):
-        body = loop.child_by_field_name("body")
-        statements = [c for c in body.named_children if "comment" not in c.type] \
-            if body is not None and body.type == "block" else [body]
-        if len(statements) != 1 or statements[0] is None or statements[0].type != "synchronized_statement":
+    for block in regions:
+        parent = block.parent
+        loop = parent.parent if parent is not None and parent.type == "block" else parent
+        if loop is None or loop.type != "for_statement" or loop.child_by_field_name("body") not in (block, parent):
             continue
-        block = statements[0]
+        if parent.type == "block" and [c for c in parent.named_children if "comment" not in c.type] != [block]:
+            continue   # the loop body does more than enter the lock
         lock = block.named_children[0] if block.named_children else None
         if lock is not None and lock.type == "parenthesized_expression" and lock.named_children:
             lock = lock.named_children[0]

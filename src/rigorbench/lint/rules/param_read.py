@@ -599,7 +599,7 @@ def _derived(index: Index, setups: list[tuple[ClassInfo, MethodInfo]], name: str
         by_name.setdefault(m.name, []).append(m)
     reading: set[int] = set()
     full: set[int] = set()   # methods called where the parameter decides: all they do depends on it
-    calls_of: dict[int, list[tuple[str, int]]] = {}
+    calls_of: dict[int, set[int]] = {}   # a setup method -> the setup methods it may call
     for _ in range(8):   # a fixpoint; each round can only grow the sets
         before = (len(tainted), sum(map(len, local.values())), len(reading), len(full))
         for cls, method, ctx in contexts:
@@ -608,10 +608,10 @@ def _derived(index: Index, setups: list[tuple[ClassInfo, MethodInfo]], name: str
             mine = local.setdefault(id(method.node), set())
             names = _mentioned(index, cls, method)
             if id(method.node) not in calls_of:   # read once: the same in every round
-                calls_of[id(method.node)] = [(ctx.source.text(c.child_by_field_name("name")), _arity(c))
-                                             for c in ctx.source.within("method_invocation", ctx.body)]
-            if names & tainted or any(id(m.node) in reading for name_, arity in calls_of[id(method.node)]
-                                      for m in _overloads_of(by_name, name_, arity)):
+                calls_of[id(method.node)] = {
+                    id(m.node) for c in ctx.source.within("method_invocation", ctx.body)
+                    for m in _overloads_of(by_name, ctx.source.text(c.child_by_field_name("name")), _arity(c))}
+            if names & tainted or not calls_of[id(method.node)].isdisjoint(reading):
                 reading.add(id(method.node))   # it reads the parameter, or calls a method that does
             for stmt in _statements(ctx.body):
                 facts = _facts(ctx, stmt)
