@@ -143,6 +143,10 @@ CASES = [
     # value is not the call's only input, and the unused result of that helper is not dead work
     ("java.util.SplittableRandom r = new java.util.SplittableRandom(7);\nprivate int next(int size) { return r.nextInt(1) + size; }\n"
      "int[] data = new int[64];\n@Benchmark public int m() {\nint step = next(1);\nint s = 0; for (int i = 0; i < data.length; i++) s += data[i];\nreturn s; }", []),
+    # ... a static final generator is as stateful as an instance one
+    ("static final java.util.SplittableRandom R = new java.util.SplittableRandom(7);\n"
+     "private static int next(int size) { return R.nextInt(1) + size; }\n"
+     "@Benchmark public int m() {\nreturn next(1); }", []),
     # ... also when the helper's call sits in arithmetic (heldout41's korniienko: a new Random per
     # call, whose seed update is shared state), while a pure helper's sum stays reported
     ("int number = 5;\nint random(int max) { return new java.util.Random().nextInt(max); }\n"

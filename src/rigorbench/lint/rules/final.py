@@ -191,7 +191,7 @@ def _stateful_source(bench: Benchmark, method: MethodInfo) -> bool:
         if receiver is None or receiver.type not in ("identifier", "field_access"):
             continue
         info = ctx.field_of(receiver)
-        if info is not None and not (info.static and info.final) and ctx.call(node).kind == "unknown":
+        if info is not None and ctx.call(node).kind == "unknown":
             return True
     return False
 
