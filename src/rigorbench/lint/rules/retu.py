@@ -26,7 +26,7 @@ from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import JUMPS, blackhole, insert_after, wrap
 from rigorbench.lint.flow import analyse
 from rigorbench.lint.parse import walk
-from rigorbench.lint.pure import action_name, read_only_type
+from rigorbench.lint.pure import action_name
 from rigorbench.lint.rules import loop, overwrites, void
 from rigorbench.lint.rules.calls import CLOCKS
 from rigorbench.lint.stores import callee_context
@@ -175,12 +175,7 @@ def _listed_type_mover(bench: Benchmark, call: Node) -> bool:
     (heldout48's SelectWhereMicrobenchmark skips a column that way), not the absolute
     ``getInt(i)``."""
     obj = call.child_by_field_name("object")
-    if obj is None or obj.type not in ("identifier", "field_access"):
-        return False
-    declared = bench.type_of(obj)
-    if not declared or bench.index.lookup(declared.split("<", 1)[0], bench.cls) is not None:
-        return False
-    return read_only_type(declared, bench.file.imports) is not None
+    return obj is not None and bench.type_of(obj) is not None and void.listed_receiver(bench, obj) is not None
 
 
 def _effectful_helper(bench: Benchmark, value: Node) -> bool:

@@ -259,15 +259,25 @@ def read_only_accessor(bench: Benchmark, node: Node) -> str | None:
             return None
         qualified = read_only_type(declared, bench.file.imports)
         return qualified if qualified and read_only_call(qualified, name, nargs) else None
+    static = bench.type_of(obj) is None and obj.type == "identifier"   # ByteBuffer.wrap(bytes): a type name
+    qualified = listed_receiver(bench, obj)
+    return qualified if qualified and read_only_call(qualified, name, nargs, static) else None
+
+
+def listed_receiver(bench: Benchmark, obj: Node) -> str | None:
+    """The qualified ``pure.READ_ONLY`` type a receiver (a variable, a field, or a class name for
+    a static call) is declared as, through the imports of the file that declares it; None when
+    it is not listed or names a project class (a project ``Buffer`` is not okio's)."""
+    if obj.type not in ("identifier", "field_access"):
+        return None
     declared = bench.type_of(obj)
-    static = declared is None and obj.type == "identifier"   # ByteBuffer.wrap(bytes): a type name
+    static = declared is None and obj.type == "identifier"
     if static:
         declared = bench.source.text(obj)
     if not declared or bench.index.lookup(declared.split("<", 1)[0], bench.cls) is not None:
         return None
     field = None if static else bench.field_of(obj)
-    qualified = read_only_type(declared, _imports_of(bench, field.source if field else bench.source))
-    return qualified if qualified and read_only_call(qualified, name, nargs, static) else None
+    return read_only_type(declared, _imports_of(bench, field.source if field else bench.source))
 
 
 def unseen_query(bench: Benchmark, node: Node) -> bool:
