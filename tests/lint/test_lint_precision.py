@@ -792,6 +792,41 @@ def test_void_silent_on_a_dropped_synchronized_getter(tmp_path):
     assert [f for f in found if f[0] == "VOID"] == [("VOID", "Guarded.peek")]
 
 
+def test_a_dropped_method_of_a_value_built_in_the_call(tmp_path):
+    # new Tuple(1, 2).hash() (heldout50's MapDB Tuple4Hash): a project class whose constructor
+    # only stores its arguments never escapes, so a void benchmark dropping the hash measures
+    # nothing (VOID), and built from constants only the hash folds even when returned (FINAL).
+    # Not when the constructor does more than store (a call, a check that throws), the class
+    # has a superclass whose constructor runs, or the object is an anonymous subclass.
+    source = (HEADER + "@State(Scope.Thread)\npublic class Tuples {\n"
+              "static final class Tuple { private final int a, b;\n"
+              "  Tuple(int a, int b) { this.a = a; this.b = b; }\n"
+              "  int hash() { int h = a; h = h * 31 + b; return h; } }\n"
+              "record Pair(int a, int b) { int hash() { return a * 92821 + b; } }\n"
+              "static final class Checked { final int a;\n"
+              "  Checked(int a) { if (a < 0) throw new IllegalArgumentException(); this.a = a; }\n"
+              "  int hash() { return a * 31; } }\n"
+              "static final class Logged { final int a; Logged(int a) { System.out.println(a); this.a = a; }\n"
+              "  int hash() { return a * 31; } }\n"
+              "static class Base { Base() { REGISTRY.add(this); } }\n"
+              "static final List<Object> REGISTRY = new ArrayList<>();\n"
+              "static final class Sub extends Base { final int a; Sub(int a) { this.a = a; } int hash() { return a; } }\n"
+              "int x = 1, y = 2;\n"
+              "@Benchmark public void dropped() { new Tuple(x, y).hash(); }\n"
+              "@Benchmark public void droppedConstant() { new Tuple(1, 2).hash(); }\n"
+              "@Benchmark public int returnedConstant() { return new Tuple(1, 2).hash(); }\n"
+              "@Benchmark public int returnedRecord() { return new Pair(3, 4).hash(); }\n"
+              "@Benchmark public int returned() { return new Tuple(x, y).hash(); }\n"
+              "@Benchmark public void checked() { new Checked(x).hash(); }\n"
+              "@Benchmark public void logged() { new Logged(x).hash(); }\n"
+              "@Benchmark public void registered() { new Sub(x).hash(); }\n"
+              "@Benchmark public int checkedConstant() { return new Checked(1).hash(); } }\n")
+    found = _warnings(tmp_path, {"Tuples.java": source})
+    assert found == [("FINAL", "Tuples.droppedConstant"), ("FINAL", "Tuples.returnedConstant"),
+                     ("FINAL", "Tuples.returnedRecord"), ("VOID", "Tuples.dropped"),
+                     ("VOID", "Tuples.droppedConstant")]
+
+
 def test_print_on_an_error_path_is_info(tmp_path):
     # Output in a catch block or under a failed check (a wait that timed out, a reply that is
     # not OK, a missing result) runs only when the measurement has already gone wrong; output

@@ -101,6 +101,9 @@ class Benchmark:
             return self.type_of(node.named_children[0])
         if kind == "cast_expression":
             return self.source.text(node.child_by_field_name("type"))
+        if kind == "object_creation_expression" and node.child_by_field_name("type") is not None \
+                and not any(c.type == "class_body" for c in node.named_children):
+            return self.source.text(node.child_by_field_name("type"))   # not an anonymous subclass
         return None
 
     def call(self, node: Node) -> Call:
@@ -110,6 +113,11 @@ class Benchmark:
         nargs = len(node.child_by_field_name("arguments").named_children)
         if obj is None or obj.type == "this":
             return self._unqualified(name, nargs)
+        if obj.type == "object_creation_expression":   # new Tuple(1, 2).hash(): a project class only
+            made = self.class_of(obj)
+            if made is None or not plain_construction(made, len(obj.child_by_field_name("arguments").named_children)):
+                return Call("unknown", name)
+            return self._instance(self.type_of(obj), name, nargs)
         if obj.type in ("identifier", "scoped_identifier", "field_access") or obj.type.endswith("literal") \
                 or obj.type in ("method_invocation", "parenthesized_expression"):
             receiver = self.type_of(obj) if obj.type != "scoped_identifier" else None
@@ -174,6 +182,83 @@ class Benchmark:
         return [n for n in nodes if not any(
             s <= n.start_byte and n.end_byte <= e and (n.start_byte, n.end_byte) != (s, e)
             for s, e in self.nested)]
+
+
+# What a constructor may do and still leave nothing behind but the object: store values
+# computed from its parameters and constants in its own fields.
+_PLAIN_VALUES = frozenset({"identifier", "field_access", "this", "binary_expression", "unary_expression",
+                           "parenthesized_expression", "ternary_expression", "cast_expression",
+                           "decimal_integer_literal", "hex_integer_literal", "octal_integer_literal",
+                           "binary_integer_literal", "decimal_floating_point_literal", "string_literal",
+                           "character_literal", "true", "false", "null_literal", "string_fragment",
+                           "escape_sequence", "type_identifier", "integral_type", "floating_point_type"})
+
+
+def plain_construction(cls: ClassInfo, nargs: int) -> bool:
+    """Does ``new Cls(a, b)`` only build an object from its arguments? A class or record of
+    the project, with no superclass and no instance initializer, whose instance fields start
+    from constants and whose constructor of that arity (the implicit one of a record or of a
+    class declaring none) only stores its parameters and constants, or arithmetic on them,
+    in its own fields. Then an unused ``new Tuple4(1, 2, 3, 4).hash31()`` leaves nothing the
+    JIT must keep once escape analysis has replaced the object by its fields."""
+    if cls.superclass or cls.node.type not in ("class_declaration", "record_declaration"):
+        return False
+    if "abstract" in cls.source.text(cls.node).split("{", 1)[0].split():
+        return False
+    body = cls.node.child_by_field_name("body")
+    if body is None:
+        return False
+    text = cls.source.text
+    constructors = []
+    for member in body.named_children:
+        if member.type == "block":
+            return False   # an instance initializer runs code on every new
+        if member.type == "field_declaration" and not any(
+                text(m) == "static" for mods in member.named_children if mods.type == "modifiers" for m in mods.children):
+            for declarator in member.children_by_field_name("declarator"):
+                value = declarator.child_by_field_name("value")
+                if value is not None and not _plain_value(value):
+                    return False
+        if member.type in ("constructor_declaration", "compact_constructor_declaration"):
+            constructors.append(member)
+    if cls.node.type == "record_declaration":
+        components = cls.node.child_by_field_name("parameters")
+        arity = len(components.named_children) if components is not None else 0
+        canonical = [c for c in constructors if c.type == "compact_constructor_declaration"]
+        if nargs == arity and not any(c.child_by_field_name("parameters") is not None
+                                      and len(c.child_by_field_name("parameters").named_children) == nargs
+                                      for c in constructors if c.type == "constructor_declaration"):
+            return all(_stores_only(c, cls) for c in canonical)
+    chosen = [c for c in constructors if c.type == "constructor_declaration"
+              and len(c.child_by_field_name("parameters").named_children) == nargs]
+    if not constructors:
+        return nargs == 0
+    return len(chosen) == 1 and _stores_only(chosen[0], cls)
+
+
+def _plain_value(node: Node) -> bool:
+    return all(n.type in _PLAIN_VALUES or not n.is_named for n in walk(node))
+
+
+def _stores_only(constructor: Node, cls: ClassInfo) -> bool:
+    body = constructor.child_by_field_name("body")
+    if body is None:
+        return False
+    text = cls.source.text
+    for stmt in body.named_children:
+        if stmt.type == "line_comment" or stmt.type == "block_comment":
+            continue
+        if stmt.type != "expression_statement" or stmt.named_children[0].type != "assignment_expression":
+            return False   # a call, this(...)/super(...), a check that may throw, a loop
+        assign = stmt.named_children[0]
+        left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
+        target = left.child_by_field_name("field") if left.type == "field_access" else left
+        if left.type == "field_access" and left.child_by_field_name("object").type != "this":
+            return False
+        if target is None or target.type != "identifier" or text(target) not in cls.fields \
+                or cls.fields[text(target)].static or not _plain_value(right):
+            return False
+    return True
 
 
 def _project(index: Index, name: str, methods: list[MethodInfo], nargs: int) -> Call:

@@ -70,7 +70,11 @@ How to fix: read inputs from non-final instance fields of a @State object (set t
 used as a size or a loop bound is usually intended, hence only reported as info.
 
 Not reported: a final field given to a constructor (new Point(X, Y)): the object is built
-all the same, and folding only stores a known value. Nor a constant that configures rather than
+all the same, and folding only stores a known value. But an object built from constants only
+and used at once as the receiver of a method of its project class that computes from its
+fields alone (new Tuple(1, 2).hash(), a constructor that only stores its arguments, a method
+without loop, call or new object) is reported: escape analysis replaces the object by its
+fields, which are then the constants, and the whole call folds. Nor a constant that configures rather than
 feeds the measured computation: passed
 to a project method that only stores it (a field, a map or builder entry, a config object's
 constructor, a collection's capacity, an array's size), or to a project method that builds
@@ -395,6 +399,38 @@ def _inlining_controlled(method: MethodInfo | None) -> bool:
     return method is not None and annotation(method.node, "CompilerControl") is not None
 
 
+def _constant_construction(bench: Benchmark, node: Node) -> bool:
+    """``new Tuple4(1, 2, 3, 4).hash31()``: a project object built from constants only
+    (:func:`context.plain_construction`) whose method, taking no argument, computes a value
+    from the object's own fields with neither loop, nor call, nor new object. Escape analysis
+    replaces the object by its fields, which are then the constants, so C2 folds the whole
+    call (JMHSample_10 through a constructor; MapDB's Tuple4Hash, heldout50)."""
+    made = node.child_by_field_name("object")
+    if made is None or made.type != "object_creation_expression":
+        return False
+    ctor_args = made.child_by_field_name("arguments").named_children
+    if not ctor_args or not all(_constant_argument(bench, a) for a in ctor_args):
+        return False
+    call = bench.call(node)
+    method, cls = call.method, bench.class_of(made)
+    if call.kind not in ("pure", "project") or method is None or cls is None or method.void \
+            or _inlining_controlled(method) or method.params:
+        return False
+    body = method.node.child_by_field_name("body")
+    if body is None:
+        return False
+    for n in walk(body):
+        if n.type in LOOPS or n.type in ("method_invocation", "object_creation_expression",
+                                         "array_creation_expression", "array_access", "lambda_expression"):
+            return False
+        if n.type == "identifier" and n.parent.type != "field_access":
+            name = method.source.text(n)
+            info = cls.fields.get(name)
+            if info is not None and info.static and not info.final:
+                return False   # a static the benchmark may change between calls
+    return True
+
+
 def _recursive(bench: Benchmark, method: MethodInfo) -> bool:
     """Does the project ``method`` call itself (``ack(x - 1, ack(x, y - 1))``, ``fib(n - 1)``)?
     C2 inlines a recursive call only one level deep (MaxRecursiveInlineLevel=1), so a constant
@@ -546,6 +582,14 @@ def _constant_argument(bench: Benchmark, arg: Node) -> bool:
 
 def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     args = node.child_by_field_name("arguments").named_children
+    if not args and _constant_construction(bench, node):
+        made = node.child_by_field_name("object")
+        name = bench.source.text(node.child_by_field_name("name"))
+        yield make_issue(bench.source, made, ID, "warning",
+                         f"{short(bench.source.text(made), 40)} is built from constants only and {name}() "
+                         f"computes from its fields alone; the JIT can fold the call", benchmark=bench.name,
+                         hint="pass the constructor non-final @State fields")
+        return
     if args and _only_sizes(bench, node):
         return  # new byte[getIVSize("ChaCha20", "None")]: the call's value only sizes an array
         # (or bounds a loop, or indexes); folding it removes no measured work (heldout43)

@@ -20,7 +20,9 @@ and only when
   ``StringUtil.isEmpty(s)``, ``node.hasSlot(i)``; not ``hasNext``, ``isValid``, ``isDone``)
   on a receiver and with arguments that are names, fields or literals,
 * nothing else in the benchmark body escapes: no field writes, no ``throw``, no calls other
-  than pure JDK calls and such calls. Any other unknown call (a library method neither
+  than pure JDK calls and such calls, no object built but one that is only the receiver of
+  such a call and whose project class only stores its arguments in its own fields
+  (``new Tuple4(1, 2, 3, 4).hash31()``: :func:`context.plain_construction`). Any other unknown call (a library method neither
   listed nor named as a question) is taken to have effects, so it silences the rule:
   precision first.
 
@@ -35,7 +37,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from rigorbench.lint.base import Issue, make_issue, short
-from rigorbench.lint.context import Benchmark, FileContext
+from rigorbench.lint.context import Benchmark, FileContext, plain_construction
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
 from rigorbench.lint.parse import SourceFile, annotation, modifier_words, walk, written
@@ -52,7 +54,10 @@ List.get(i), buffer.slice(), ByteBuffer.wrap(bytes), okio Buffer.indexOf), metho
 lint cannot see whose names ask a question (StringUtil.isEmpty(s), node.hasSlot(i)), or static
 methods of code lint cannot see whose names say they compute a value from one input
 (AsciiUtil.encode(s), MatrixOps.elementMax(a), Utils.getBytes(s)), dropping each result.
-Nothing the method computes is observable.
+Nothing the method computes is observable. The same holds for a method called on an object
+built in the statement (new Tuple(a, b).hash()) when the project class's constructor only
+stores its arguments in its own fields: the object never escapes, and escape analysis leaves
+nothing of it.
 
 Why the JIT does it: after inlining compute(x), C2 sees that its result goes nowhere and
 that it changes no state, so it can delete the computation (dead-code elimination). The
@@ -116,9 +121,10 @@ def check(ctx: FileContext) -> Iterator[Issue]:
 def dropped_calls(bench: Benchmark) -> list[Node]:
     """Expression statements dropping project results, or [] when anything escapes."""
     dropped = []
-    if any(bench.own(kind) for kind in ("throw_statement", "object_creation_expression",
-                                        "lambda_expression", "method_reference",
+    if any(bench.own(kind) for kind in ("throw_statement", "lambda_expression", "method_reference",
                                         "synchronized_statement")):
+        return []
+    if not all(_value_receiver(bench, n) for n in bench.own("object_creation_expression")):
         return []
     if any(_writes_field(bench, n) for kind in _WRITES for n in bench.own(kind)):
         return []
@@ -142,6 +148,17 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
                 return []   # the dropped call does something besides computing its result
             dropped.append(node.parent)
     return dropped
+
+
+def _value_receiver(bench: Benchmark, made: Node) -> bool:
+    """Is ``new Tuple4(1, 2, 3, 4)`` only the receiver of a call (``.hash31()``), of a project
+    class whose constructor only stores values (:func:`context.plain_construction`)? The object
+    then never escapes, and escape analysis leaves nothing of it but its fields."""
+    parent = made.parent
+    if parent is None or parent.type != "method_invocation" or parent.child_by_field_name("object") != made:
+        return False
+    cls = bench.class_of(made)
+    return cls is not None and plain_construction(cls, len(made.child_by_field_name("arguments").named_children))
 
 
 def null_parameters(bench: Benchmark, method: MethodInfo, call: Node,
