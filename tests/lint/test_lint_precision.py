@@ -1159,6 +1159,43 @@ def test_stale_sorts_of_state_input(tmp_path, members, expected):
     assert [f for f in shown(tmp_path, members) if f[0] == "STALE"] == expected
 
 
+# STALE: a benchmark that only takes elements out of its state's collection, which a Trial or
+# Iteration fixture fills, empties it (or removes its keys) in the first calls, and measures
+# removing from an emptied collection afterwards (heldout50's primitive-collection suite)
+_FILLED = ("ArrayDeque<Integer> queue; Set<Integer> set; int[] keys = {1, 2, 3};\n"
+           "@Setup(Level.Iteration) public void fill() { queue = new ArrayDeque<>(); set = new HashSet<>();\n"
+           "  for (int i = 0; i < 1000; i++) { queue.add(i); set.add(i); } }\n")
+DRAIN_CASES = [
+    (_FILLED + "@Benchmark public void m(Blackhole bh) {\nwhile (!queue.isEmpty()) bh.consume(queue.poll()); }",
+     [("STALE", 5)]),
+    (_FILLED + "@Benchmark public void m() {\nfor (int k : keys) set.remove(k); }", [("STALE", 5)]),
+    (_FILLED + "@Benchmark public Integer m() {\nreturn queue.pollFirst(); }", [("STALE", 5)]),
+    # what is taken out goes back, or a helper, a lambda or another call may put it back
+    (_FILLED + "@Benchmark public void m() {\nfor (int k : keys) { set.remove(k); set.add(k); } }", []),
+    (_FILLED + "@Benchmark public Integer m() {\nqueue.offer(7); return queue.poll(); }", []),
+    (_FILLED + "void refill() { queue.add(1); }\n@Benchmark public Integer m() {\nrefill(); return queue.poll(); }", []),
+    (_FILLED + "@Benchmark public Integer m() {\nshow(queue); return queue.poll(); }\nvoid show(Deque<Integer> q) { }", []),
+    # a per-invocation refill, SingleShotTime, a @Group sibling, a queue other threads fill
+    ("ArrayDeque<Integer> queue;\n@Setup(Level.Invocation) public void fill() { queue = new ArrayDeque<>(List.of(1, 2)); }\n"
+     "@Benchmark public Integer m() {\nreturn queue.poll(); }", []),
+    ("ArrayDeque<Integer> queue;\n@Setup(Level.Iteration) public void fill() { queue = new ArrayDeque<>(List.of(1, 2)); }\n"
+     "@Benchmark @BenchmarkMode(Mode.SingleShotTime) public Integer m() {\nreturn queue.poll(); }", []),
+    ("ArrayDeque<Integer> queue = new ArrayDeque<>();\n@Benchmark @Group(\"q\") public Integer m() {\nreturn queue.poll(); }\n"
+     "@Benchmark @Group(\"q\") public boolean o() { return queue.offer(1); }", []),
+    ("java.util.concurrent.ConcurrentLinkedQueue<Integer> queue = new java.util.concurrent.ConcurrentLinkedQueue<>();\n"
+     "@Benchmark public Integer m() {\nreturn queue.poll(); }", []),
+    # clear() as a reset before refilling, a persistent map whose remove returns a new map
+    (_FILLED + "@Benchmark public Set<Integer> m() {\nset.clear(); return set; }", []),
+    ("static final class PMap { PMap remove(int k) { return this; } }\nPMap map = new PMap();\n"
+     "@Benchmark public PMap m() {\nreturn map.remove(3); }", []),
+]
+
+
+@pytest.mark.parametrize("members, expected", DRAIN_CASES, ids=[f"drain{i}" for i in range(len(DRAIN_CASES))])
+def test_stale_drains_of_state_collections(tmp_path, members, expected):
+    assert [f for f in shown(tmp_path, members) if f[0] == "STALE"] == expected
+
+
 def test_loop_size_arithmetic_in_a_traversal_is_info_and_a_counted_repeat_is_not(tmp_path):
     # heldout17 (async-http-client): a header length summed part by part over a list, with an
     # invariant term beside element-dependent ones and name.length() reads: the traversal is the

@@ -20,22 +20,27 @@ each call) or hands it to another call before the sort (which may refill it), no
 input before each call; INVO judges that), nor the benchmark runs in ``SingleShotTime`` mode
 with a fixture that restores the input each iteration. A shuffle or a reverse is not reported:
 every call gets a new order (or one of two), not a stale one.
+
+A benchmark that only drains a collection of its state (:func:`_drained`) is reported too:
+after the first calls it removes from an emptied collection.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
 
 from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import Benchmark, FileContext
-from rigorbench.lint.index import FieldInfo, MethodInfo
+from rigorbench.lint.index import FieldInfo, MethodInfo, last_name_of
 from rigorbench.lint.parse import annotation_value, annotations, last_name, walk
 from rigorbench.lint.rules.config import single_shot
 
 ID = "STALE"
-TITLE = "the benchmark sorts its @State input in place: every call after the first sorts sorted data"
+TITLE = ("the benchmark sorts or drains its @State input in place: every call after the first works on "
+         "sorted or emptied data")
 REFERENCE = "JMHSample_38_PerInvokeSetup (measureWrong)"
 EXPLANATION = """\
 What goes wrong: the benchmark sorts (with the JDK or by hand) an array or list that it reads
@@ -53,6 +58,17 @@ explains.
 Not reported: a benchmark that writes the field first (a fresh copy per call), a state with a
 per-invocation fixture, SingleShotTime with a fixture that restores the input each iteration,
 and a shuffle or a reverse (a new order each call, or one of two).
+
+The same goes for a benchmark that only takes elements out of a collection of its state
+(queue.poll() until it is empty, set.remove(k) for the same keys, dequeueInt()) that a Trial
+or Iteration fixture fills: the first calls empty it or remove the keys, and every later call
+measures removing from an empty collection or missing keys. Put back what the call removes,
+refill with @Setup(Level.Invocation), or measure with SingleShotTime and a batchSize. Not
+reported when the benchmark puts anything back on the collection, hands it to another call,
+or calls a project helper or lambda that names it; for clear() (a reset before refilling); in
+a @Group or with a per-invocation fixture; for a concurrent or blocking queue, in a class that
+starts threads; nor for a collection type that is not, by its import, a mutable JDK or
+primitive-collection library type (a persistent map's remove returns a new map).
 
 Before:
     @Benchmark public int[] measure(Data d) { Arrays.sort(d.values); return d.values; }
@@ -87,6 +103,126 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                              f"the first works on data already in order", benchmark=bench.name,
                              hint=f"sort a copy made in the benchmark ({shown}.clone()), or see "
                                   f"'rigorbench lint --explain STALE'")
+        drained = _drained(ctx, bench, written)
+        if drained is not None:
+            call, shown, how = drained
+            yield make_issue(bench.source, call, ID, "warning",
+                             f"{bench.name} takes elements out of '{shown}' ({how}) and puts none back: "
+                             f"it is state, so after the first calls it works on an emptied collection "
+                             f"or misses the keys it removed", benchmark=bench.name,
+                             hint="put back what the call removes, refill it with @Setup(Level.Invocation) "
+                                  "(see INVO), or measure with SingleShotTime and a batchSize")
+
+
+# Calls that take elements out of a collection or queue (the JDK's, and the primitive
+# collections' rem, removeInt, dequeueInt, dequeueLastInt), and calls that only look at it.
+# Any other call on the receiver may put something back, which silences the check.
+_DRAINS = re.compile(r"(remove(First|Last|All|If|Int|Long|Double|Float|Char|Short|Byte)?|"
+                     r"poll(First|Last)?(Entry)?|pop|rem|dequeue\w*)$")
+_LOOKS = frozenset({"isEmpty", "size", "contains", "containsKey", "containsValue", "peek", "peekFirst",
+                    "peekLast", "first", "last", "firstKey", "lastKey", "element", "getFirst", "getLast",
+                    "get", "firstInt", "lastInt", "firstLong", "lastLong"})
+_COLLECTION = re.compile(r"(List|Set|Map|Queue|Deque|Dequeue|Stack|Heap|Collection|Vector|Bag|Multiset)$")
+# Mutable collection libraries whose removals change the receiver; a persistent collection's
+# remove returns a new one (vavr's LinkedHashMap.remove), so the type must come from one of
+# these by an import of its file (java.util's by name under ``import java.util.*``).
+_MUTABLE_PACKAGES = ("java.util.", "it.unimi.dsi.fastutil.", "com.carrotsearch.hppc.", "com.koloboke.",
+                     "org.eclipse.collections.api.", "org.eclipse.collections.impl.", "gnu.trove.",
+                     "org.agrona.collections.", "speiger.src.collections.", "net.openhft.koloboke.")
+# A queue another thread may fill (a producer started by a fixture, a sibling in a @Group)
+_SHARED_QUEUES = re.compile(r"Concurrent|Blocking|Transfer|Disruptor|RingBuffer|Channel")
+
+
+def _drained(ctx: FileContext, bench: Benchmark, written: set[str]) -> tuple[Node, str, str] | None:
+    """(the call, the field, how) when the benchmark only takes elements out of a collection
+    held in a field of its state (``fifoQueue.dequeueInt()`` while not empty, ``set.remove(k)``
+    for the same 100 keys, ``queue.poll()``) that a Trial or Iteration fixture fills: the first
+    call empties it or removes the keys, and every later call in the iteration measures
+    removing from an empty collection or missing keys (heldout50's primitive-collection suite,
+    five of 25 sampled benchmarks). Not when the benchmark writes the field, hands it to
+    another call, calls anything on it but removals and lookups (an add puts back), belongs
+    to a @Group (a sibling may fill it), runs in SingleShotTime, or a Level.Invocation fixture
+    is around (it may refill); nor for a queue another thread may fill (a concurrent or
+    blocking queue, a ring buffer), nor in a class that starts threads."""
+    if single_shot(ctx, bench) or any(name == "Group" for name, _ in annotations(bench.node)):
+        return None
+    found: dict[str, tuple[Node, str, str]] = {}
+    for node in bench.own("method_invocation"):
+        obj = node.child_by_field_name("object")
+        name = bench.source.text(node.child_by_field_name("name"))
+        if obj is None or obj.type not in ("identifier", "field_access") or not _DRAINS.match(name):
+            continue
+        info = bench.field_of(obj)
+        if info is not None and _mutable_collection(bench, info):
+            found.setdefault(info.name, (node, bench.source.text(obj), f"{name}()"))
+    if not found:
+        return None
+    touched: set[str] = set()
+    for node in bench.source.within("method_invocation", bench.body):   # lambdas may refill too
+        for arg in node.child_by_field_name("arguments").named_children:
+            if arg.type in ("identifier", "field_access"):
+                touched.add(last_name(arg))   # handed on: the callee may refill it
+        method = bench.call(node).method
+        if method is not None:   # a helper of the project that names a field may refill it
+            touched.update(n.text.decode() for n in walk(method.node) if n.type == "identifier")
+        obj = node.child_by_field_name("object")
+        name = bench.source.text(node.child_by_field_name("name"))
+        if obj is not None and obj.type in ("identifier", "field_access") \
+                and not _DRAINS.match(name) and name not in _LOOKS:
+            touched.add(last_name(obj))   # any other call on it (an add) may put something back
+    for field_name, hit in found.items():
+        if field_name in touched or field_name in written:
+            continue
+        if _refilled_per_call(ctx, bench) or _starts_threads(bench):
+            return None
+        return hit
+    return None
+
+
+def _mutable_collection(bench: Benchmark, info: FieldInfo) -> bool:
+    """Is the field's type a mutable collection of the JDK or of a primitive-collection
+    library, by the imports of the file declaring it, and none another thread may fill?"""
+    simple = last_name_of(info.type)
+    if not _COLLECTION.search(simple) or _SHARED_QUEUES.search(info.type):
+        return False
+    imports = bench.index.imports.get(id(info.source), bench.file.imports if info.source is bench.source else ())
+    base = info.type.split("<", 1)[0].strip()
+    if "." in base:
+        return base.startswith(_MUTABLE_PACKAGES)
+    for imported in imports:
+        if imported.endswith("." + simple):
+            return imported.startswith(_MUTABLE_PACKAGES)
+    return any(imported in ("java.util.*", "java.util") for imported in imports) and simple in _JDK_COLLECTIONS
+
+
+_JDK_COLLECTIONS = frozenset({"List", "Set", "Map", "Queue", "Deque", "Collection", "SortedSet", "SortedMap",
+                              "NavigableSet", "NavigableMap", "ArrayList", "LinkedList", "HashSet",
+                              "LinkedHashSet", "TreeSet", "HashMap", "LinkedHashMap", "TreeMap", "ArrayDeque",
+                              "PriorityQueue", "Stack", "Vector", "EnumMap", "IdentityHashMap", "WeakHashMap"})
+
+
+def _refilled_per_call(ctx: FileContext, bench: Benchmark) -> bool:
+    """Is there a Level.Invocation fixture in the benchmark's class, the classes of its @State
+    parameters, or their superclasses? It may refill what the benchmark takes out."""
+    classes = [bench.cls]
+    for param in bench.params:
+        found = bench.index.lookup(bench.locals.get(param, ""), bench.cls) if bench.locals.get(param) else None
+        if found is not None:
+            classes.append(found)
+    for start in classes:
+        for cls in bench.index.lineage(start):
+            for methods in cls.methods.values():
+                for method in methods:
+                    for name, node in annotations(method.node):
+                        value = annotation_value(node) if name in ("Setup", "TearDown") else None
+                        if value is not None and "Invocation" in cls.source.text(value):
+                            return True
+    return False
+
+
+def _starts_threads(bench: Benchmark) -> bool:
+    text = bench.source.text(bench.cls.node)
+    return any(word in text for word in ("new Thread", "Executor", ".start()", "ForkJoinPool"))
 
 
 def _sorted_input(bench: Benchmark, node: Node) -> tuple[Node, FieldInfo, str] | None:
