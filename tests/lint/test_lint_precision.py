@@ -827,6 +827,23 @@ def test_a_dropped_method_of_a_value_built_in_the_call(tmp_path):
                      ("VOID", "Tuples.droppedConstant")]
 
 
+def test_void_reads_a_lookup_at_a_random_key_as_dropped(tmp_path):
+    # the key comes from a JDK pseudo-random generator (heldout50's fastutil map benchmark): the
+    # draw changes only the generator's seed, so the dropped lookup is still dead code. A draw
+    # from SecureRandom (which may block and lock) or from a project generator keeps it silent.
+    source = (HEADER + "import java.util.concurrent.ThreadLocalRandom;\n@State(Scope.Thread)\npublic class Lookups {\n"
+              "Map<Integer, String> map = new HashMap<>(); int size = 100;\n"
+              "Random rand = new Random(1); java.security.SecureRandom secure = new java.security.SecureRandom();\n"
+              "static final class Dice { int seed; int roll() { return seed++; } } Dice dice = new Dice();\n"
+              "@Benchmark public void local() { int n = ThreadLocalRandom.current().nextInt(0, size); map.get(n); }\n"
+              "@Benchmark public void field() { map.get(rand.nextInt(size)); }\n"
+              "@Benchmark public void secure() { map.get(secure.nextInt(size)); }\n"
+              "@Benchmark public void project() { map.get(dice.roll()); }\n"
+              "@Benchmark public void draw() { rand.nextInt(size); } }\n")
+    found = _warnings(tmp_path, {"Lookups.java": source})
+    assert [f for f in found if f[0] in ("VOID", "RETU")] == [("VOID", "Lookups.field"), ("VOID", "Lookups.local")]
+
+
 def test_print_on_an_error_path_is_info(tmp_path):
     # Output in a catch block or under a failed check (a wait that timed out, a reply that is
     # not OK, a missing result) runs only when the measurement has already gone wrong; output

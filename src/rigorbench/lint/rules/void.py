@@ -20,7 +20,9 @@ and only when
   ``StringUtil.isEmpty(s)``, ``node.hasSlot(i)``; not ``hasNext``, ``isValid``, ``isDone``)
   on a receiver and with arguments that are names, fields or literals,
 * nothing else in the benchmark body escapes: no field writes, no ``throw``, no calls other
-  than pure JDK calls and such calls, no object built but one that is only the receiver of
+  than pure JDK calls, draws from a JDK pseudo-random generator (:func:`random_draw`: a key
+  drawn with ``ThreadLocalRandom.current().nextInt(n)``) and such calls, no object built but one
+  that is only the receiver of
   such a call and whose project class only stores its arguments in its own fields
   (``new Tuple4(1, 2, 3, 4).hash31()``: :func:`context.plain_construction`). Any other unknown call (a library method neither
   listed nor named as a question) is taken to have effects, so it silences the rule:
@@ -54,7 +56,9 @@ List.get(i), buffer.slice(), ByteBuffer.wrap(bytes), okio Buffer.indexOf), metho
 lint cannot see whose names ask a question (StringUtil.isEmpty(s), node.hasSlot(i)), or static
 methods of code lint cannot see whose names say they compute a value from one input
 (AsciiUtil.encode(s), MatrixOps.elementMax(a), Utils.getBytes(s)), dropping each result.
-Nothing the method computes is observable. The same holds for a method called on an object
+Nothing the method computes is observable. A key drawn from ThreadLocalRandom or a
+java.util.Random changes nothing but the generator's seed, so a lookup at it is still
+dropped work. The same holds for a method called on an object
 built in the statement (new Tuple(a, b).hash()) when the project class's constructor only
 stores its arguments in its own fields: the object never escapes, and escape analysis leaves
 nothing of it.
@@ -129,6 +133,8 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
     if any(_writes_field(bench, n) for kind in _WRITES for n in bench.own(kind)):
         return []
     for node in bench.own("method_invocation"):
+        if node.parent.type != "expression_statement" and random_draw(bench, node):
+            continue   # ThreadLocalRandom.current().nextInt(n): an input; its seed keeps no dropped call alive
         call = bench.call(node)
         if call.kind == "pure" and call.method is None:
             continue
@@ -148,6 +154,29 @@ def dropped_calls(bench: Benchmark) -> list[Node]:
                 return []   # the dropped call does something besides computing its result
             dropped.append(node.parent)
     return dropped
+
+
+_GENERATORS = frozenset({"Random", "ThreadLocalRandom", "SplittableRandom"})
+
+
+def random_draw(bench: Benchmark, node: Node) -> bool:
+    """Is ``node`` a draw from a JDK pseudo-random generator (``ThreadLocalRandom.current()``,
+    its ``nextInt(0, n)``, a ``Random`` field's ``nextLong()``)? Its only effect is on the
+    generator's own seed, which makes nothing else the benchmark drops observable (a lookup at
+    a random key: heldout50's fastutil map benchmark). SecureRandom is not one: it may block
+    and lock."""
+    name = bench.source.text(node.child_by_field_name("name"))
+    obj = node.child_by_field_name("object")
+    if obj is None:
+        return False
+    if name == "current":
+        return bench.source.text(obj).rsplit(".", 1)[-1] == "ThreadLocalRandom"
+    if not name.startswith("next"):
+        return False
+    if obj.type == "method_invocation":
+        return random_draw(bench, obj)
+    declared = bench.type_of(obj) if obj.type in ("identifier", "field_access") else None
+    return declared is not None and declared.split("<", 1)[0].strip().rsplit(".", 1)[-1] in _GENERATORS
 
 
 def _value_receiver(bench: Benchmark, made: Node) -> bool:
