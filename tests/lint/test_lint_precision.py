@@ -1224,6 +1224,10 @@ DRAIN_CASES = [
      "@Benchmark @Group(\"q\") public boolean o() { return queue.offer(1); }", []),
     ("java.util.concurrent.ConcurrentLinkedQueue<Integer> queue = new java.util.concurrent.ConcurrentLinkedQueue<>();\n"
      "@Benchmark public Integer m() {\nreturn queue.poll(); }", []),
+    # a state that starts a producer thread, taken as a parameter
+    ("@State(Scope.Benchmark) public static class Feed { ArrayDeque<Integer> queue = new ArrayDeque<>();\n"
+     "  @Setup public void start() { new Thread(() -> { synchronized (queue) { queue.add(1); } }).start(); } }\n"
+     "@Benchmark public Integer m(Feed feed) {\nsynchronized (feed.queue) { return feed.queue.poll(); } }", []),
     # clear() as a reset before refilling, a persistent map whose remove returns a new map
     (_FILLED + "@Benchmark public Set<Integer> m() {\nset.clear(); return set; }", []),
     ("static final class PMap { PMap remove(int k) { return this; } }\nPMap map = new PMap();\n"

@@ -222,8 +222,12 @@ def _refilled_per_call(ctx: FileContext, bench: Benchmark) -> bool:
 
 
 def _starts_threads(bench: Benchmark) -> bool:
-    text = bench.source.text(bench.cls.node)
-    return any(word in text for word in ("new Thread", "Executor", ".start()", "ForkJoinPool"))
+    """Does the benchmark's class, or the class of a @State it takes, start threads (a producer
+    that may refill the collection)?"""
+    classes = [bench.cls] + [c for c in (bench.index.lookup(bench.locals[p], bench.cls)
+                                         for p in bench.params if bench.locals.get(p)) if c is not None]
+    return any(word in c.source.text(c.node) for c in classes
+               for word in ("new Thread", "Executor", ".start()", "ForkJoinPool"))
 
 
 def _sorted_input(bench: Benchmark, node: Node) -> tuple[Node, FieldInfo, str] | None:
