@@ -863,6 +863,32 @@ def test_loop_of_math_min_and_max_over_each_element_is_a_reduction(tmp_path):
     assert loops == {"Scan.scan": "info", "Scan.repeat": "warning"}
 
 
+def test_shared_result_stored_in_a_field_of_a_benchmark_scoped_state(tmp_path):
+    # heldout53: with @Threads(4) and Scope.Benchmark, every call of every thread stores its
+    # result in the one state's field; the cache line bounces between cores. Not when the
+    # state is per thread, in a @Group, the store is the whole work (the subject), a counter's
+    # read-modify-write, or a volatile field.
+    def source(scope, threads, body, field="byte[] buffer;"):
+        return (HEADER + f"@State(Scope.{scope})\n@Threads({threads})\npublic class Sink {{\n"
+                f"{field} String text = \"abc\"; int n;\n"
+                f"@Benchmark public void m(Blackhole bh) {{ {body} }} }}\n")
+    store = "buffer = text.getBytes(); bh.consume(buffer);"
+    cases = [
+        (source("Benchmark", 4, store), ["Sink.m"]),
+        (source("Thread", 4, store), []),
+        (source("Benchmark", 1, store), []),
+        (source("Benchmark", 4, "n = 1;", field="int buffer;"), []),
+        (source("Benchmark", 4, "n = n + text.length();", field="int buffer;"), []),
+        (source("Benchmark", 4, store, field="volatile byte[] buffer;"), []),
+    ]
+    for i, (text, expected) in enumerate(cases):
+        folder = tmp_path / f"c{i}"
+        folder.mkdir()
+        (folder / "Sink.java").write_text(text, encoding="utf-8")
+        found = [f.benchmark for f in lint_paths([folder]).findings if f.rule == "SHARED" and f.severity != "info"]
+        assert found == expected, (i, found)
+
+
 def test_print_on_an_error_path_is_info(tmp_path):
     # Output in a catch block or under a failed check (a wait that timed out, a reply that is
     # not OK, a missing result) runs only when the measurement has already gone wrong; output

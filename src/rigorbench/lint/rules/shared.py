@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import FileContext
 from rigorbench.lint.index import last_name_of
-from rigorbench.lint.parse import annotations, enclosing, modifier_words, written
+from rigorbench.lint.parse import annotation, annotations, enclosing, modifier_words, walk, written
 from rigorbench.lint.stores import callee_context
 
 ID = "SHARED"
@@ -41,6 +41,13 @@ and the JIT may keep the value in a register across the loop JMH runs.
 How to fix: keep mutable input in a @State(Scope.Thread) instance field, or, when the
 sharing is the point of the benchmark, use an Atomic*/LongAdder or synchronisation so the
 contention is explicit.
+
+The same holds for a computed result stored in an instance field of a Scope.Benchmark state
+by a benchmark of several threads (buffer = mapper.writeValueAsBytes(entity) under
+@Threads(4)): every thread writes the one field on every call. Consume the result instead. Not
+reported in a @Group, for a volatile, final or atomic field, a read-modify-write (a shared
+counter may be the subject), a store that is the whole work (i = 1), or a file about sharing
+or contention.
 
 The same holds for a java.util.Random (or SecureRandom) in a shared @State or a static field
 that several benchmark threads draw inputs from: its seed is one atomic value, so every draw
@@ -66,6 +73,15 @@ def check(ctx: FileContext) -> Iterator[Issue]:
             ctx.source.within("update_expression", bench.body)
         for node in sorted(writes, key=lambda n: n.start_byte):
             info = bench.field_of(written(node))
+            if info is not None and not info.static and _shared_sink(ctx, bench, node, info):
+                yield make_issue(ctx.source, node, ID, "warning",
+                                 f"{bench.name} stores its result in '{info.name}', a field of a "
+                                 f"Scope.Benchmark state that all its threads share: every call writes "
+                                 f"the same cache line, so the threads contend on it",
+                                 benchmark=bench.name,
+                                 hint="consume the result (return it, or Blackhole.consume) instead of "
+                                 "storing it, or keep the field in a @State(Scope.Thread) object")
+                continue
             if info is None or not info.static or info.final \
                     or last_name_of(info.type).startswith(_SAFE_TYPES):
                 continue
@@ -121,6 +137,31 @@ def _shared_random(ctx: FileContext, bench) -> Iterator[Issue]:
                              hint="draw from ThreadLocalRandom.current(), or keep a Random in a "
                              "@State(Scope.Thread) object")
             return
+
+
+def _shared_sink(ctx: FileContext, bench, node, info) -> bool:
+    """Does a benchmark of several threads (@Threads above 1, no @Group) store a computed
+    result in a plain instance field of a Scope.Benchmark state (``buffer =
+    mapper.writeValueAsBytes(entity)``, heldout53)? The one field is written by every thread
+    on every call, so the cache line bounces between cores and the score includes that
+    contention. Not for a volatile, final or atomic field, a read-modify-write (a shared
+    counter may be the subject), or a file about sharing or contention (false sharing is
+    then what is measured)."""
+    owner = bench.index.owner_of(info)
+    if owner is None or bench.index.state_scope(owner) != "Benchmark" or info.final \
+            or last_name_of(info.type).startswith(_SAFE_TYPES) or "volatile" in modifier_words(info.declaration):
+        return False
+    if annotation(bench.node, "Group") is not None or not _threads(ctx, bench, groups=False):
+        return False
+    if re.search(rb"[Ss]haring|[Cc]ontend|[Cc]ontention", ctx.source.data):
+        return False
+    if node.type != "assignment_expression" or ctx.source.text(node.child_by_field_name("operator")) != "=":
+        return False   # a read-modify-write: a shared counter may be the subject
+    right = node.child_by_field_name("right")
+    if not any(n.type in ("method_invocation", "object_creation_expression") for n in walk(right)) \
+            or any(n.type == "identifier" and ctx.source.text(n) == info.name for n in walk(right)):
+        return False   # a store that is the whole work (i = 1 beside a volatile i) is the subject
+    return enclosing(node, {"synchronized_statement"}) is None
 
 
 def _drawn_as_result(bench, call) -> bool:
