@@ -889,6 +889,19 @@ def test_shared_result_stored_in_a_field_of_a_benchmark_scoped_state(tmp_path):
         assert found == expected, (i, found)
 
 
+def test_loop_concatenating_into_a_string_is_the_work(tmp_path):
+    # result += String.valueOf(i) copies the growing text on every trip (heldout54's string
+    # concatenation benchmark): the loop is the measured work; an int sum of the same call warns
+    source = (HEADER + "@State(Scope.Thread)\npublic class Join {\n"
+              "@Benchmark public String concat() { String result = \"\";\n"
+              "  for (int i = 0; i < 1000; i++) { result += String.valueOf(i); } return result; }\n"
+              "@Benchmark public int lengths() { int total = 0;\n"
+              "  for (int i = 0; i < 1000; i++) { total += Integer.parseInt(\"12\"); } return total; } }\n")
+    (tmp_path / "Join.java").write_text(source, encoding="utf-8")
+    loops = {f.benchmark: f.severity for f in lint_paths([tmp_path]).findings if f.rule == "LOOP"}
+    assert "Join.concat" not in loops and loops.get("Join.lengths") == "warning"
+
+
 def test_print_on_an_error_path_is_info(tmp_path):
     # Output in a catch block or under a failed check (a wait that timed out, a reply that is
     # not OK, a missing result) runs only when the measurement has already gone wrong; output

