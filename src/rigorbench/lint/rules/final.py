@@ -29,7 +29,11 @@ static call whose result is returned or consumed (``return StringUtils.isBlank(T
 literal): its whole input is constant (info for a string of more than 32 characters, which
 the JIT would have to unroll a loop over completely to fold); not
 a call on an object held in a constant (``UTF_8.encode(TEXT)``) or built in the call
-expression (``new SimpleDateFormat(P).parse(TEXT)``), which runs that object's code on its state.
+expression (``new SimpleDateFormat(P).parse(TEXT)``), which runs that object's code on its state;
+but a call on a static final object of the benchmark's own class or state (built by a
+constructor or a factory, not a stateful JDK type) whose every argument is a static final
+primitive is (``MATH.add(LEFT, RIGHT)``): HotSpot trusts static finals, so the JIT can inline
+and fold it.
 Equality tests against a constant (``if (t != LAST)``) count as comparison bounds.
 Neither is reported when the project method only stores its argument (a setter, a builder
 step, a property map, a capacity; :mod:`rigorbench.lint.stores`): that constant is a
@@ -102,6 +106,13 @@ constant such as StrictMath.PI) is reported as one literal is, when the callee i
 function with a primitive result or a project method lint can read that neither loops, nor
 builds objects, nor calls itself (C2 inlines one level of recursion, so ack(2, 1897) runs).
 
+A call on a static final object of the benchmark's class or state whose every argument is a
+static final primitive (MATH.add(LEFT, RIGHT), whatever their initializers: HotSpot trusts
+static finals once the class is initialised) is reported when its result is used: receiver and
+inputs are constants, so the JIT can inline and fold the call. Not for a stateful JDK receiver
+(a Random, a collection, a buffer), arguments named as sizes or counts, or a callee lint reads
+that loops, builds objects or returns an object.
+
 A string literal is reported as the only input of a library predicate whose result is used
 (ContentType.isJsonMediaType("application/json")), as the same string in a static final is;
 a library parse, compile or lookup of a literal is not.
@@ -140,6 +151,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                 uses.setdefault(id(info), []).append(node)
             elif node.type == "method_invocation":
                 yield from _literal_argument(bench, node)
+                yield from _constant_receiver_call(bench, node)
         for key, (info, first) in reads.items():
             issue = next(filter(None, (_only_input(bench, info, u) for u in uses[key])), None)
             use = next((u for u in uses[key] if _is_input(bench, u)), None)
@@ -491,6 +503,60 @@ _SIZE_NAME = re.compile(r"(^|_)(N|SIZE|COUNT|LEN|LENGTH|ITERATIONS|ITERS|REPS|TI
 # NUM_ROWS): heldout39's ConcatString suite passes TWO_CONCATS ... LONG_CONCATS to a helper
 # that loops that many times (16 wrong warnings). A data constant (TEST_INT, VALUE) is not one.
 _COUNT_NAME = re.compile(r"^[A-Z0-9_]*_?[A-Z]{2,}[^S_]S$")
+
+
+# JDK types whose objects hold state a call reads or changes (a generator's seed, a collection's
+# elements, a buffer's position): a static final reference to one is no constant input.
+_JDK_STATEFUL = re.compile(r"^(Random|SecureRandom|SplittableRandom|ThreadLocalRandom|Atomic\w*|Long(Adder|Accumulator)|"
+                           r"\w*(List|Map|Set|Queue|Deque|Buffer|Builder|Stream|Channel|Lock|Executor\w*|Pool)|"
+                           r"Object|String|Pattern|Matcher|Charset|MessageDigest|Cipher|Mac|Signature)$")
+
+
+def _constant_receiver_call(bench: Benchmark, node: Node) -> Iterator[Issue]:
+    """``math.add(left, right)`` where ``math`` is a static final object of the benchmark's
+    class or state (built by a constructor or a factory) and every argument a static final
+    primitive: HotSpot trusts static finals as constants once the class is initialised, so with
+    the receiver's class and every input known the JIT can inline and fold the call (the
+    class's own results match a baseline returning a constant: heldout54's final-method
+    comparison; Koloboke's Scaler.by(...).scaleLower(intV)). Only for a result that is used, a
+    receiver type that is not a stateful JDK type (a Random's seed, a collection's elements),
+    arguments that are not sizes or counts by their names, and, where lint reads the callee, one
+    returning a primitive without loop or new object."""
+    obj = node.child_by_field_name("object")
+    args = node.child_by_field_name("arguments").named_children
+    if obj is None or obj.type not in ("identifier", "field_access") or not args or not _result_used(bench, node):
+        return
+    receiver = bench.field_of(obj)
+    if receiver is None or not (receiver.static and receiver.final):
+        return
+    made = receiver.declarator.child_by_field_name("value")
+    if made is None or made.type not in ("object_creation_expression", "method_invocation") \
+            or _JDK_STATEFUL.match(last_name_of_type(receiver.type)):
+        return
+    for arg in args:
+        info = bench.field_of(arg) if arg.type in ("identifier", "field_access") else None
+        if info is None or not (info.static and info.final) or info.type not in _PRIMITIVES \
+                or _SIZE_NAME.search(info.name) or _COUNT_NAME.search(info.name) \
+                or info.declarator.child_by_field_name("value") is None:
+            return
+    method = bench.call(node).method
+    if method is not None:
+        body = method.node.child_by_field_name("body")
+        if method.return_type not in _PRIMITIVES or body is None or _inlining_controlled(method) \
+                or _recursive(bench, method) or any(
+                    n.type in LOOPS or n.type in ("object_creation_expression", "array_creation_expression")
+                    for n in walk(body)):
+            return
+    name = bench.source.text(node.child_by_field_name("name"))
+    yield make_issue(bench.source, node, ID, "warning",
+                     f"'{bench.source.text(obj)}' and every argument of {name}() are static finals in "
+                     f"{bench.name}; HotSpot trusts static finals as constants, so the JIT can inline "
+                     f"and fold the call", benchmark=bench.name,
+                     hint="read the receiver and the arguments from non-final @State fields set in @Setup")
+
+
+def last_name_of_type(type_name: str) -> str:
+    return type_name.split("<", 1)[0].strip().rsplit(".", 1)[-1]
 
 
 def _object_constant(bench: Benchmark, obj: Node) -> bool:
