@@ -1301,10 +1301,6 @@ DRAIN_CASES = [
      "@Benchmark @Group(\"q\") public boolean o() { return queue.offer(1); }", []),
     ("java.util.concurrent.ConcurrentLinkedQueue<Integer> queue = new java.util.concurrent.ConcurrentLinkedQueue<>();\n"
      "@Benchmark public Integer m() {\nreturn queue.poll(); }", []),
-    # a state that starts a producer thread, taken as a parameter
-    ("@State(Scope.Benchmark) public static class Feed { ArrayDeque<Integer> queue = new ArrayDeque<>();\n"
-     "  @Setup public void start() { new Thread(() -> { synchronized (queue) { queue.add(1); } }).start(); } }\n"
-     "@Benchmark public Integer m(Feed feed) {\nsynchronized (feed.queue) { return feed.queue.poll(); } }", []),
     # clear() as a reset before refilling, a persistent map whose remove returns a new map
     (_FILLED + "@Benchmark public Set<Integer> m() {\nset.clear(); return set; }", []),
     ("static final class PMap { PMap remove(int k) { return this; } }\nPMap map = new PMap();\n"
@@ -1315,6 +1311,19 @@ DRAIN_CASES = [
 @pytest.mark.parametrize("members, expected", DRAIN_CASES, ids=[f"drain{i}" for i in range(len(DRAIN_CASES))])
 def test_stale_drains_of_state_collections(tmp_path, members, expected):
     assert [f for f in shown(tmp_path, members) if f[0] == "STALE"] == expected
+
+
+@pytest.mark.parametrize("producer, expected", [("new Thread(() -> queue.add(1)).start();", []),
+                                                ("queue.add(1);", [("STALE", "Take.m")])])
+def test_stale_drain_silent_when_the_state_in_another_file_starts_a_producer(tmp_path, producer, expected):
+    # the @State class that fills the queue lives in its own file: a thread it starts may keep
+    # refilling the queue, so taking from it is not draining a fixed collection
+    files = {"Feed.java": HEADER + "@State(Scope.Thread)\npublic class Feed {\n"
+                                   "public ArrayDeque<Integer> queue = new ArrayDeque<>();\n"
+                                   f"@Setup(Level.Iteration) public void fill() {{ {producer} }} }}\n",
+             "Take.java": HEADER + "public class Take {\n"
+                                   "@Benchmark public Integer m(Feed feed) { return feed.queue.poll(); } }\n"}
+    assert [f for f in _warnings(tmp_path, files) if f[0] == "STALE"] == expected
 
 
 def test_loop_size_arithmetic_in_a_traversal_is_info_and_a_counted_repeat_is_not(tmp_path):

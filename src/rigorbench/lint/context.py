@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from rigorbench.lint import helpers
 from rigorbench.lint.index import ClassInfo, FieldInfo, FileInfo, Index, MethodInfo, last_name_of
-from rigorbench.lint.parse import SourceFile, annotation, last_name, walk
+from rigorbench.lint.parse import SourceFile, annotation, last_name, modifier_words, walk
 from rigorbench.lint.pure import COSTLY_STRING, pure_instance, pure_static
 
 
@@ -203,7 +203,7 @@ def plain_construction(cls: ClassInfo, nargs: int) -> bool:
     JIT must keep once escape analysis has replaced the object by its fields."""
     if cls.superclass or cls.node.type not in ("class_declaration", "record_declaration"):
         return False
-    if "abstract" in cls.source.text(cls.node).split("{", 1)[0].split():
+    if "abstract" in modifier_words(cls.node):
         return False
     body = cls.node.child_by_field_name("body")
     if body is None:
@@ -213,8 +213,7 @@ def plain_construction(cls: ClassInfo, nargs: int) -> bool:
     for member in body.named_children:
         if member.type == "block":
             return False   # an instance initializer runs code on every new
-        if member.type == "field_declaration" and not any(
-                text(m) == "static" for mods in member.named_children if mods.type == "modifiers" for m in mods.children):
+        if member.type == "field_declaration" and "static" not in modifier_words(member):
             for declarator in member.children_by_field_name("declarator"):
                 value = declarator.child_by_field_name("value")
                 if value is not None and not _plain_value(value):

@@ -51,7 +51,7 @@ from tree_sitter import Node
 
 from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
-from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo
+from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo, last_name_of
 from rigorbench.lint.parse import LOOPS, annotation, modifier_words, walk
 from rigorbench.lint.rules.config import WAITS
 from rigorbench.lint.stores import callee_context, feeds_unseen_code, parameter_uses, shapes_new_object, stored_only
@@ -531,7 +531,7 @@ def _constant_receiver_call(bench: Benchmark, node: Node) -> Iterator[Issue]:
         return
     made = receiver.declarator.child_by_field_name("value")
     if made is None or made.type not in ("object_creation_expression", "method_invocation") \
-            or _JDK_STATEFUL.match(last_name_of_type(receiver.type)):
+            or _JDK_STATEFUL.match(last_name_of(receiver.type)):
         return
     for arg in args:
         info = bench.field_of(arg) if arg.type in ("identifier", "field_access") else None
@@ -553,10 +553,6 @@ def _constant_receiver_call(bench: Benchmark, node: Node) -> Iterator[Issue]:
                      f"{bench.name}; HotSpot trusts static finals as constants, so the JIT can inline "
                      f"and fold the call", benchmark=bench.name,
                      hint="read the receiver and the arguments from non-final @State fields set in @Setup")
-
-
-def last_name_of_type(type_name: str) -> str:
-    return type_name.split("<", 1)[0].strip().rsplit(".", 1)[-1]
 
 
 def _object_constant(bench: Benchmark, obj: Node) -> bool:

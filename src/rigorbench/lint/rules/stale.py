@@ -202,15 +202,16 @@ _JDK_COLLECTIONS = frozenset({"List", "Set", "Map", "Queue", "Deque", "Collectio
                               "PriorityQueue", "Stack", "Vector", "EnumMap", "IdentityHashMap", "WeakHashMap"})
 
 
+def _state_classes(bench: Benchmark) -> list:
+    """The benchmark's class and the project classes of its parameters (its @State objects)."""
+    return [bench.cls] + [c for c in (bench.index.lookup(bench.locals[p], bench.cls)
+                                      for p in bench.params if bench.locals.get(p)) if c is not None]
+
+
 def _refilled_per_call(ctx: FileContext, bench: Benchmark) -> bool:
     """Is there a Level.Invocation fixture in the benchmark's class, the classes of its @State
     parameters, or their superclasses? It may refill what the benchmark takes out."""
-    classes = [bench.cls]
-    for param in bench.params:
-        found = bench.index.lookup(bench.locals.get(param, ""), bench.cls) if bench.locals.get(param) else None
-        if found is not None:
-            classes.append(found)
-    for start in classes:
+    for start in _state_classes(bench):
         for cls in bench.index.lineage(start):
             for methods in cls.methods.values():
                 for method in methods:
@@ -224,9 +225,7 @@ def _refilled_per_call(ctx: FileContext, bench: Benchmark) -> bool:
 def _starts_threads(bench: Benchmark) -> bool:
     """Does the benchmark's class, or the class of a @State it takes, start threads (a producer
     that may refill the collection)?"""
-    classes = [bench.cls] + [c for c in (bench.index.lookup(bench.locals[p], bench.cls)
-                                         for p in bench.params if bench.locals.get(p)) if c is not None]
-    return any(word in c.source.text(c.node) for c in classes
+    return any(word in c.source.text(c.node) for c in _state_classes(bench)
                for word in ("new Thread", "Executor", ".start()", "ForkJoinPool"))
 
 
