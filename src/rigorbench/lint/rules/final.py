@@ -51,6 +51,7 @@ from tree_sitter import Node
 
 from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
+from rigorbench.lint.helpers import PRIMITIVES
 from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo, last_name_of
 from rigorbench.lint.parse import LOOPS, annotation, modifier_words, walk
 from rigorbench.lint.rules.config import WAITS
@@ -288,11 +289,31 @@ def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None, use: 
                           f"{bench.name} in '{where}' is a constant to the JIT",
                           benchmark=bench.name, hint="use a non-final @State instance field "
                           "if this is benchmark input")
+    operand = _arithmetic_root(use)
+    if operand is not use and not _constant(bench, operand):
+        return make_issue(info.source, name_node, ID, "info",
+                          f"final field '{info.name}' ({info.type}) = {short(bench.source.text(value), 20)} "
+                          f"is one operand of '{short(bench.source.text(operand), 40)}' in {bench.name}, "
+                          f"whose other inputs vary: only the field's load folds",
+                          benchmark=bench.name, hint=f"remove 'final' from '{info.name}' if this "
+                          "is benchmark input")
     return make_issue(info.source, name_node, ID, "warning",
                       f"final field '{info.name}' ({info.type}) = {short(bench.source.text(value), 20)} "
                       f"is an input of '{where}' in {bench.name}; the JIT folds computations on it",
                       benchmark=bench.name, edits=_drop_final(info),
                       hint=f"remove 'final' from '{info.name}'")
+
+
+def _arithmetic_root(node: Node) -> Node:
+    """The whole arithmetic expression ``node`` is an operand of (through operators, casts and
+    parentheses): ``arr[i] * PI`` for ``PI``. When its other operands vary (an array element, a
+    loop counter), folding the constant removes one load, not the computation: a multiplier over
+    10,000 array elements is no JMHSample_10 (heldout42's mstepan)."""
+    current = node
+    while current.parent is not None and current.parent.type in (
+            "binary_expression", "parenthesized_expression", "cast_expression", "unary_expression"):
+        current = current.parent
+    return current
 
 
 def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
@@ -388,6 +409,36 @@ def _class_name(bench: Benchmark, obj: Node | None) -> bool:
     """Is the receiver a class name (``ContentType``), not a variable or an object constant?"""
     return obj is not None and obj.type == "identifier" and bench.source.text(obj)[:1].isupper() \
         and bench.type_of(obj) is None and bench.field_of(obj) is None and not _object_constant(bench, obj)
+
+
+def _feeds_other_work(bench: Benchmark, call: Node) -> bool:
+    """Is the call's value handed on to other work that a constant does not fold: the
+    receiver of a chained call that makes a new object (``Character.toString('t').repeat(32)``
+    allocates and fills 32 characters each call), or, directly or through a local, an
+    argument of a library call lint cannot see into or of a void project method
+    (``list.add(temp)`` a million times)? Folding the call then removes the preparation of one input, not the
+    measured work (heldout25's camel, heldout41's vudangngoc). Not when the value is returned,
+    consumed or dropped: then the call is the measured work (JMHSample_10)."""
+    def handed_on(value: Node) -> bool:
+        outer = value.parent
+        if outer is None:
+            return False
+        if outer.type == "method_invocation" and outer.child_by_field_name("object") == value:
+            made = bench.call(outer).return_type
+            return made is not None and made not in PRIMITIVES and made != "void"
+        if outer.type == "argument_list" and outer.parent is not None \
+                and outer.parent.type == "method_invocation":
+            taker = bench.call(outer.parent)
+            return taker.kind == "unknown" or taker.kind == "project" and taker.return_type == "void"
+        return False
+
+    if handed_on(call):
+        return True
+    outer = call.parent
+    if outer is None or outer.type != "variable_declarator" or outer.child_by_field_name("value") != call:
+        return False
+    uses = _local_uses(bench, outer)
+    return bool(uses) and all(handed_on(u) for u in uses)
 
 
 def _result_used(bench: Benchmark, call: Node) -> bool:
@@ -688,6 +739,9 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     if static and obj is not None and (bench.source.text(obj), bench.source.text(node.child_by_field_name("name"))) \
             in _ALLOCATING_PARSES:
         return
+    if _feeds_other_work(bench, node):
+        return  # list.add(Integer.valueOf(0)) in a loop, Character.toString('t').repeat(32):
+        # the folded call only prepares a value the measured work takes
     library_string = literal.type == "string_literal" and call.kind == "unknown" \
         and _class_name(bench, obj) and (_PREDICATE.match(bench.source.text(node.child_by_field_name("name")))
                                          or _INT_PARSE.match(bench.source.text(node.child_by_field_name("name")))) \
