@@ -13,6 +13,9 @@ usage: sample.py TREES --project NAME [--n 25] [--seed 34] [--same-line] [--span
   --stacked    also list `@Benchmark @Threads(4)` and other annotations written on the
                `@Benchmark` line, the declaration on that line or below (midplane's 92 such
                benchmarks were unlisted in session 48); off by default for the same reason
+  --all-forms  also list `@org.openjdk.jmh.annotations.Benchmark` and `@GenerateMicroBenchmark`
+               (JMH before 1.0), and skip `//` lines between annotation and declaration (a
+               commented-out annotation was taken for the method's name); session 51 on
 
 Lists every `@Benchmark` method of the project (file, line of the annotation, method name),
 sorted by file and line, and prints `n` of them drawn with random.Random(seed).sample. The
@@ -53,11 +56,17 @@ def _after_annotations(lines: list[str]) -> str | None:
 _STACKED = re.compile(r"^@Benchmark(?:\(\))?((?:\s+@\w+(?:\([^()]*\))?)+)\s*(.*)$")
 
 
+# The other spellings of the annotation: fully qualified, and JMH's name for it before 1.0.
+_OTHER_FORMS = re.compile(r"^(\s*)@(?:org\.openjdk\.jmh\.annotations\.)?(?:Benchmark|GenerateMicroBenchmark)\b")
+
+
 def benchmarks(root: Path, same_line: bool = False, spanning: bool = False,
-               stacked: bool = False) -> list[tuple[str, int, str]]:
+               stacked: bool = False, all_forms: bool = False) -> list[tuple[str, int, str]]:
     found = []
     for path in sorted(root.rglob("*.java")):
         lines = path.read_text(errors="replace").splitlines()
+        if all_forms:
+            lines = [_OTHER_FORMS.sub(r"\1@Benchmark", line) for line in lines]
         for i, line in enumerate(lines):
             m = _INLINE.match(line.strip()) if same_line else None
             if m:
@@ -77,9 +86,9 @@ def benchmarks(root: Path, same_line: bool = False, spanning: bool = False,
                 continue
             if line.strip() != "@Benchmark":
                 continue
-            for nxt in lines[i + 1:i + 8]:
+            for nxt in lines[i + 1:i + (30 if all_forms else 8)]:
                 s = nxt.strip()
-                if not s or s.startswith("@"):
+                if not s or s.startswith("@") or all_forms and s.startswith("//"):
                     continue
                 m = _DECL.search(s)
                 if m:
@@ -100,8 +109,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="also list @Benchmark() and annotations spanning lines or holding comments")
     ap.add_argument("--stacked", action="store_true",
                     help="also list @Benchmark followed by other annotations on its line")
+    ap.add_argument("--all-forms", action="store_true",
+                    help="also list qualified and pre-1.0 (@GenerateMicroBenchmark) annotations")
     a = ap.parse_args(argv)
-    every = benchmarks(a.trees / a.project, a.same_line, a.spanning, a.stacked)
+    every = benchmarks(a.trees / a.project, a.same_line, a.spanning, a.stacked, a.all_forms)
     chosen = sorted(random.Random(a.seed).sample(every, min(a.n, len(every))))
     print(f"# {a.project}: {len(chosen)} of {len(every)} benchmarks, seed {a.seed}")
     for file, line, method in chosen:

@@ -192,3 +192,31 @@ def test_only_findings_left_in_result_are_fixed(tmp_path):
     only_fork = dataclasses.replace(result, findings=tuple(f for f in result.findings if f.rule == "FORK"))
     (fix,) = fix_findings(only_fork)
     assert fix.rules == ("FORK",) and "Math.log(x);" in fix.fixed and "@Fork(1)" in fix.fixed
+
+
+def test_pre_1_0_jmh_benchmarks_are_linted_and_fixed_with_their_own_blackhole(tmp_path):
+    """JMH before 1.0 marked benchmarks @GenerateMicroBenchmark and named the sink
+    org.openjdk.jmh.logic.BlackHole: such a suite is linted like a new one, its BlackHole
+    counts as consuming, and a fix adds the parameter type that JMH has."""
+    source = """package old;
+
+import org.openjdk.jmh.annotations.GenerateMicroBenchmark;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.logic.BlackHole;
+
+@State(Scope.Thread)
+public class Old {
+    double x = 3.0;
+    @GenerateMicroBenchmark public void dropped() { Math.log(x); Math.sqrt(x); }
+    @GenerateMicroBenchmark public void sunk(BlackHole bh) { bh.consume(Math.log(x)); }
+}
+"""
+    path = tmp_path / "Old.java"
+    path.write_text(source, encoding="utf-8")
+    result = lint_paths([path])
+    assert result.benchmarks == 2
+    assert [(f.rule, f.line) for f in result.findings if f.severity != "info"] == [("RETU", 11), ("RETU", 11)]
+    fixed = _fix_one(tmp_path, source, "Old.java")
+    assert "dropped(BlackHole bh) { bh.consume(Math.log(x)); bh.consume(Math.sqrt(x)); }" in fixed
+    assert "import org.openjdk.jmh.infra.Blackhole" not in fixed and fixed.count("import org.openjdk.jmh.logic.BlackHole;") == 1

@@ -19,6 +19,9 @@ from rigorbench.lint.index import ClassInfo, FieldInfo, FileInfo, Index, MethodI
 from rigorbench.lint.parse import SourceFile, annotation, last_name, modifier_words, walk
 from rigorbench.lint.pure import COSTLY_STRING, pure_instance, pure_static
 
+# JMH's Blackhole, and its name before JMH 1.0 (org.openjdk.jmh.logic.BlackHole).
+BLACKHOLES = frozenset({"Blackhole", "BlackHole"})
+
 
 @dataclass(frozen=True)
 class Call:
@@ -60,8 +63,7 @@ class Benchmark:
 
     @property
     def blackhole(self) -> str | None:
-        return next((p for p in self.params if last_name_of(self.locals[p]) == "Blackhole"),
-                    None)
+        return next((p for p in self.params if last_name_of(self.locals[p]) in BLACKHOLES), None)
 
     def field_of(self, node: Node) -> FieldInfo | None:
         """The project field an identifier or ``x.f`` / ``this.f`` expression reads."""
@@ -140,7 +142,7 @@ class Benchmark:
         return Call("unknown", name)
 
     def _instance(self, receiver: str, name: str, nargs: int) -> Call:
-        if last_name_of(receiver) == "Blackhole":
+        if last_name_of(receiver) in BLACKHOLES:
             return Call("blackhole", name)
         simple = last_name_of(receiver)
         if simple == "Vector" and any(i in ("jdk.incubator.vector.Vector", "jdk.incubator.vector.*")
@@ -316,7 +318,10 @@ def method_context(file: FileInfo, cls: ClassInfo, node: Node, index: Index) -> 
 
 
 def is_benchmark(method: Node) -> bool:
-    return annotation(method, "Benchmark") is not None
+    """``@Benchmark``, or ``@GenerateMicroBenchmark``, its name in JMH before 1.0 (2014): old
+    suites still built with that JMH are benchmarks as much as new ones."""
+    return annotation(method, "Benchmark") is not None \
+        or annotation(method, "GenerateMicroBenchmark") is not None
 
 
 @dataclass(frozen=True, eq=False)

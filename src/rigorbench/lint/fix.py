@@ -26,6 +26,9 @@ from rigorbench.lint.parse import SourceFile
 from rigorbench.model import Finding
 
 BLACKHOLE_IMPORT = "org.openjdk.jmh.infra.Blackhole"
+# JMH before 1.0 (2014) named the class org.openjdk.jmh.logic.BlackHole; a file written for it
+# gets a parameter of that type, or the fix would not compile against the JMH it builds with.
+LEGACY_BLACKHOLE_IMPORT = "org.openjdk.jmh.logic.BlackHole"
 JUMPS = frozenset({"return_statement", "throw_statement", "break_statement",
                    "continue_statement", "yield_statement"})
 
@@ -47,31 +50,40 @@ def blackhole(bench: Benchmark) -> tuple[str, tuple[Edit, ...]]:
     if bench.blackhole is not None:
         return bench.blackhole, ()
     name = "bh" if "bh" not in bench.locals else "blackhole"
+    kind = "BlackHole" if legacy_jmh(bench.source) else "Blackhole"
     params = bench.node.child_by_field_name("parameters")
     listed = [p for p in params.named_children if p.type in ("formal_parameter", "spread_parameter",
                                                              "receiver_parameter")]
     if not listed:
-        edit = Edit(params.start_byte + 1, params.start_byte + 1, f"Blackhole {name}")
+        edit = Edit(params.start_byte + 1, params.start_byte + 1, f"{kind} {name}")
     elif listed[-1].type == "spread_parameter":
-        edit = Edit(listed[0].start_byte, listed[0].start_byte, f"Blackhole {name}, ")
+        edit = Edit(listed[0].start_byte, listed[0].start_byte, f"{kind} {name}, ")
     else:
-        edit = Edit(listed[-1].end_byte, listed[-1].end_byte, f", Blackhole {name}")
+        edit = Edit(listed[-1].end_byte, listed[-1].end_byte, f", {kind} {name}")
     extra = import_edit(bench.source)
     return name, (edit,) + ((extra,) if extra else ())
 
 
+def legacy_jmh(source: SourceFile) -> bool:
+    """Is the file written for JMH before 1.0 (``@GenerateMicroBenchmark``, ``BlackHole``)?"""
+    return b"GenerateMicroBenchmark" in source.data or b"org.openjdk.jmh.logic" in source.data
+
+
 def import_edit(source: SourceFile) -> Edit | None:
-    """``import org.openjdk.jmh.infra.Blackhole;`` after the last import, unless present."""
+    """``import org.openjdk.jmh.infra.Blackhole;`` (``...logic.BlackHole`` in a file for JMH
+    before 1.0) after the last import, unless present."""
+    wanted = LEGACY_BLACKHOLE_IMPORT if legacy_jmh(source) else BLACKHOLE_IMPORT
+    package_star = "import" + wanted.rsplit(".", 1)[0] + ".*;"
     last_import = package = None
     for child in source.root.named_children:
         if child.type == "import_declaration":
             text = source.text(child).replace(" ", "")
-            if BLACKHOLE_IMPORT in text or "importorg.openjdk.jmh.infra.*;" in text:
+            if wanted in text or package_star in text:
                 return None
             last_import = child
         elif child.type == "package_declaration":
             package = child
-    line = f"import {BLACKHOLE_IMPORT};"
+    line = f"import {wanted};"
     if last_import is not None:
         return Edit(last_import.end_byte, last_import.end_byte, "\n" + line)
     if package is not None:
