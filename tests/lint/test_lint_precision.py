@@ -613,6 +613,30 @@ def test_fixture_of_a_base_state_class_judged_by_the_benchmarks_taking_a_subclas
         == [("INVO", "warning")]
 
 
+def test_a_nested_state_name_means_the_one_of_the_enclosing_class(tmp_path):
+    # two benchmark classes of one file each nest a MyState: each benchmark takes its own
+    # class's, so the float benchmarks vary aFloat and never saw aDouble (heldout56)
+    (tmp_path / "Formats.java").write_text(
+        HEADER + "public class Formats {\n"
+        "public static class Doubles {\n@State(Scope.Benchmark) public static class MyState {\n"
+        "@Param({\"1.0\", \"2.0\"}) public double aDouble; }\n"
+        "@Benchmark public String d(MyState s) { return Double.toString(s.aDouble); } }\n"
+        "public static class Floats {\n@State(Scope.Benchmark) public static class MyState {\n"
+        "@Param({\"1.0\", \"2.0\"}) public float aFloat; }\n"
+        "@Benchmark public String f(MyState s) { return Float.toString(s.aFloat); } } }\n")
+    assert [f for f in lint_paths([tmp_path]).findings if f.rule == "PARAMU"] == []
+    # ... while a benchmark that reads neither parameter of its own state is still reported
+    (tmp_path / "Formats.java").write_text(
+        HEADER + "public class Formats {\n"
+        "public static class Doubles {\n@State(Scope.Benchmark) public static class MyState {\n"
+        "@Param({\"1.0\", \"2.0\"}) public double aDouble; }\n"
+        "@Benchmark public String d(MyState s) { return Double.toString(s.aDouble); } }\n"
+        "public static class Floats {\n@State(Scope.Benchmark) public static class MyState {\n"
+        "@Param({\"1.0\", \"2.0\"}) public float aFloat; }\n"
+        "@Benchmark public String f(MyState s) { return Float.toString(1.0f); } } }\n")
+    assert [(f.rule, f.line) for f in lint_paths([tmp_path]).findings if f.rule == "PARAMU"] == [("PARAMU", 11)]
+
+
 def test_constant_input_of_a_call_on_an_object_constant(tmp_path):
     # FINAL's only-input warning is for a class's static call (WriteBuffer.sizeOf(TEXT)); a call
     # on an object held in a statically imported constant runs that object's code (an encoder

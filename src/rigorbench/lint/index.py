@@ -91,8 +91,8 @@ class Index:
         """The class ``name`` (simple or qualified) names, seen from class ``near``.
 
         Simple names are declared many times in real projects (every benchmark may nest a
-        ``State`` class), so the nearest declaration wins, as in Java: the same file, a class
-        nested in ``near``'s superclasses or enclosing classes, a single-type import (nothing
+        ``State`` class), so the nearest declaration wins, as in Java: a class nested in
+        ``near``, its superclasses or enclosing classes, the same file, a single-type import (nothing
         when it imports a class outside the project), then the candidates of ``near``'s package
         or of a package it imports with ``*``; among those an exact qualified name, the same
         package, then the first one indexed. ``members=False`` skips the nested-class step (it
@@ -103,10 +103,13 @@ class Index:
         if not found:
             return None
         base = name.split("<", 1)[0].strip()
-        if near is not None and "." not in base and (simple, id(near.source)) not in self.by_file:
-            member = self._member_type(simple, found, near) if members else None
+        if near is not None and "." not in base and members:
+            # first even when near's file declares the name: a file may nest a ``MyState`` in
+            # each of two benchmark classes, and each class means its own (heldout56's frank)
+            member = self._member_type(simple, found, near)
             if member is not None:
                 return member
+        if near is not None and "." not in base and (simple, id(near.source)) not in self.by_file:
             visible = self._imported(simple, found, near)
             if visible is None:
                 return None
