@@ -86,13 +86,17 @@ class Index:
     roots: dict[int, str] = field(default_factory=dict)   # id(source) -> its source root
     jmh_roots: set[str] = field(default_factory=set)       # source roots of files that use JMH
     imports: dict[int, tuple[str, ...]] = field(default_factory=dict)   # id(source) -> its imports
+    # (simple name, id(source)) of names a file declares more than once (a ``MyState`` nested
+    # in each of two benchmark classes): only there must the enclosing classes decide
+    repeated: set[tuple[str, int]] = field(default_factory=set)
 
     def lookup(self, name: str, near: ClassInfo | None = None, members: bool = True) -> ClassInfo | None:
         """The class ``name`` (simple or qualified) names, seen from class ``near``.
 
         Simple names are declared many times in real projects (every benchmark may nest a
-        ``State`` class), so the nearest declaration wins, as in Java: a class nested in
-        ``near``, its superclasses or enclosing classes, the same file, a single-type import (nothing
+        ``State`` class), so the nearest declaration wins, as in Java: the same file (a class
+        nested in ``near``'s enclosing classes first when the file declares the name more than
+        once), a class nested in ``near``'s superclasses or enclosing classes, a single-type import (nothing
         when it imports a class outside the project), then the candidates of ``near``'s package
         or of a package it imports with ``*``; among those an exact qualified name, the same
         package, then the first one indexed. ``members=False`` skips the nested-class step (it
@@ -103,9 +107,10 @@ class Index:
         if not found:
             return None
         base = name.split("<", 1)[0].strip()
-        if near is not None and "." not in base and members:
-            # first even when near's file declares the name: a file may nest a ``MyState`` in
-            # each of two benchmark classes, and each class means its own (heldout56's frank)
+        if near is not None and "." not in base and members and (
+                (simple, id(near.source)) not in self.by_file or (simple, id(near.source)) in self.repeated):
+            # also when near's file declares the name more than once: a file may nest a
+            # ``MyState`` in each of two benchmark classes, and each means its own (heldout56)
             member = self._member_type(simple, found, near)
             if member is not None:
                 return member
@@ -336,6 +341,8 @@ def build_index(files: list[FileInfo]) -> Index:
             if cls.qualified in index.qualified:
                 index.duplicates.setdefault(cls.qualified, [index.qualified[cls.qualified]]).append(cls)
             index.qualified.setdefault(cls.qualified, cls)
+            if (cls.name, id(cls.source)) in index.by_file:
+                index.repeated.add((cls.name, id(cls.source)))
             index.by_file.setdefault((cls.name, id(cls.source)), cls)
             index.by_package.setdefault((cls.name, info.package), cls)
     return index
