@@ -260,6 +260,10 @@ CASES = [
      [("SLEEP", 2)]),
     ("@Benchmark public int secs() throws Exception {\njava.util.concurrent.TimeUnit.SECONDS.sleep(1);\n"
      "return 0; }", []),
+    # ... Thread.sleep(millis, nanos) waits for its first argument; a finally block is work
+    ("@Benchmark public int brief() throws Exception {\nThread.sleep(0, 500000);\nreturn 0; }", [("SLEEP", 2)]),
+    ("double x;\n@Benchmark public double fin() {\ntry {\nThread.sleep(500);\n} catch (InterruptedException e) { }\n"
+     "finally { x = Math.log(x); }\nreturn 0; }", [("SLEEP", 4)]),
     # ... but a print of data, or a try block that also computes, leaves the sleep beside work
     ("double x;\n@Benchmark public void show() throws Exception {\nThread.sleep(1000);\n"
      "System.out.println(Math.log(x)); }", [("SLEEP", 3)]),

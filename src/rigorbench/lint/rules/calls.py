@@ -71,9 +71,9 @@ Blackhole.consumeCPU(tokens); to space out calls use a fixture at Level.Iteratio
 
 Not reported: a sleep or park that is the whole benchmark (alone, or a wait of 10 ms or more
 in a try block or beside only a literal return or a print of literals: it is then the op
-being timed, and far longer than the granularity), or a sleep
-between literal flag writes only (recording.set(true); sleep; recording.set(false)): a measurement window in
-which other threads do and count the work. A sleep inside a branch (an if arm, a catch, a
+being timed, and far longer than the granularity), or a sleep between literal flag writes
+only (recording.set(true); sleep; recording.set(false)): a measurement window in which other
+threads do and count the work. A sleep inside a branch (an if arm, a catch, a
 case: a back-off taken when a queue is full) is info: it costs only when taken, and how often
 that is cannot be seen in the code. So is a sleep inside a lambda or an anonymous class the
 benchmark hands on (a parallel stream's or an executor's task): a simulated blocking job
@@ -331,6 +331,8 @@ def _sleep_is_window(bench: Benchmark, sleep: Node) -> bool:
     statements = [c for c in bench.body.named_children if "comment" not in c.type]
     window = next((s for s in statements if s.start_byte <= sleep.start_byte < s.end_byte), None)
     if window is not None and window.type == "try_statement":
+        if any(c.type == "finally_clause" for c in window.named_children):
+            return False   # a finally block runs work beside the sleep on every call
         block = window.child_by_field_name("body")
         inside = [c for c in block.named_children if "comment" not in c.type] if block else []
         window = inside[0] if len(inside) == 1 else None
@@ -354,15 +356,17 @@ def _sleep_millis(bench: Benchmark, sleep: Node) -> float:
     """The wait a sleep or park asks for, in ms, when its argument is a literal, else 0:
     ``Thread.sleep(500)``, ``TimeUnit.SECONDS.sleep(1)``, ``LockSupport.parkNanos(1000)``."""
     args = sleep.child_by_field_name("arguments").named_children
-    if not args or args[-1].type not in ("decimal_integer_literal", "decimal_floating_point_literal"):
+    name = bench.source.text(sleep.child_by_field_name("name"))
+    # parkNanos([blocker,] nanos) takes the wait last; Thread.sleep(millis[, nanos]) first
+    amount_node = (args[-1] if name == "parkNanos" else args[0]) if args else None
+    if amount_node is None or amount_node.type not in ("decimal_integer_literal", "decimal_floating_point_literal"):
         return 0.0
     try:
-        amount = float(bench.source.text(args[-1]).rstrip("lLfFdD").replace("_", ""))
+        amount = float(bench.source.text(amount_node).rstrip("lLfFdD").replace("_", ""))
     except ValueError:
         return 0.0
     receiver = sleep.child_by_field_name("object")
     unit = bench.source.text(receiver).rsplit(".", 1)[-1] if receiver is not None else ""
-    name = bench.source.text(sleep.child_by_field_name("name"))
     if name == "parkNanos":
         return amount * 1e-6
     return amount * _UNIT_MS.get(unit, 1.0 if name == "sleep" and unit == "Thread" else 0.0)

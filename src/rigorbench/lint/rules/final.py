@@ -416,9 +416,9 @@ def _feeds_other_work(bench: Benchmark, call: Node) -> bool:
     receiver of a chained call that makes a new object (``Character.toString('t').repeat(32)``
     allocates and fills 32 characters each call), or, directly or through a local, an
     argument of a library call lint cannot see into or of a void project method
-    (``list.add(temp)`` a million times)? Folding the call then removes the preparation of one input, not the
-    measured work (heldout25's camel, heldout41's vudangngoc). Not when the value is returned,
-    consumed or dropped: then the call is the measured work (JMHSample_10)."""
+    (``list.add(temp)`` a million times)? Folding the call then removes the preparation of one
+    input, not the measured work (heldout25's camel, heldout41's vudangngoc). Not when the value
+    is returned, consumed or dropped: then the call is the measured work (JMHSample_10)."""
     def handed_on(value: Node) -> bool:
         outer = value.parent
         if outer is None:

@@ -10,9 +10,9 @@ the measured work and stays; only the load of a value may go. The labelled corpu
 (benchmarks/lint_corpus, by the rubric of shared/data/lint-real-dev) has 28 such warnings on
 ``x = it.next()`` in RoaringBitmap, none a real problem.
 Info when the assignment sits in an ``if`` arm of the loop (it may run once: ``if (i == n - 1)
-result = f(sum);``). Not reported when the loop reads ``x`` (``bit = next(bit + 1)`` is iteration state), when
-the loop assigns ``x`` more than once, or when the value never leaves the method (plain
-RETU reports that).
+result = f(sum);``). Not reported when the loop reads ``x`` (``bit = next(bit + 1)`` is
+iteration state), when the loop assigns ``x`` more than once, or when the value never leaves
+the method (plain RETU reports that).
 """
 
 from __future__ import annotations

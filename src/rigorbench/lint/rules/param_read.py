@@ -135,13 +135,17 @@ def _only_empty_users(index: Index, cls: ClassInfo) -> bool:
     empty benchmarks its tests only reflect on or smoke-run). A public empty benchmark among the
     sources (its work commented out, heldout44) and a state no benchmark takes are still
     reported."""
+    def takes(method: MethodInfo) -> bool:
+        return any(last_name_of(kind.split("<", 1)[0]) == cls.name for kind, _ in method.params)
+
+    def fixture(method: MethodInfo) -> bool:
+        path = "/" + (method.source.path if method.source else "")
+        return _empty_body(method.node) and ("public" not in modifier_words(method.node) or "/src/test/" in path)
+
     users = [method for file in index.files for other in file.classes
              for methods in other.methods.values() for method in methods
-             if is_benchmark(method.node)
-             and (other is cls or any(last_name_of(kind.split("<", 1)[0]) == cls.name for kind, _ in method.params))]
-    return bool(users) and all(_empty_body(method.node) and (
-        "public" not in modifier_words(method.node) or "/src/test/" in "/" + (method.source.path if method.source else ""))
-        for method in users)
+             if is_benchmark(method.node) and (other is cls or takes(method))]
+    return bool(users) and all(fixture(method) for method in users)
 
 
 def _empty_body(method: Node) -> bool:

@@ -8,11 +8,11 @@ Reported when a benchmark assigns, ``+=``s or ``++``s a static, non-final field 
 class whose type is not ``Atomic*``/``LongAdder``/``DoubleAdder``, unless the method is
 ``synchronized`` or the write sits in a ``synchronized`` block. A plain store of a result
 into a field the benchmark never reads (a static sink) is info when nothing in the code asks
-for more than JMH's default of one thread, and so are plain stores between fields that no call,
-index or arithmetic of the benchmark reads (``a1 = a2; a2 = a3``: the stores are the work). A shared ``Random`` drawn from by several threads
-is reported too (:func:`_shared_random`). Note: unlike the brief's
-wording we do not exempt ``@State(Scope.Thread)`` classes, since ``static`` fields are not
-per-thread there either.
+for more than JMH's default of one thread, and so are plain stores between fields that no
+call, index or arithmetic of the benchmark reads (``a1 = a2; a2 = a3``: the stores are the
+work). A shared ``Random`` drawn from by several threads is reported too
+(:func:`_shared_random`). Note: unlike the brief's wording we do not exempt
+``@State(Scope.Thread)`` classes, since ``static`` fields are not per-thread there either.
 """
 
 from __future__ import annotations
