@@ -400,6 +400,8 @@ CASES = [
     ("java.util.List<Integer> list = new java.util.ArrayList<>();\n@Benchmark public int add() {\n"
      "Integer temp = Integer.valueOf(0);\nfor (int i = 0; i < 1000; i++) list.add(temp);\nreturn list.size(); }", []),
     ("@Benchmark public void fill(Blackhole bh) {\nbh.consume(Character.toString('t').repeat(32)); }", []),
+    ("java.util.List<Double> list = new java.util.ArrayList<>();\n@Benchmark public int pows() {\n"
+     "for (int i = 0; i < 1000; i++) list.add(Math.pow(2.0, 10));\nreturn list.size(); }", []),
     ("@Benchmark public void boxed(Blackhole bh) {\nbh.consume(Integer.valueOf(7)); }", [("FINAL", 2)]),
     ("private final String ip = \"2607:fb10:2:232:72f3:95ff:fe03:a6e7\";\n"
      "@Benchmark public int split() { return ip.split(\":\").length; }", []),

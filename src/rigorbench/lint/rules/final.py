@@ -706,6 +706,9 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     if args and _only_sizes(bench, node):
         return  # new byte[getIVSize("ChaCha20", "None")]: the call's value only sizes an array
         # (or bounds a loop, or indexes); folding it removes no measured work (heldout43)
+    if args and _feeds_other_work(bench, node):
+        return  # list.add(Integer.valueOf(0)) in a loop, Character.toString('t').repeat(32):
+        # the folded call only prepares a value the measured work takes, with one constant or more
     if len(args) > 1:
         yield from _constant_arguments(bench, node, args)
         return
@@ -739,9 +742,6 @@ def _literal_argument(bench: Benchmark, node: Node) -> Iterator[Issue]:
     if static and obj is not None and (bench.source.text(obj), bench.source.text(node.child_by_field_name("name"))) \
             in _ALLOCATING_PARSES:
         return
-    if _feeds_other_work(bench, node):
-        return  # list.add(Integer.valueOf(0)) in a loop, Character.toString('t').repeat(32):
-        # the folded call only prepares a value the measured work takes
     library_string = literal.type == "string_literal" and call.kind == "unknown" \
         and _class_name(bench, obj) and (_PREDICATE.match(bench.source.text(node.child_by_field_name("name")))
                                          or _INT_PARSE.match(bench.source.text(node.child_by_field_name("name")))) \
