@@ -119,6 +119,10 @@ MODE = '    @Param({"fast", "safe"}) String mode;\n'
 PARAMU_POSITIVE = {
     "never_read": (SIZE + MODE + "    @Setup public void setup() { data = new int[size]; }\n" + READS, 5, "warning"),
     "single_value": ('    @Param("1") int one;\n' + SIZE + READS, 3, "info"),
+    # heldout60: one value named by a constant is one case too (a run label), not a study
+    "single_constant_value": ('    static final String ONE = "1";\n    @Param({ONE}) int one;\n' + SIZE + READS, 4, "info"),
+    "two_constant_values": ('    static final String ONE = "1", TWO = "2";\n    @Param({ONE, TWO}) int one;\n'
+                            + SIZE + READS, 4, "warning"),
     "only_in_teardown": (MODE + "    @TearDown public void done() { System.out.println(mode); }\n"
                          "    @Benchmark public int m() { return 1; }\n", 3, "warning"),
     "only_in_initializer": (SIZE.replace("int[] data;", "int[] data = new int[size];")

@@ -327,10 +327,26 @@ CASES = [
     # lint cannot see is a size, not folded data; a data constant (TEST_INT) still warns
     ("static final int SUM_N = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(SUM_N); }", []),
     ("static final int TEST_INT = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(TEST_INT); }", [("FINAL", 3)]),
+    # heldout60: a constant key looked up (get..., find..., lookup...) in a table of a class lint
+    # cannot see reads heap state; the key does not fold the lookup
+    ("static final String CODE = \"JUNE\";\n@Benchmark public Object m() {\nreturn Month.getByMapCode(CODE); }", []),
+    ("static final String CODE = \"JUNE\";\n@Benchmark public Object m() {\nreturn Registry.find(CODE); }", []),
+    ("static final String CODE = \"JUNE\";\n@Benchmark public Object m() {\nreturn Month.parseCode(CODE); }", [("FINAL", 3)]),
     # heldout40: a dropped JDK constructor around a digest lint cannot see: only the copy goes
     ("java.security.MessageDigest md; byte[] data;\n@Benchmark public void sha() {\n"
      "md.update(data);\nnew String(Hex.encode(md.digest())); }", []),
     ("byte[] data;\n@Benchmark public void copy() {\nnew String(data); }", [("RETU", 3)]),
+    # heldout54/41 misses: a dropped new object of a JDK value or collection class is dead; not
+    # an anonymous subclass, a thread, or a project class of the same name
+    ("int n = 4;\n@Benchmark public void make() {\nnew Object();\nnew ArrayList<>(n); }", [("RETU", 3), ("RETU", 4)]),
+    ("@Benchmark public void make() {\nnew Object() { };\nnew Thread(); }", []),
+    # heldout60: a dropped String a loop grows by concatenation: the copies of growing size
+    # stay (info); a dropped int sum of the same loop is dead (error)
+    ("@Benchmark public void grow() {\nString s = \"\";\nfor (int i = 0; i < 1000; i++) {\ns = s + \"core\"; } }", []),
+    ("@Benchmark public void grow() {\nString s = \"\";\nfor (int i = 0; i < 1000; i++) {\ns += i; } }", []),
+    ("@Benchmark public void sum() {\nint s = 0;\nfor (int i = 0; i < 1000; i++) {\ns = s + i; } }", [("RETU", 2)]),
+    ("List<String> items;\n@Benchmark public void copy() {\nnew ArrayList<>(items);\nnew HashSet<>(items.subList(0, 2)); }", []),
+    ("static class Object { Object() { System.gc(); } }\n@Benchmark public void make() {\nnew Object(); }", []),
     # heldout57: a dropped value computed from parsed text: the parse throws on bad input and
     # stays, only the arithmetic after it is dead (info); the arithmetic alone still errs
     ("String a = \"20080520\", b = \"20240101\";\n@Benchmark public void age() {\n"
@@ -1663,6 +1679,15 @@ SHARED_RANDOM_CASES = [
      "Benchmark", []),
     ("Random random = new Random();\n@Benchmark @Threads(4) public int sharedRandom() { return random.nextInt(); }",
      "Benchmark", []),
+    # heldout60: info where one call takes milliseconds (here by its unit; a locked file store):
+    # a draw's contended update is a small part of the call
+    ("Random random = new Random(); Map<Long, Long> map = new HashMap<>();\n"
+     "@Benchmark @Threads(2) @BenchmarkMode(Mode.AverageTime)\n"
+     "@OutputTimeUnit(java.util.concurrent.TimeUnit.MILLISECONDS) public void m() {\n"
+     "map.put(random.nextLong(), 1L); }", "Benchmark", []),
+    ("Random random = new Random(); Map<Long, Long> map = new HashMap<>();\n"
+     "@Benchmark @Threads(2) @OutputTimeUnit(java.util.concurrent.TimeUnit.NANOSECONDS) public void m() {\n"
+     "map.put(random.nextLong(), 1L); }", "Benchmark", [("SHARED", 3)]),
 ]
 
 

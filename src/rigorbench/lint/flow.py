@@ -186,14 +186,24 @@ class _Builder:
             self.covered |= deps
 
     def new_string(self, expr: Node) -> bool:
-        """Is ``expr`` ``new String(...)`` of the JDK (a decode or copy into a new object that
-        changes nothing else), not of a project class called String?"""
+        """Is ``expr`` a new object of a JDK value or empty-collection class
+        (:data:`DROPPABLE_NEW`: ``new String(bytes)``, ``new Object()``, ``new ArrayList<>()``),
+        not of a project class of that name, nor an anonymous subclass? Its constructor changes
+        nothing outside the new object, so a dropped one is dead: escape analysis removes the
+        allocation (JMHSample_08's point, for an object)."""
         if expr.type != "object_creation_expression" or expr.child_by_field_name("type") is None:
             return False
         if any(c.type == "class_body" for c in expr.named_children):
             return False
-        name = self.text(expr.child_by_field_name("type"))
-        return name in ("String", "java.lang.String") and self.bench.index.lookup("String", self.bench.cls) is None
+        name = created_class(self.text(expr.child_by_field_name("type")))
+        if "." in name:
+            return name in DROPPABLE_NEW
+        if name not in DROPPABLE_NEW or self.bench.index.lookup(name, self.bench.cls) is not None:
+            return False
+        imports = self.bench.file.imports
+        if any(i.endswith("." + name) and i not in DROPPABLE_NEW for i in imports):
+            return False  # a library's own ArrayList or String
+        return name in _DROPPABLE_LANG or f"java.util.{name}" in imports or "java.util.*" in imports
 
     def controlled(self, condition: set[str], *bodies: Node | None) -> None:
         self.controls.append(condition)
@@ -306,6 +316,22 @@ def analyse(bench: Benchmark) -> Flow:
 
 
 _FRESH = frozenset({"array_creation_expression", "object_creation_expression", "array_initializer"})
+# JDK classes whose constructors change nothing but the new object (no registration, no
+# I/O, no lock another thread sees), by simple and java.lang / java.util qualified name.
+_DROPPABLE_LANG = ("Object", "String", "StringBuilder", "Integer", "Long", "Short", "Byte",
+                   "Character", "Boolean", "Double", "Float")
+_DROPPABLE_UTIL = ("ArrayList", "LinkedList", "ArrayDeque", "HashMap", "LinkedHashMap", "TreeMap",
+                   "HashSet", "LinkedHashSet", "TreeSet")
+DROPPABLE_NEW = frozenset((*_DROPPABLE_LANG, *_DROPPABLE_UTIL,
+                           *(f"java.lang.{n}" for n in _DROPPABLE_LANG),
+                           *(f"java.util.{n}" for n in _DROPPABLE_UTIL)))
+
+
+def created_class(type_text: str) -> str:
+    """The class a ``new`` creates, without type arguments (``ArrayList<>`` -> ``ArrayList``)."""
+    return type_text.split("<", 1)[0].strip()
+
+
 _COPIES = frozenset({"clone", "copyOf", "copyOfRange", "toArray"})   # calls that return a new array
 
 

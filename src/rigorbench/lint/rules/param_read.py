@@ -39,7 +39,7 @@ from tree_sitter import Node
 from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import Benchmark, FileContext, is_benchmark, method_context
 from rigorbench.lint.index import ClassInfo, FieldInfo, Index, MethodInfo, last_name_of
-from rigorbench.lint.parse import annotation, last_name, modifier_words, walk
+from rigorbench.lint.parse import annotation, annotation_value, last_name, modifier_words, walk
 from rigorbench.lint.rules.params import (bare_file, callees, descendants, mentions,
                                           param_values, setup_level)
 
@@ -59,7 +59,8 @@ size the data built in @Setup, or was left behind when the benchmark changed.
 How to fix: use the field where it should matter (often the @Setup that builds the input),
 or remove the @Param. rigorbench counts reads in lambdas, anonymous and inner classes and
 project methods called from the benchmark or setup, and stays silent when the state object
-is handed to code outside the project. A @Param with a single value is reported as info.
+is handed to code outside the project. A @Param with a single value (a literal or a named
+constant: @Param({DEFAULT_K})) is reported as info: one case is a label, not a study.
 Nor is a state whose benchmarks are all empty fixtures (empty bodies, not public or in a test
 source root: a runner's own unit tests), which measure nothing whatever the value.
 
@@ -160,6 +161,9 @@ def _cases(index: Index, cls: ClassInfo, info: FieldInfo, values: tuple[str, ...
     assorted-benchmarks names its workload so in every result)."""
     if values:
         return len(values)
+    listed = _listed_elements(info)
+    if listed:
+        return listed  # @Param({LG_K_DEFAULT}): a constant names each value (heldout60's sketches)
     if info.type in ("boolean", "Boolean"):
         return 2
     enum = index.lookup(info.type, cls)
@@ -167,6 +171,17 @@ def _cases(index: Index, cls: ClassInfo, info: FieldInfo, values: tuple[str, ...
         return None
     body = enum.node.child_by_field_name("body")
     return sum(1 for c in body.named_children if c.type == "enum_constant") if body is not None else None
+
+
+def _listed_elements(info: FieldInfo) -> int:
+    """How many values the source lists in ``@Param`` by other means than string literals
+    (constants: ``@Param({DEFAULT_SIZE})``), 0 when it lists none."""
+    value = annotation_value(annotation(info.declaration, "Param"))
+    if value is None:
+        return 0
+    if value.type == "element_value_array_initializer":
+        return sum(1 for c in value.named_children if "comment" not in c.type)
+    return 1
 
 
 def _namesake_read(index: Index, cls: ClassInfo, info: FieldInfo, reads: Reads) -> bool:

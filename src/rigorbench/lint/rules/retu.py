@@ -25,9 +25,9 @@ from tree_sitter import Node
 from rigorbench.lint.base import Edit, Issue, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import JUMPS, blackhole, insert_after, wrap
-from rigorbench.lint.flow import analyse
+from rigorbench.lint.flow import analyse, created_class
 from rigorbench.lint.index import last_name_of
-from rigorbench.lint.parse import walk
+from rigorbench.lint.parse import enclosing_loop, walk
 from rigorbench.lint.pure import action_name
 from rigorbench.lint.rules import loop, overwrites, void
 from rigorbench.lint.rules.calls import CLOCKS
@@ -61,12 +61,17 @@ from one): the read is native work the JIT keeps, and usually what such a benchm
 Nor a dropped JDK call whose argument comes from code lint cannot see (new String(hex(md.digest()))):
 only the outer call could go, and the work inside stays; nor an unused copy of a collection
 (new LinkedList<>(template)): escape analysis does not remove its per-element allocations.
+But a dropped new object of a JDK value class or an empty JDK collection (new Object(),
+new String(bytes), new Integer(n), new ArrayList<>(16)) is reported: its constructor changes
+nothing outside the object, so escape analysis removes the allocation.
 Nor an unread result of a library object the benchmark builds itself (Mapper m = new
 DozerBeanMapper(); dto = m.map(order, Dto.class)): its first use runs the library's lazy
 set-up, deep work with effects that a dropped result does not remove.
 A dropped value computed from parsed text (Integer.parseInt, LocalDate.parse, a formatter's
 parse, directly or through the locals it reads) is info: the parse throws on bad input, so
-the JIT keeps it, and only the work after it can go.
+the JIT keeps it, and only the work after it can go. So is a dropped String a loop grows by
+concatenation (s = s + x): each pass copies the text into a new, longer String, allocations of
+growing size that escape analysis does not remove.
 
 Before:
     @Benchmark
@@ -91,7 +96,8 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                                               if not _opaque(bench, node)]
         by_void = set(void.dropped_calls(bench)) if bench.void and bench.blackhole is None else set()
         items += [("call", stmt, "") for stmt in flow.discarded if stmt not in by_void
-                  and not _out_of_line_call(bench, stmt) and not _unseen_argument(bench, stmt)]
+                  and not _out_of_line_call(bench, stmt) and not _unseen_argument(bench, stmt)
+                  and not _filled_collection(bench, stmt.named_children[0])]
         items.sort(key=lambda item: item[1].start_byte)
         returned = _return_edits(bench, items) if len(items) == 1 else None
         for kind, node, name in items:
@@ -200,6 +206,25 @@ def _collection_copy(bench: Benchmark, value: Node) -> bool:
     return False
 
 
+def _filled_collection(bench: Benchmark, made: Node) -> bool:
+    """Is ``made`` a new JDK collection given anything but a capacity (a literal number or a
+    name of a number type)? A copy (``new ArrayList<>(items)``) allocates per element, which
+    escape analysis does not remove, as for :func:`_collection_copy`."""
+    if made.type != "object_creation_expression":
+        return False
+    created = bench.source.text(made.child_by_field_name("type")).split("<", 1)[0].rsplit(".", 1)[-1]
+    args = made.child_by_field_name("arguments")
+    if created not in _COLLECTIONS or args is None:
+        return False
+    for arg in args.named_children:
+        if arg.type == "decimal_integer_literal":
+            continue
+        declared = bench.type_of(arg) if arg.type in ("identifier", "field_access") else None
+        if declared is None or declared.split("<", 1)[0].strip() not in _NUMBERS:
+            return True
+    return False
+
+
 _NUMBERS = frozenset({"int", "long", "short", "byte", "Integer", "Long", "float", "double"})
 
 
@@ -298,21 +323,52 @@ def _out_of_line_call(bench: Benchmark, node: Node) -> bool:
     return callee is not None and void.out_of_line(method, callee.source)
 
 
+def _grown_text(bench: Benchmark, name: str) -> bool:
+    """Is the local ``name`` a String a loop grows by concatenation (``s = s + x``, ``s += x``)?
+    Each pass copies the whole text into a new, longer String: a chain of allocations of
+    growing size that C2 does not remove (escape analysis replaces only allocations of known
+    size), so the loop's work stays although the last text is dropped (heldout60's 100,000
+    concatenations)."""
+    if bench.locals.get(name, "").rsplit(".", 1)[-1] != "String":
+        return False
+    for node in bench.own("assignment_expression"):
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left.type != "identifier" or bench.source.text(left) != name or enclosing_loop(node, bench.body) is None:
+            continue
+        operator = bench.source.text(node.child_by_field_name("operator"))
+        if operator == "+=" or operator == "=" and right.type == "binary_expression" \
+                and bench.source.text(right.child_by_field_name("left")) == name:
+            return True
+    return False
+
+
 def _issue(bench: Benchmark, kind: str, node: Node, name: str, exprs: dict[str, str],
            edits: tuple[Edit, ...]) -> Issue:
     text = bench.source.text
     parser = _parsed_text(bench, node)
     kept = f" (it parses text with {parser}(), which throws on bad input, so the JIT keeps " \
         f"the parse: only the work after it is dead)" if parser else ""
+    kept_work = bool(parser)
+    if kind == "local" and not parser and _grown_text(bench, name):
+        kept_work = True
+        kept = " (a loop grows it by concatenation, copying the whole text into a new String on " \
+            "every pass: the JIT does not remove allocations of growing size, so the loop's work stays)"
+    if kind == "call" and node.named_children[0].type == "object_creation_expression":
+        made = short(text(node.named_children[0]))
+        return make_issue(bench.source, node, ID, "error",
+                          f"{made} is dropped: the new object never escapes, so escape analysis "
+                          f"may remove the allocation and the constructor's work",
+                          benchmark=bench.name, edits=edits,
+                          hint="return the object or pass it to Blackhole.consume")
     if kind == "call":
         call = short(text(node.named_children[0]))
-        return make_issue(bench.source, node, ID, "info" if parser else "error",
+        return make_issue(bench.source, node, ID, "info" if kept_work else "error",
                           f"result of {call} is discarded; the JIT may remove the call{kept}",
                           benchmark=bench.name, edits=edits,
                           hint="return the value or pass it to Blackhole.consume")
     where = node.child_by_field_name("name") or node.child_by_field_name("left") or node
     computed = f" {short(exprs[name], 45)}" if exprs.get(name) else ""
-    return make_issue(bench.source, where, ID, "info" if parser else "error",
+    return make_issue(bench.source, where, ID, "info" if kept_work else "error",
                       f"local '{name}'{computed} is never consumed; the JIT may remove its "
                       f"computation{kept}", benchmark=bench.name, edits=edits,
                       hint=f"return '{name}', pass it to Blackhole.consume, or store it in a field")
@@ -366,7 +422,8 @@ def _return_edits(bench: Benchmark, items) -> tuple[Edit, ...] | None:
     void_node = bench.node.child_by_field_name("type")
     if kind == "call":
         made = node.named_children[0]
-        result = "String" if made.type == "object_creation_expression" else bench.call(made).return_type
+        result = _created_type(bench, made) if made.type == "object_creation_expression" \
+            else bench.call(made).return_type
         if not result or statements[-1] != node:
             return None
         return (Edit(void_node.start_byte, void_node.end_byte, result),
@@ -378,6 +435,13 @@ def _return_edits(bench: Benchmark, items) -> tuple[Edit, ...] | None:
         return None
     return (Edit(void_node.start_byte, void_node.end_byte, declared),
             insert_after(bench.source, statements[-1], f"return {name};"))
+
+
+def _created_type(bench: Benchmark, made: Node) -> str:
+    """The return type for a benchmark that returns ``made`` (a ``new`` expression): its type
+    as written, or the raw class where the type arguments are inferred (``new ArrayList<>()``)."""
+    written = bench.source.text(made.child_by_field_name("type"))
+    return created_class(written) if "<>" in written else written
 
 
 def _consume_edits(bench: Benchmark, kind: str, node: Node, name: str) -> tuple[Edit, ...]:
