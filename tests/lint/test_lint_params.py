@@ -582,3 +582,43 @@ def test_paramu_per_benchmark_follows_a_setup_into_its_enclosing_class_and_a_lib
     files["Outer.java"] = files["Outer.java"].replace("write(this, output);", "")
     files["Route.java"] = files["Route.java"].replace("Executor.COLUMNAR = columnar; ", "")
     assert sorted(f[2] for f in findings(tmp_path, files)[0] if f[0] == "PARAMU") == ["Outer.java", "Route.java"]
+
+
+# PARAMU: a String @Param compared by reference --------------------------------------------------
+
+IDENTITY_CASES = {
+    # heldout60: JMH sets the field to a new String (checked on JMH 1.37: `type == "LIST"` was
+    # false in both cases), so a test by == or != takes the same path in every case
+    "bare_name": ('    @Param({"LIST", "MAP"}) String type;\n'
+                  '    @Benchmark public Object m() { return type == "LIST" ? new ArrayList<>() : new HashMap<>(); }\n',
+                  [("PARAMU", "warning", "T.java", 6)]),
+    "this_field_not_equal": ('    @Param({"LIST", "MAP"}) String type;\n'
+                             '    @Benchmark public int m() { if (this.type != "MAP") { return 1; } return 2; }\n',
+                             [("PARAMU", "warning", "T.java", 6)]),
+    # not for equals, a local of the same name, a plain String field or an enum parameter
+    "equals": ('    @Param({"LIST", "MAP"}) String type;\n'
+               '    @Benchmark public int m() { return "LIST".equals(type) ? 1 : 2; }\n', []),
+    "shadowed_by_a_local": ('    @Param({"LIST", "MAP"}) String type;\n'
+                            '    @Benchmark public int m() { String type = "LIST"; return type == "LIST" ? 1 : this.type.length(); }\n', []),
+    # a literal none of the values is: the test answers as meant for each case (info)
+    "literal_not_among_the_values": ('    @Param({"D"}) String type;\n'
+                                     '    @Benchmark public int m() { return type != "I" ? 1 : 2; }\n',
+                                     [("PARAMU", "info", "T.java", 6)]),
+    "plain_field": ('    String type = "LIST";\n'
+                    '    @Benchmark public int m() { return type == "LIST" ? 1 : 2; }\n', []),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IDENTITY_CASES))
+def test_paramu_string_param_compared_by_reference(tmp_path, case):
+    members, expected = IDENTITY_CASES[case]
+    found, _ = findings(tmp_path, {"T.java": state(members)})
+    assert found == expected
+
+
+def test_paramu_string_param_of_a_state_parameter_compared_by_reference(tmp_path):
+    files = {"S.java": state('    @Param({"a", "b"}) public String mode;\n', "@State(Scope.Benchmark)\npublic class S"),
+             "T.java": state('    @Benchmark public int m(S s) { return s.mode == "a" ? 1 : 2; }\n')}
+    found, result = findings(tmp_path, files)
+    assert found == [("PARAMU", "warning", "T.java", 5)]
+    assert "never the interned literal" in result.findings[0].message

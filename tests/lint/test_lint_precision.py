@@ -345,6 +345,11 @@ CASES = [
     ("@Benchmark public void grow() {\nString s = \"\";\nfor (int i = 0; i < 1000; i++) {\ns = s + \"core\"; } }", []),
     ("@Benchmark public void grow() {\nString s = \"\";\nfor (int i = 0; i < 1000; i++) {\ns += i; } }", []),
     ("@Benchmark public void sum() {\nint s = 0;\nfor (int i = 0; i < 1000; i++) {\ns = s + i; } }", [("RETU", 2)]),
+    # heldout61: a dropped regex split, literal replace or number parse is deep work the JIT
+    # keeps (info); a dropped charAt or replace of chars stays an error
+    ("String s = \"a,b\";\n@Benchmark public void m() {\ns.split(\",\");\ns.replace(\"a\", \"\"); }", []),
+    ("@Benchmark public void m() {\nboolean b = Double.valueOf(\"0.00\").compareTo(0.0) == 0; }", []),
+    ("String s = \"a,b\";\n@Benchmark public void m() {\ns.charAt(1);\ns.replace('a', 'b'); }", [("RETU", 3), ("RETU", 4)]),
     ("List<String> items;\n@Benchmark public void copy() {\nnew ArrayList<>(items);\nnew HashSet<>(items.subList(0, 2)); }", []),
     ("static class Object { Object() { System.gc(); } }\n@Benchmark public void make() {\nnew Object(); }", []),
     # heldout57: a dropped value computed from parsed text: the parse throws on bad input and

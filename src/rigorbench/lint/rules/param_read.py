@@ -61,6 +61,10 @@ or remove the @Param. rigorbench counts reads in lambdas, anonymous and inner cl
 project methods called from the benchmark or setup, and stays silent when the state object
 is handed to code outside the project. A @Param with a single value (a literal or a named
 constant: @Param({DEFAULT_K})) is reported as info: one case is a label, not a study.
+A String @Param compared with a literal by == or != (if (type == "LIST")) is reported too:
+JMH sets the field to a new String it reads from its benchmark list, never the interned
+literal, so the test has the same outcome in every case and the cases measure one path.
+Compare with "LIST".equals(type), or make the parameter an enum.
 Nor is a state whose benchmarks are all empty fixtures (empty bodies, not public or in a test
 source root: a runner's own unit tests), which measure nothing whatever the value.
 
@@ -126,6 +130,102 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                              hint=f"use '{info.name}' where it should change the work (often the @Setup "
                              f"that builds the input), or remove the @Param")
     yield from check_benchmarks(ctx)
+    yield from check_identity(ctx)
+
+
+# A comparison of a String with a literal by reference: `mode == "fast"`.
+_IDENTITY = re.compile(rb'[=!]=\s*"|"\s*[=!]=')
+
+
+def check_identity(ctx: FileContext) -> Iterator[Issue]:
+    """A String @Param compared with a string literal by ``==`` or ``!=``
+    (``if (type == "LIST")``). JMH reads the values from its generated benchmark list at run
+    time and sets the field to a new String, never the interned literal (checked on JMH 1.37),
+    so the test has the same outcome in every case, and the cases measure the same path
+    (heldout60's sparse-array benchmark built the default implementation for all three
+    values). Looked for in the methods of the field's class and its subclasses (a bare name or
+    ``this.f``) and on a parameter or local typed with that class (``state.f``)."""
+    if not _IDENTITY.search(ctx.source.data):
+        return
+    for node in walk(ctx.source.root):   # rare (the pattern above), so a plain walk
+        if node.type != "binary_expression":
+            continue
+        operator = ctx.source.text(node.child_by_field_name("operator"))
+        if operator not in ("==", "!="):
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        literal, other = (left, right) if left.type == "string_literal" else (right, left)
+        if literal.type != "string_literal" or other.type not in ("identifier", "field_access"):
+            continue
+        info = _string_param(ctx, node, other)
+        if info is None:
+            continue
+        values = param_values(info) or ()
+        listed = ctx.source.text(literal)[1:-1] in values or not values
+        # a literal that is none of the listed values: the test answers as meant for each of
+        # them (deephaven's fillColsType != "I" with the one value "D"), a latent bug only
+        harm = "so the test has the same outcome in every case and the cases measure the same path" if listed \
+            else f"the test happens to answer right for the listed values, none of which is {ctx.source.text(literal)}"
+        yield make_issue(ctx.source, node, ID, "warning" if listed else "info",
+                         f"@Param '{info.name}' is compared with {ctx.source.text(literal)} by {operator}: "
+                         f"JMH sets the field to a new String, never the interned literal; {harm}",
+                         hint=f"compare with {ctx.source.text(literal)}.equals({info.name}), or make "
+                         f"'{info.name}' an enum")
+
+
+def _string_param(ctx: FileContext, at: Node, ref: Node) -> FieldInfo | None:
+    """The String @Param field ``ref`` (``f``, ``this.f`` or ``state.f``) denotes at ``at``."""
+    cls = next((c for c in ctx.file.classes if c.node.start_byte <= at.start_byte < c.node.end_byte
+                and all(not (o.node.start_byte <= at.start_byte < o.node.end_byte)
+                        or o.node.start_byte <= c.node.start_byte for o in ctx.file.classes)), None)
+    if cls is None:
+        return None
+    if ref.type == "identifier":
+        owner, name = cls, ctx.source.text(ref)
+        if _declared_locally(ctx, at, name):
+            return None
+    else:
+        obj, name = ref.child_by_field_name("object"), ctx.source.text(ref.child_by_field_name("field"))
+        if obj.type == "this":
+            owner = cls
+        elif obj.type == "identifier":
+            declared = _declared_type(ctx, at, ctx.source.text(obj))
+            owner = ctx.index.lookup(declared, cls) if declared else None
+        else:
+            return None
+    if owner is None:
+        return None
+    for holder in ctx.index.lineage(owner):
+        info = holder.fields.get(name)
+        if info is not None:
+            return info if info.type in ("String", "java.lang.String") and param_values(info) is not None else None
+    return None
+
+
+def _enclosing_method(at: Node) -> Node | None:
+    node = at.parent
+    while node is not None and node.type not in ("method_declaration", "constructor_declaration", "lambda_expression"):
+        node = node.parent
+    return node
+
+
+def _declared_type(ctx: FileContext, at: Node, name: str) -> str | None:
+    """The declared type of a parameter or local ``name`` of the method around ``at``."""
+    method = _enclosing_method(at)
+    if method is None:
+        return None
+    for node in walk(method):
+        if node.type in ("formal_parameter", "local_variable_declaration"):
+            declarators = [node] if node.type == "formal_parameter" else node.children_by_field_name("declarator")
+            if any(ctx.source.text(d.child_by_field_name("name")) == name for d in declarators):
+                kind = node.child_by_field_name("type")
+                return ctx.source.text(kind).split("<", 1)[0].strip() if kind is not None else None
+    return None
+
+
+def _declared_locally(ctx: FileContext, at: Node, name: str) -> bool:
+    """Does the method around ``at`` declare a parameter or local ``name`` (shadowing a field)?"""
+    return _declared_type(ctx, at, name) is not None
 
 
 def _only_empty_users(index: Index, cls: ClassInfo) -> bool:

