@@ -329,6 +329,11 @@ CASES = [
     ("static final int TEST_INT = 1000;\n@Benchmark public int m() {\nreturn Helpers.sum(TEST_INT); }", [("FINAL", 3)]),
     # heldout60: a constant key looked up (get..., find..., lookup...) in a table of a class lint
     # cannot see reads heap state; the key does not fold the lookup
+    # heldout61: a result computed from literals and static finals only folds whole, whatever
+    # the static final's initializer (HotSpot trusts it once the class is initialised); one
+    # varying operand, or a static final that only bounds a loop, is not that
+    ("static final long D = Long.getLong(\"d\", 1000);\n@Benchmark public long m() {\nreturn 1000 / D; }", [("FINAL", 1)]),
+    ("static final long D = Long.getLong(\"d\", 1000); long x = 7;\n@Benchmark public long m() {\nreturn x / D; }", []),
     ("static final String CODE = \"JUNE\";\n@Benchmark public Object m() {\nreturn Month.getByMapCode(CODE); }", []),
     ("static final String CODE = \"JUNE\";\n@Benchmark public Object m() {\nreturn Registry.find(CODE); }", []),
     ("static final String CODE = \"JUNE\";\n@Benchmark public Object m() {\nreturn Month.parseCode(CODE); }", [("FINAL", 3)]),

