@@ -1623,6 +1623,40 @@ def test_retu_void_final_are_info_where_the_class_measures_the_compiler(tmp_path
                   if f.rule in ("RETU", "VOID", "FINAL")) == [("FINAL", "warning"), ("RETU", "error"), ("VOID", "warning")]
 
 
+def test_a_benchmark_marked_as_the_mistake_keeps_its_warning_in_a_compiler_class(tmp_path):
+    # heldout62: a teaching demo whose class doc blames "JIT compiler optimizations" names its
+    # pitfalls badIgnoredConst or documents them as a "Bad example": those are what lint is for
+    body = ("@State(Scope.Thread)\npublic class Demo {\ndouble pi = Math.PI;\n"
+            "@Benchmark public void badIgnored() { Math.log(pi); }\n"
+            "/** Bad example: the result is not used. */\n@Benchmark public void ignored() { Math.log(pi); }\n"
+            "@Benchmark public void measureWrong() { Math.log(pi); }\n"
+            "@Benchmark public void dropped() { Math.log(pi); } }\n")
+    (tmp_path / "Demo.java").write_text("package com.example.compiler;\n" + HEADER + body, encoding="utf-8")
+    found = {f.benchmark: f.severity for f in lint_paths([tmp_path]).findings if f.rule == "RETU"}
+    assert found == {"Demo.badIgnored": "error", "Demo.ignored": "error", "Demo.measureWrong": "error",
+                     "Demo.dropped": "info"}
+
+
+@pytest.mark.parametrize("annotations, body, severity", [
+    # heldout54: in SingleShotTime with JMH's defaults or a few iterations the method runs a few
+    # times per fork, below HotSpot's first compile threshold: the interpreter drops nothing
+    ("@BenchmarkMode(Mode.SingleShotTime)", "Math.log(x);", "info"),
+    ("@BenchmarkMode(Mode.SingleShotTime) @Warmup(iterations = 1) @Measurement(iterations = 1)", "Math.log(x);", "info"),
+    # enough calls to be compiled, a loop (compiled on stack), or another mode: the JIT's case
+    ("@BenchmarkMode(Mode.SingleShotTime) @Measurement(iterations = 10, batchSize = 100)", "Math.log(x);", "error"),
+    ("@BenchmarkMode(Mode.SingleShotTime)", "for (int i = 0; i < 100000; i++) { Math.log(x + i); }", "error"),
+    ("@BenchmarkMode({Mode.SingleShotTime, Mode.AverageTime})", "Math.log(x);", "error"),
+    ("@BenchmarkMode(Mode.AverageTime)", "Math.log(x);", "error"),
+])
+def test_retu_is_info_where_single_shot_runs_too_few_times_to_compile(tmp_path, annotations, body, severity):
+    source = f"{HEADER}@State(Scope.Thread)\npublic class S {{\ndouble x = 2.0;\n{annotations}\n" \
+             f"@Benchmark public void m() {{ {body} }} }}\n"
+    (tmp_path / "S.java").write_text(source, encoding="utf-8")
+    found = [f for f in lint_paths([tmp_path]).findings if f.rule == "RETU"]
+    assert [f.severity for f in found] == [severity]
+    assert ("HotSpot first compiles" in found[0].message) == (severity == "info")
+
+
 def test_void_silent_on_a_dropped_call_kept_out_of_line_by_compiler_control(tmp_path):
     # heldout29: a @CompilerControl(DONT_INLINE) helper is compiled as a call; the JIT does not
     # see that its result is unused and cannot remove it. An inlinable twin is still reported.

@@ -7,6 +7,7 @@ A rule's ``check`` takes a :class:`rigorbench.lint.context.FileContext` and yiel
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,6 +65,14 @@ def make_issue(source, node, rule: str, severity: str, message: str, *, benchmar
     finding = Finding(source.path, line, column, rule, severity, message, benchmark, hint,
                       bool(edits), end_line, end_column, concerns=concerns)
     return Issue(finding, tuple(edits))
+
+
+def demoted(issue: Issue, reason: str) -> Issue:
+    """``issue`` as info, its message ending with why the harm it names cannot occur."""
+    if issue.finding.severity == "info":
+        return issue
+    finding = dataclasses.replace(issue.finding, severity="info", message=f"{issue.finding.message}; but {reason}")
+    return Issue(finding, issue.edits)
 
 
 def short(text: str, limit: int = 60) -> str:

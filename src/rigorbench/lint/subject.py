@@ -12,7 +12,9 @@ says the JIT inlines sooner). Shaped on jmh-jdk-microbenchmarks' ``vm.compiler.S
 (LOOP) and ionutbalosin/jvm-performance-benchmarks' ``compiler`` package (heldout29: eight of its
 thirteen wrong warnings, and one right one), in-sample for both; the optimisation names
 (fission, inlining, ...) on runtime-benchmarks' fission package (heldout34's two wrong LOOP), and
-constfold on 0xaa4eb's constant-folding demo (heldout36's wrong FINAL), in-sample.
+constfold on 0xaa4eb's constant-folding demo (heldout36's wrong FINAL), in-sample. A benchmark
+its author marks as the mistake (a name with bad, wrong, broken or incorrect; a doc comment
+saying "bad example" or "mistake") keeps its warning: a teaching demo's pitfalls (heldout62).
 """
 
 from __future__ import annotations
@@ -41,6 +43,22 @@ def measures_compiler(cls) -> bool:
     return doc is not None and doc.type == "block_comment" and _DOC.search(cls.source.text(doc)) is not None
 
 
+# A benchmark its author marks as the mistake a demonstration warns about (JMH samples'
+# measureWrong, a teaching demo's badIgnoredConst and its "Bad example:" comment, heldout62):
+# the pitfall there is what lint is for, not the compiler's experiment.
+_MISTAKE_DOC = re.compile(r"\b(bad|wrong|incorrect) (example|way|practice)\b|\bmistakes?\b", re.IGNORECASE)
+
+
+def marked_mistake(bench) -> bool:
+    """Does the benchmark's name or doc comment mark it as a mistake shown on purpose?"""
+    name = bench.name.rpartition(".")[2]
+    if re.search(r"(^|_)(bad|wrong|broken|incorrect)", name, re.IGNORECASE) or \
+            re.search(r"(Bad|Wrong|Broken|Incorrect)(?![a-z])", name):
+        return True
+    doc = bench.node.prev_named_sibling
+    return doc is not None and doc.type == "block_comment" and _MISTAKE_DOC.search(bench.source.text(doc)) is not None
+
+
 def as_subject(issue: Issue, benchmarks) -> Issue:
     """The issue as info when it is one of :data:`RULES`' on a benchmark (of ``benchmarks``,
     a file's :class:`rigorbench.lint.context.Benchmark` list) whose class measures the compiler."""
@@ -48,7 +66,7 @@ def as_subject(issue: Issue, benchmarks) -> Issue:
     if f.rule not in RULES or f.severity == "info" or not f.benchmark:
         return issue
     bench = next((b for b in benchmarks if b.name == f.benchmark), None)
-    if bench is None or not measures_compiler(bench.cls):
+    if bench is None or not measures_compiler(bench.cls) or marked_mistake(bench):
         return issue
     message = f"{f.message} (info: the class measures the JIT's own optimisations, so this may be its subject)"
     return replace(issue, finding=replace(f, severity="info", message=message))

@@ -277,6 +277,57 @@ def single_shot(ctx: FileContext, bench: Benchmark) -> bool:
     return "SingleShotTime" in (_nearest_annotation(ctx, bench, "BenchmarkMode") or "")
 
 
+# HotSpot's first compile threshold: a method is queued for C1 (tier 3) after 200 invocations
+# (-XX:Tier3InvocationThreshold, JDK 8 to 21); below it, and without a loop that could be
+# compiled on stack, it runs in the interpreter, which removes and folds nothing.
+_FIRST_COMPILE = 200
+# JMH's defaults in SingleShotTime: no warmup, one measurement iteration, one call per batch
+# (Defaults.WARMUP_ITERATIONS_SINGLESHOT, MEASUREMENT_ITERATIONS_SINGLESHOT in JMH 1.37).
+_SINGLE_SHOT_DEFAULTS = (0, 1)
+_RUNNER_COUNTS = re.compile(rb"\.(warmupIterations|measurementIterations|warmupBatchSize|measurementBatchSize"
+                            rb"|mode|warmupMode|measurementTime|warmupTime)\(\s*([^)]*)\)")
+
+
+def interpreted(ctx: FileContext, bench: Benchmark) -> str | None:
+    """Why ``bench`` runs only in the interpreter, or None: in SingleShotTime alone, its
+    warmup and measurement iterations times their batch sizes (annotations, else JMH's
+    defaults; a runner in the file that sets them is read, and one that sets the mode makes
+    it unknown) come to fewer than :data:`_FIRST_COMPILE` calls per fork, and its body has no
+    loop. Dead code and constant folding are then the JIT's to do, and it never runs:
+    the time is a cold start whatever the result's fate (heldout54's SingleShotTime demo)."""
+    mode = _nearest_annotation(ctx, bench, "BenchmarkMode") or ""
+    if "SingleShotTime" not in mode or re.search(r"Mode\.(?!SingleShotTime\b)\w+", mode):
+        return None
+    if bench.body is None or any(n.type in LOOPS for n in walk(bench.body)):
+        return None
+    counts = []
+    for name, default in zip(("Warmup", "Measurement"), _SINGLE_SHOT_DEFAULTS):
+        text = _nearest_annotation(ctx, bench, name)
+        iterations, batch = default, 1
+        if text is not None:
+            found = re.search(r"\biterations\s*=\s*(\d+)", text)
+            sized = re.search(r"\bbatchSize\s*=\s*(\w+)", text)
+            if found is None and "iterations" in text or sized is not None and not sized.group(1).isdigit():
+                return None
+            iterations = int(found.group(1)) if found else iterations
+            batch = int(sized.group(1)) if sized else 1
+        counts.append([iterations, batch])
+    for key, value in _RUNNER_COUNTS.findall(ctx.source.data):
+        value = value.strip()
+        if key in (b"mode", b"warmupMode") or not value.isdigit():
+            if key in (b"measurementTime", b"warmupTime"):
+                continue
+            return None
+        slot = 0 if key.startswith(b"warmup") else 1
+        counts[slot][1 if key.endswith(b"BatchSize") else 0] = int(value)
+    calls = sum(i * b for i, b in counts)
+    if calls >= _FIRST_COMPILE:
+        return None
+    return (f"in SingleShotTime it runs {calls} time{'s' if calls != 1 else ''} per fork, below the "
+            f"{_FIRST_COMPILE} calls after which HotSpot first compiles a method: the interpreter "
+            f"runs it and removes nothing")
+
+
 # Evidence that one call of a benchmark may take a millisecond or more (JMH's Level.Invocation
 # javadoc: the fixture's timestamps matter below about 1 ms). Names, not types, where the type
 # is usually not in the project: waiting on other threads, file or network I/O.

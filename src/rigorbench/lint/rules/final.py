@@ -49,12 +49,12 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from rigorbench.lint.base import Edit, Issue, make_issue, short
+from rigorbench.lint.base import Edit, Issue, demoted, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.helpers import PRIMITIVES
 from rigorbench.lint.index import ClassInfo, FieldInfo, MethodInfo, last_name_of
 from rigorbench.lint.parse import LOOPS, annotation, modifier_words, walk
-from rigorbench.lint.rules.config import WAITS
+from rigorbench.lint.rules.config import WAITS, interpreted
 from rigorbench.lint.stores import callee_context, feeds_unseen_code, parameter_uses, shapes_new_object, stored_only
 
 ID = "FINAL"
@@ -125,6 +125,10 @@ A string literal is reported as the only input of a library predicate whose resu
 (ContentType.isJsonMediaType("application/json")), as the same string in a static final is;
 a library parse, compile or lookup of a literal is not.
 
+In SingleShotTime with fewer than 200 calls per fork (JMH's defaults there: no warmup, one
+measurement) and no loop in the benchmark, the method never reaches HotSpot's first compile
+threshold: the interpreter removes nothing, so the finding is info.
+
 Before:
     private final double x = Math.PI;
     @Benchmark public double measure() { return Math.log(x); }
@@ -146,27 +150,35 @@ _LITERALS = frozenset({"decimal_integer_literal", "hex_integer_literal", "octal_
 
 def check(ctx: FileContext) -> Iterator[Issue]:
     for bench in ctx.benchmarks:
-        if bench.body is None:
-            continue
-        reads: dict[int, tuple[FieldInfo, Node]] = {}
-        uses: dict[int, list[Node]] = {}
-        nodes = [n for kind in ("identifier", "field_access", "method_invocation")
-                 for n in bench.source.within(kind, bench.body)]
-        for node in sorted(nodes, key=lambda n: n.start_byte):
-            info = _read_field(bench, node)
-            if info is not None:
-                reads.setdefault(id(info), (info, node))
-                uses.setdefault(id(info), []).append(node)
-            elif node.type == "method_invocation":
-                yield from _literal_argument(bench, node)
-                yield from _constant_receiver_call(bench, node)
-        for key, (info, first) in reads.items():
-            issue = next(filter(None, (_only_input(bench, info, u) for u in uses[key])), None)
-            use = next((u for u in uses[key] if _is_input(bench, u)), None)
-            if issue is None and use is not None:
-                issue = _field_issue(bench, info, _via(bench, first), use)
-            if issue is not None:
-                yield issue
+        issues = list(_check(ctx, bench))
+        cold = interpreted(ctx, bench) if issues else None
+        for issue in issues:
+            yield demoted(issue, cold) if cold else issue
+
+
+def _check(ctx: FileContext, bench: Benchmark) -> Iterator[Issue]:
+    """The findings of one benchmark (:func:`check` makes them info where it runs interpreted)."""
+    if bench.body is None:
+        return
+    reads: dict[int, tuple[FieldInfo, Node]] = {}
+    uses: dict[int, list[Node]] = {}
+    nodes = [n for kind in ("identifier", "field_access", "method_invocation")
+             for n in bench.source.within(kind, bench.body)]
+    for node in sorted(nodes, key=lambda n: n.start_byte):
+        info = _read_field(bench, node)
+        if info is not None:
+            reads.setdefault(id(info), (info, node))
+            uses.setdefault(id(info), []).append(node)
+        elif node.type == "method_invocation":
+            yield from _literal_argument(bench, node)
+            yield from _constant_receiver_call(bench, node)
+    for key, (info, first) in reads.items():
+        issue = next(filter(None, (_only_input(bench, info, u) for u in uses[key])), None)
+        use = next((u for u in uses[key] if _is_input(bench, u)), None)
+        if issue is None and use is not None:
+            issue = _field_issue(bench, info, _via(bench, first), use)
+        if issue is not None:
+            yield issue
 
 
 def _is_input(bench: Benchmark, node: Node, depth: int = 0) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from rigorbench.lint.base import Edit, Issue, make_issue, short
+from rigorbench.lint.base import Edit, Issue, demoted, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext
 from rigorbench.lint.fix import JUMPS, blackhole, insert_after, wrap
 from rigorbench.lint.flow import analyse, created_class
@@ -31,6 +31,7 @@ from rigorbench.lint.parse import enclosing_loop, walk
 from rigorbench.lint.pure import COSTLY_STRING, action_name
 from rigorbench.lint.rules import loop, overwrites, void
 from rigorbench.lint.rules.calls import CLOCKS
+from rigorbench.lint.rules.config import interpreted
 from rigorbench.lint.stores import callee_context
 
 ID = "RETU"
@@ -75,6 +76,10 @@ growing size that escape analysis does not remove. And so is a dropped result of
 split, matches, replaceAll, replaceFirst, format or replace(CharSequence, CharSequence), and of
 a number's valueOf(String) (a parse): deep work the JIT keeps.
 
+In SingleShotTime with fewer than 200 calls per fork (JMH's defaults there: no warmup, one
+measurement) and no loop in the benchmark, the method never reaches HotSpot's first compile
+threshold: the interpreter removes nothing, so the finding is info.
+
 Before:
     @Benchmark
     public void measure() {
@@ -102,9 +107,11 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                   and not _filled_collection(bench, stmt.named_children[0])]
         items.sort(key=lambda item: item[1].start_byte)
         returned = _return_edits(bench, items) if len(items) == 1 else None
+        cold = interpreted(ctx, bench) if items else None
         for kind, node, name in items:
             edits = returned if returned is not None else _consume_edits(bench, kind, node, name)
-            yield _issue(bench, kind, node, name, dict((n, e) for n, _, e in flow.unconsumed), edits)
+            issue = _issue(bench, kind, node, name, dict((n, e) for n, _, e in flow.unconsumed), edits)
+            yield demoted(issue, cold) if cold else issue
         yield from overwrites.check(bench, flow.consumed)
 
 

@@ -38,12 +38,13 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from rigorbench.lint.base import Issue, make_issue, short
+from rigorbench.lint.base import Issue, demoted, make_issue, short
 from rigorbench.lint.context import Benchmark, FileContext, plain_construction
 from rigorbench.lint.fix import blackhole, wrap
 from rigorbench.lint.index import MethodInfo
 from rigorbench.lint.parse import SourceFile, annotation, modifier_words, walk, written
 from rigorbench.lint.pure import NOT_QUERIES, query_name, read_only_call, read_only_type, value_name
+from rigorbench.lint.rules.config import interpreted
 from rigorbench.lint.stores import callee_context
 
 ID = "VOID"
@@ -84,6 +85,10 @@ method annotated @CompilerControl(DONT_INLINE): compiled as a call, it is not re
 the class measures the JIT itself (a compiler or jit package), a dropped result may be the
 experiment: info.
 
+In SingleShotTime with fewer than 200 calls per fork (JMH's defaults there: no warmup, one
+measurement) and no loop in the benchmark, the method never reaches HotSpot's first compile
+threshold: the interpreter removes nothing, so the finding is info.
+
 Before:
     @Benchmark public void measure() { compute(x); }
 
@@ -102,6 +107,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         dropped = dropped_calls(bench)
         if not dropped:
             continue
+        cold = interpreted(ctx, bench)
         for stmt in dropped:
             bh, extra = blackhole(bench)
             call = stmt.named_children[0]
@@ -115,11 +121,12 @@ def check(ctx: FileContext) -> Iterator[Issue]:
                 what = ", a query by its name in code lint cannot see into,"
             elif not library and unseen and unseen_value(bench, call):
                 what = ", a static computation by its name in code lint cannot see into,"
-            yield make_issue(bench.source, stmt, ID, "warning",
-                             f"void {bench.name} drops the result of {short(bench.source.text(call), 40)}"
-                             f"{what} and nothing escapes; the JIT may remove the call",
-                             benchmark=bench.name, edits=wrap(call, f"{bh}.consume(", ")") + extra,
-                             hint="return the result or pass it to Blackhole.consume")
+            issue = make_issue(bench.source, stmt, ID, "warning",
+                               f"void {bench.name} drops the result of {short(bench.source.text(call), 40)}"
+                               f"{what} and nothing escapes; the JIT may remove the call",
+                               benchmark=bench.name, edits=wrap(call, f"{bh}.consume(", ")") + extra,
+                               hint="return the result or pass it to Blackhole.consume")
+            yield demoted(issue, cold) if cold else issue
 
 
 def dropped_calls(bench: Benchmark) -> list[Node]:
