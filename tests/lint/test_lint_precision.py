@@ -1632,11 +1632,12 @@ def test_a_benchmark_marked_as_the_mistake_keeps_its_warning_in_a_compiler_class
             "@Benchmark public void badIgnored() { Math.log(pi); }\n"
             "/** Bad example: the result is not used. */\n@Benchmark public void ignored() { Math.log(pi); }\n"
             "@Benchmark public void measureWrong() { Math.log(pi); }\n"
-            "@Benchmark public void dropped() { Math.log(pi); } }\n")
+            "@Benchmark public void dropped() { Math.log(pi); }\n"
+            "@Benchmark public void badge() { Math.log(pi); } }\n")
     (tmp_path / "Demo.java").write_text("package com.example.compiler;\n" + HEADER + body, encoding="utf-8")
     found = {f.benchmark: f.severity for f in lint_paths([tmp_path]).findings if f.rule == "RETU"}
     assert found == {"Demo.badIgnored": "error", "Demo.ignored": "error", "Demo.measureWrong": "error",
-                     "Demo.dropped": "info"}
+                     "Demo.dropped": "info", "Demo.badge": "info"}
 
 
 @pytest.mark.parametrize("annotations, body, severity", [

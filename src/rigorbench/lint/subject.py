@@ -46,14 +46,15 @@ def measures_compiler(cls) -> bool:
 # A benchmark its author marks as the mistake a demonstration warns about (JMH samples'
 # measureWrong, a teaching demo's badIgnoredConst and its "Bad example:" comment, heldout62):
 # the pitfall there is what lint is for, not the compiler's experiment.
+_MISTAKE_NAME = re.compile(r"(^|_)([Bb]ad|[Ww]rong|[Bb]roken|[Ii]ncorrect)(?![a-z])"
+                           r"|(?<=[a-z0-9])(Bad|Wrong|Broken|Incorrect)(?![a-z])")   # not badge, wrongly
 _MISTAKE_DOC = re.compile(r"\b(bad|wrong|incorrect) (example|way|practice)\b|\bmistakes?\b", re.IGNORECASE)
 
 
 def marked_mistake(bench) -> bool:
     """Does the benchmark's name or doc comment mark it as a mistake shown on purpose?"""
     name = bench.name.rpartition(".")[2]
-    if re.search(r"(^|_)(bad|wrong|broken|incorrect)", name, re.IGNORECASE) or \
-            re.search(r"(Bad|Wrong|Broken|Incorrect)(?![a-z])", name):
+    if _MISTAKE_NAME.search(name):
         return True
     doc = bench.node.prev_named_sibling
     return doc is not None and doc.type == "block_comment" and _MISTAKE_DOC.search(bench.source.text(doc)) is not None

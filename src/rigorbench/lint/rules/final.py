@@ -334,9 +334,10 @@ def _field_issue(bench: Benchmark, info: FieldInfo, via: ClassInfo | None, use: 
 
 
 def _constant_result(bench: Benchmark, use: Node) -> Node | None:
-    """The arithmetic expression around ``use`` when the benchmark returns it and every operand is a literal or a static final primitive, whatever
-    its initializer (``return 1000 / DIVISOR;`` with ``DIVISOR = Long.getLong("d", 1000)``):
-    C2 folds it whole (Shipilev's static final demonstration, heldout61). Else None."""
+    """The arithmetic expression around ``use`` when the benchmark returns it and every operand
+    is a literal or a static final primitive, whatever its initializer (``return 1000 /
+    DIVISOR;`` with ``DIVISOR = Long.getLong("d", 1000)``): C2 folds it whole (Shipilev's static
+    final demonstration, heldout61). Else None."""
     root = _arithmetic_root(use)
     if root is use or root.parent is None:
         return None

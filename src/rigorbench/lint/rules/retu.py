@@ -104,7 +104,7 @@ def check(ctx: FileContext) -> Iterator[Issue]:
         by_void = set(void.dropped_calls(bench)) if bench.void and bench.blackhole is None else set()
         items += [("call", stmt, "") for stmt in flow.discarded if stmt not in by_void
                   and not _out_of_line_call(bench, stmt) and not _unseen_argument(bench, stmt)
-                  and not _filled_collection(bench, stmt.named_children[0])]
+                  and not _collection_copy(bench, stmt.named_children[0], unknown_copies=True)]
         items.sort(key=lambda item: item[1].start_byte)
         returned = _return_edits(bench, items) if len(items) == 1 else None
         cold = interpreted(ctx, bench) if items else None
@@ -201,35 +201,23 @@ _COLLECTIONS = frozenset({"ArrayList", "LinkedList", "HashMap", "LinkedHashMap",
                           "ConcurrentHashMap", "CopyOnWriteArrayList"})
 
 
-def _collection_copy(bench: Benchmark, value: Node) -> bool:
+def _collection_copy(bench: Benchmark, value: Node, unknown_copies: bool = False) -> bool:
+    """Is ``value`` a new JDK collection given a collection to copy, not a capacity
+    (``new ArrayList<>(n)``)? A copy allocates per element, which escape analysis does not
+    remove. With ``unknown_copies`` (a dropped ``new`` statement), any argument but a literal
+    number or a name of a number type counts as one (``new HashSet<>(items.subList(0, 2))``)."""
     if value.type != "object_creation_expression":
         return False
     created = bench.source.text(value.child_by_field_name("type")).split("<", 1)[0].rsplit(".", 1)[-1]
     args = value.child_by_field_name("arguments")
     if created not in _COLLECTIONS or args is None:
         return False
-    for arg in args.named_children:   # a collection to copy, not a capacity (new ArrayList<>(n))
-        declared = bench.type_of(arg) if arg.type in ("identifier", "field_access") else None
-        if declared is not None and declared.split("<", 1)[0].strip() not in _NUMBERS:
-            return True
-    return False
-
-
-def _filled_collection(bench: Benchmark, made: Node) -> bool:
-    """Is ``made`` a new JDK collection given anything but a capacity (a literal number or a
-    name of a number type)? A copy (``new ArrayList<>(items)``) allocates per element, which
-    escape analysis does not remove, as for :func:`_collection_copy`."""
-    if made.type != "object_creation_expression":
-        return False
-    created = bench.source.text(made.child_by_field_name("type")).split("<", 1)[0].rsplit(".", 1)[-1]
-    args = made.child_by_field_name("arguments")
-    if created not in _COLLECTIONS or args is None:
-        return False
     for arg in args.named_children:
         if arg.type == "decimal_integer_literal":
             continue
         declared = bench.type_of(arg) if arg.type in ("identifier", "field_access") else None
-        if declared is None or declared.split("<", 1)[0].strip() not in _NUMBERS:
+        if declared is None and unknown_copies or \
+                declared is not None and declared.split("<", 1)[0].strip() not in _NUMBERS:
             return True
     return False
 
@@ -458,7 +446,8 @@ def _deep_text_call(bench: Benchmark, node: Node) -> str | None:
             continue
         name = bench.source.text(current.child_by_field_name("name"))
         obj = current.child_by_field_name("object")
-        if obj is None or last_name_of(bench.type_of(obj) or ("String" if obj.type == "string_literal" else "")) != "String":
+        receiver = bench.type_of(obj) if obj is not None else None
+        if obj is None or last_name_of(receiver or ("String" if obj.type == "string_literal" else "")) != "String":
             continue
         args = current.child_by_field_name("arguments").named_children
         if name in COSTLY_STRING or name == "replace" and not any(a.type == "character_literal" for a in args):

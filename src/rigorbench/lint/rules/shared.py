@@ -114,8 +114,9 @@ def _shared_random(ctx: FileContext, bench) -> Iterator[Issue]:
     contention. Looked for in the benchmark and the project methods of its file it calls
     directly. Info when one call may take a millisecond or more (:func:`config.cost_evidence`:
     I/O, waits, a loop, a unit of milliseconds; heldout60's locked flat-file store): the draws'
-    contention is then a small part of what is measured. Not reported where the random source is the subject: a class or benchmark named
-    for it, or a draw that is the result (:func:`_drawn_as_result`)."""
+    contention is then a small part of what is measured. Not reported where the random source
+    is the subject: a class or benchmark named for it, or a draw that is the result
+    (:func:`_drawn_as_result`)."""
     if b"Random" not in ctx.source.data or re.search(r"random", bench.name, re.IGNORECASE) \
             or not _threads(ctx, bench, groups=False):
         return   # a file that never names Random is skipped (fast; misses one declared elsewhere)
