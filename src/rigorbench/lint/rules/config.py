@@ -285,7 +285,7 @@ _FIRST_COMPILE = 200
 # (Defaults.WARMUP_ITERATIONS_SINGLESHOT, MEASUREMENT_ITERATIONS_SINGLESHOT in JMH 1.37).
 _SINGLE_SHOT_DEFAULTS = (0, 1)
 _RUNNER_COUNTS = re.compile(rb"\.(warmupIterations|measurementIterations|warmupBatchSize|measurementBatchSize"
-                            rb"|mode|warmupMode|measurementTime|warmupTime)\(\s*([^)]*)\)")
+                            rb"|mode|warmupMode)\(\s*([^)]*)\)")
 
 
 def interpreted(ctx: FileContext, bench: Benchmark) -> str | None:
@@ -315,9 +315,7 @@ def interpreted(ctx: FileContext, bench: Benchmark) -> str | None:
     for key, value in _RUNNER_COUNTS.findall(ctx.source.data):
         value = value.strip()
         if key in (b"mode", b"warmupMode") or not value.isdigit():
-            if key in (b"measurementTime", b"warmupTime"):
-                continue
-            return None
+            return None   # a mode set in code, or a count lint cannot read
         slot = 0 if key.startswith(b"warmup") else 1
         counts[slot][1 if key.endswith(b"BatchSize") else 0] = int(value)
     calls = sum(i * b for i, b in counts)

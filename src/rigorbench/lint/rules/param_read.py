@@ -38,8 +38,8 @@ from tree_sitter import Node
 
 from rigorbench.lint.base import Issue, make_issue
 from rigorbench.lint.context import Benchmark, FileContext, is_benchmark, method_context
-from rigorbench.lint.index import ClassInfo, FieldInfo, Index, MethodInfo, last_name_of
-from rigorbench.lint.parse import annotation, annotation_value, last_name, modifier_words, walk
+from rigorbench.lint.index import CLASS_TYPES, ClassInfo, FieldInfo, Index, MethodInfo, last_name_of
+from rigorbench.lint.parse import annotation, annotation_value, enclosing, last_name, modifier_words, walk
 from rigorbench.lint.rules.params import (bare_file, callees, descendants, mentions,
                                           param_values, setup_level)
 
@@ -175,15 +175,14 @@ def check_identity(ctx: FileContext) -> Iterator[Issue]:
 
 def _string_param(ctx: FileContext, at: Node, ref: Node) -> FieldInfo | None:
     """The String @Param field ``ref`` (``f``, ``this.f`` or ``state.f``) denotes at ``at``."""
-    cls = next((c for c in ctx.file.classes if c.node.start_byte <= at.start_byte < c.node.end_byte
-                and all(not (o.node.start_byte <= at.start_byte < o.node.end_byte)
-                        or o.node.start_byte <= c.node.start_byte for o in ctx.file.classes)), None)
+    around = enclosing(at, CLASS_TYPES)
+    cls = next((c for c in ctx.file.classes if around is not None and c.node.id == around.id), None)
     if cls is None:
         return None
     if ref.type == "identifier":
         owner, name = cls, ctx.source.text(ref)
-        if _declared_locally(ctx, at, name):
-            return None
+        if _declared_type(ctx, at, name) is not None:
+            return None   # a parameter or local of that name shadows the field
     else:
         obj, name = ref.child_by_field_name("object"), ctx.source.text(ref.child_by_field_name("field"))
         if obj.type == "this":
@@ -202,16 +201,12 @@ def _string_param(ctx: FileContext, at: Node, ref: Node) -> FieldInfo | None:
     return None
 
 
-def _enclosing_method(at: Node) -> Node | None:
-    node = at.parent
-    while node is not None and node.type not in ("method_declaration", "constructor_declaration", "lambda_expression"):
-        node = node.parent
-    return node
+_METHODS = frozenset({"method_declaration", "constructor_declaration"})
 
 
 def _declared_type(ctx: FileContext, at: Node, name: str) -> str | None:
     """The declared type of a parameter or local ``name`` of the method around ``at``."""
-    method = _enclosing_method(at)
+    method = enclosing(at, _METHODS)
     if method is None:
         return None
     for node in walk(method):
@@ -221,11 +216,6 @@ def _declared_type(ctx: FileContext, at: Node, name: str) -> str | None:
                 kind = node.child_by_field_name("type")
                 return ctx.source.text(kind).split("<", 1)[0].strip() if kind is not None else None
     return None
-
-
-def _declared_locally(ctx: FileContext, at: Node, name: str) -> bool:
-    """Does the method around ``at`` declare a parameter or local ``name`` (shadowing a field)?"""
-    return _declared_type(ctx, at, name) is not None
 
 
 def _only_empty_users(index: Index, cls: ClassInfo) -> bool:
